@@ -1,0 +1,135 @@
+//! Wiring: which database, migrations, the HTTP server and the workers, and shutdown.
+
+use crate::clock::SystemClock;
+use crate::config::Config;
+use crate::db::embedded::EmbeddedPostgres;
+use crate::db::{self, Db};
+use crate::http::{self, AppState};
+use anyhow::Context;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+const EMBEDDED_DATABASE: &str = "n8v_journal";
+
+/// The database the process will use. Without `DATABASE_URL`, the embedded cluster in
+/// `N8V_DATA_DIR` is started (and must be stopped with [`Database::stop`]).
+pub struct Database {
+    pub url: String,
+    pub owner_url: String,
+    embedded: Option<EmbeddedPostgres>,
+}
+
+impl Database {
+    pub async fn resolve(config: &Config) -> anyhow::Result<Self> {
+        if let Some(url) = &config.database_url {
+            let owner_url = config.migration_database_url.clone().unwrap_or_else(|| url.clone());
+            return Ok(Self { url: url.clone(), owner_url, embedded: None });
+        }
+        if let Some(owner_url) = &config.migration_database_url {
+            // Admin commands may be given only the owner's URL.
+            return Ok(Self { url: owner_url.clone(), owner_url: owner_url.clone(), embedded: None });
+        }
+        tracing::info!(dir = %config.data_dir.display(), "DATABASE_URL is not set: starting the embedded PostgreSQL");
+        let pg = EmbeddedPostgres::start(&config.data_dir).await?;
+        create_database_if_missing(&pg.database_url("postgres"), EMBEDDED_DATABASE).await?;
+        let url = pg.database_url(EMBEDDED_DATABASE);
+        Ok(Self { owner_url: url.clone(), url, embedded: Some(pg) })
+    }
+
+    pub async fn stop(self) {
+        if let Some(pg) = self.embedded
+            && pg.started_here()
+        {
+            if let Err(e) = pg.stop().await {
+                tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
+            }
+        }
+    }
+}
+
+pub async fn create_database_if_missing(server_url: &str, name: &str) -> anyhow::Result<()> {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(server_url).await?;
+    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+        .bind(name)
+        .fetch_one(&mut conn)
+        .await?;
+    if !exists {
+        // `name` is a constant of ours.
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
+            .execute(&mut conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// What runs: `serve` = HTTP and workers, `api` = HTTP only, `worker` = workers only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Serve,
+    Api,
+    Worker,
+}
+
+pub async fn run(config: Config, role: Role) -> anyhow::Result<()> {
+    let database = Database::resolve(&config).await?;
+    let result = run_with(&config, &database, role).await;
+    database.stop().await;
+    result
+}
+
+async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::Result<()> {
+    if role == Role::Serve {
+        db::migrate(&database.owner_url, &config.app_role)
+            .await
+            .context("applying migrations")?;
+    }
+    let db = Db::connect(&database.url, &config.app_role, config.db_max_connections)
+        .await
+        .context("connecting to PostgreSQL")?;
+    let shutdown = shutdown_signal();
+    match role {
+        Role::Worker => {
+            tracing::info!("worker started; no jobs are scheduled yet");
+            shutdown.await;
+        }
+        Role::Serve | Role::Api => {
+            let listener = TcpListener::bind(config.bind)
+                .await
+                .with_context(|| format!("binding {} (N8V_BIND)", config.bind))?;
+            tracing::info!(address = %listener.local_addr()?, "serving");
+            let state = AppState::new(db.clone(), config.clone(), Arc::new(SystemClock));
+            serve(listener, state, shutdown).await?;
+        }
+    }
+    db.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutdown signal received; finishing in-flight requests");
+}

@@ -1,0 +1,66 @@
+//! Short-lived access tokens minted from an API key (`POST /api/v1/auth/token`). They carry
+//! the key's credential id, so everything keyed by credential (sessions, limits, revocation)
+//! holds for them too, and never more scope than the key.
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+const ISSUER: &str = "n8v-journal";
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// The credential (`key_…`) the token was minted from.
+    pub sub: String,
+    /// The account (`acc_…`).
+    pub acc: String,
+    pub scopes: Vec<String>,
+    pub iat: i64,
+    pub exp: i64,
+    pub iss: String,
+}
+
+#[derive(Clone)]
+pub struct JwtKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+}
+
+impl JwtKeys {
+    pub fn new(secret: &[u8]) -> jsonwebtoken::errors::Result<Self> {
+        Ok(Self {
+            encoding: EncodingKey::from_secret(secret)?,
+            decoding: DecodingKey::from_secret(secret)?,
+        })
+    }
+
+    pub fn mint(
+        &self,
+        account: Uuid,
+        credential: Uuid,
+        scopes: Vec<String>,
+        now: i64,
+        ttl_secs: i64,
+    ) -> jsonwebtoken::errors::Result<String> {
+        let claims = Claims {
+            sub: crate::ids::format(crate::ids::Kind::Key, credential),
+            acc: crate::ids::format(crate::ids::Kind::Account, account),
+            scopes,
+            iat: now,
+            exp: now + ttl_secs,
+            iss: ISSUER.into(),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+    }
+
+    /// Verifies signature, issuer and expiry (no leeway: an expired token is expired).
+    pub fn verify(&self, token: &str) -> Option<Claims> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[ISSUER]);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "sub", "iss"]);
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()
+            .map(|data| data.claims)
+    }
+}

@@ -1,0 +1,10 @@
+//! Credentials: API keys, minted JWTs, scopes, rate limits, and the request principal.
+
+pub mod jwt;
+pub mod keys;
+pub mod limits;
+mod principal;
+pub mod scopes;
+
+pub use principal::{AuthContext, Operator, Principal};
+pub use scopes::{Scope, Scopes};

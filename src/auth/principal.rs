@@ -1,0 +1,203 @@
+//! Who is calling: the bearer credential resolved to a tenant, or an operator.
+//! Resolved once per request and kept in the request's extensions.
+
+use super::jwt::JwtKeys;
+use super::keys;
+use super::limits::Limits;
+use super::scopes::{Scope, Scopes};
+use crate::clock::Clock;
+use crate::db::{CredentialRow, Db, Tenant};
+use crate::error::{Error, Result};
+use crate::ids::{self, Kind};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use uuid::Uuid;
+
+/// What authentication needs; the app state hands it out.
+pub struct AuthContext {
+    pub db: Db,
+    pub jwt: JwtKeys,
+    pub limits: Limits,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// An account's credential (API key or a token minted from one).
+#[derive(Clone, Debug)]
+pub struct Principal {
+    pub tenant: Tenant,
+    pub scopes: Scopes,
+    pub key_id: String,
+}
+
+/// An operator credential (made only by `n8v-journal admin create-operator-key`).
+#[derive(Clone, Debug)]
+pub struct Operator {
+    pub credential_id: Uuid,
+}
+
+impl Principal {
+    pub fn account_id(&self) -> Uuid {
+        self.tenant.account_id
+    }
+
+    pub fn credential_id(&self) -> Uuid {
+        self.tenant.credential_id.expect("principals always carry a credential")
+    }
+
+    pub fn require(&self, scope: Scope) -> Result<()> {
+        if self.scopes.contains(scope) { Ok(()) } else { Err(Error::MissingScope(scope.as_str())) }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Resolved {
+    Account(Principal),
+    Operator(Operator),
+}
+
+impl<S> FromRequestParts<S> for Principal
+where
+    Arc<AuthContext>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
+        match resolve(parts, &Arc::<AuthContext>::from_ref(state)).await? {
+            Resolved::Account(p) => Ok(p),
+            Resolved::Operator(_) => Err(Error::Forbidden(
+                "operator credentials cannot act on an account; use an account's API key".into(),
+            )),
+        }
+    }
+}
+
+impl<S> FromRequestParts<S> for Operator
+where
+    Arc<AuthContext>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
+        match resolve(parts, &Arc::<AuthContext>::from_ref(state)).await? {
+            Resolved::Operator(o) => Ok(o),
+            Resolved::Account(_) => Err(Error::Forbidden(
+                "this endpoint needs an operator credential (n8v-journal admin create-operator-key)"
+                    .into(),
+            )),
+        }
+    }
+}
+
+async fn resolve(parts: &mut Parts, ctx: &AuthContext) -> Result<Resolved> {
+    if let Some(done) = parts.extensions.get::<Resolved>() {
+        return Ok(done.clone());
+    }
+    let addr = client_address(parts);
+    ctx.limits
+        .check_address(addr)
+        .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+
+    let header = parts.headers.get(AUTHORIZATION).ok_or_else(|| {
+        Error::Unauthorized(
+            "missing credentials: send `Authorization: Bearer <API key or access token>`".into(),
+        )
+    })?;
+    let resolved = match authenticate(header.as_bytes(), ctx).await? {
+        Ok(resolved) => resolved,
+        Err(reason) => {
+            ctx.limits
+                .record_failure(addr)
+                .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+            return Err(Error::Unauthorized(reason.into()));
+        }
+    };
+    let credential = match &resolved {
+        Resolved::Account(p) => p.credential_id(),
+        Resolved::Operator(o) => o.credential_id,
+    };
+    ctx.limits
+        .check_credential(credential)
+        .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+    parts.extensions.insert(resolved.clone());
+    Ok(resolved)
+}
+
+/// `Ok(Err(reason))` is a failed authentication (counted against the address);
+/// `Err` is a server fault.
+async fn authenticate(
+    header: &[u8],
+    ctx: &AuthContext,
+) -> Result<std::result::Result<Resolved, &'static str>> {
+    let Some(token) = std::str::from_utf8(header)
+        .ok()
+        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .map(str::trim)
+    else {
+        return Ok(Err("malformed Authorization header: expected `Bearer <token>`"));
+    };
+    if token.starts_with(keys::KEY_PREFIX) {
+        if !keys::looks_like_key(token) {
+            return Ok(Err("malformed API key"));
+        }
+        let row = ctx.db.credential_by_hash(&keys::hash(token)).await?;
+        return Ok(match row {
+            None => Err("unknown API key"),
+            Some(row) if row.revoked_at.is_some() => Err("this API key has been revoked"),
+            Some(row) if row.operator => {
+                Ok(Resolved::Operator(Operator { credential_id: row.credential_id }))
+            }
+            Some(row) => Ok(Resolved::Account(principal(row, None))),
+        });
+    }
+    let Some(claims) = ctx.jwt.verify(token) else {
+        return Ok(Err("invalid or expired access token"));
+    };
+    let (Some(account), Some(credential)) =
+        (ids::parse(Kind::Account, &claims.acc), ids::parse(Kind::Key, &claims.sub))
+    else {
+        return Ok(Err("invalid access token"));
+    };
+    let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {
+        return Ok(Err("invalid access token"));
+    };
+    Ok(match ctx.db.credential_by_id(account, credential).await? {
+        None => Err("the key this token was minted from no longer exists"),
+        Some(row) if row.revoked_at.is_some() => {
+            Err("the key this token was minted from has been revoked")
+        }
+        Some(row) => Ok(Resolved::Account(principal(row, Some(scopes)))),
+    })
+}
+
+/// The principal for a credential row; a minted token narrows, never widens, the key's scopes.
+fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
+    let key_scopes = Scopes::from_names(row.scopes.iter().map(String::as_str)).unwrap_or_default();
+    let scopes = match narrowed {
+        Some(s) if s.is_subset_of(&key_scopes) => s,
+        Some(_) => Scopes::default(),
+        None => key_scopes,
+    };
+    Principal {
+        tenant: Tenant {
+            account_id: row.account_id.expect("account credentials have an account"),
+            credential_id: Some(row.credential_id),
+            scopes: scopes.names(),
+            repository: row.repository,
+        },
+        scopes,
+        key_id: ids::format(Kind::Key, row.credential_id),
+    }
+}
+
+fn client_address(parts: &Parts) -> IpAddr {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ci| ci.0.ip())
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}

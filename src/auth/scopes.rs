@@ -1,0 +1,86 @@
+//! Scopes: what a credential may do. Parsed once at the edge; unknown names are an error.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    ChatsRead,
+    RecordsRead,
+    RecordsWrite,
+    OrgsRead,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 4] =
+        [Scope::ChatsRead, Scope::RecordsRead, Scope::RecordsWrite, Scope::OrgsRead];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Scope::ChatsRead => "chats:read",
+            Scope::RecordsRead => "records:read",
+            Scope::RecordsWrite => "records:write",
+            Scope::OrgsRead => "orgs:read",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text.trim())
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A sorted, duplicate-free set of scopes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scopes(Vec<Scope>);
+
+impl Scopes {
+    /// Parses names separated by commas or spaces.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        Self::from_names(text.split([',', ' ']).filter(|s| !s.trim().is_empty()))
+    }
+
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
+        let mut scopes = Vec::new();
+        for name in names {
+            let scope = Scope::parse(name).ok_or_else(|| {
+                let known: Vec<_> = Scope::ALL.iter().map(|s| s.as_str()).collect();
+                format!("unknown scope {name:?}; known scopes: {}", known.join(", "))
+            })?;
+            scopes.push(scope);
+        }
+        scopes.sort();
+        scopes.dedup();
+        Ok(Self(scopes))
+    }
+
+    pub fn contains(&self, scope: Scope) -> bool {
+        self.0.contains(&scope)
+    }
+
+    pub fn is_subset_of(&self, other: &Scopes) -> bool {
+        self.0.iter().all(|s| other.contains(*s))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.0.iter().map(|s| s.as_str().to_owned()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sorts_and_rejects_unknown() {
+        let s = Scopes::parse("records:write, chats:read,chats:read").unwrap();
+        assert_eq!(s.names(), ["chats:read", "records:write"]);
+        assert!(Scopes::parse("chats:read,admin").unwrap_err().contains("admin"));
+        assert!(Scopes::parse("chats:read").unwrap().is_subset_of(&s));
+        assert!(!Scopes::parse("orgs:read").unwrap().is_subset_of(&s));
+    }
+}

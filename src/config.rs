@@ -1,0 +1,83 @@
+//! Every setting the service reads, from the environment (`N8V_*`), with its default.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The service's connection. `None` means: run the embedded PostgreSQL cluster.
+    pub database_url: Option<String>,
+    /// The owner's connection, used by `migrate` and `admin`. Defaults to `database_url`.
+    pub migration_database_url: Option<String>,
+    /// The role every tenant transaction runs as (`SET LOCAL ROLE`).
+    pub app_role: String,
+    pub bind: SocketAddr,
+    pub data_dir: PathBuf,
+    /// HS256 secret for minted tokens. When unset a random one is made at start-up (tokens then
+    /// die with the process and do not work across replicas; set it in production).
+    pub jwt_secret: Option<String>,
+    pub jwt_ttl: Duration,
+    /// Requests per minute per credential; 0 turns the limit off.
+    pub rate_limit_per_minute: u32,
+    /// Failed authentications per minute per client address before 429.
+    pub auth_failures_per_minute: u32,
+    pub max_body_bytes: usize,
+    pub max_header_bytes: usize,
+    pub db_max_connections: u32,
+}
+
+impl Config {
+    pub fn from_env() -> anyhow::Result<Self> {
+        let database_url = var("DATABASE_URL");
+        Ok(Self {
+            migration_database_url: var("N8V_MIGRATION_DATABASE_URL").or(database_url.clone()),
+            database_url,
+            app_role: var("N8V_APP_ROLE").unwrap_or_else(|| "n8v_app".into()),
+            bind: parse("N8V_BIND", "127.0.0.1:8080".parse()?)?,
+            data_dir: var("N8V_DATA_DIR").unwrap_or_else(|| "./.n8v-journal".into()).into(),
+            jwt_secret: var("N8V_JWT_SECRET"),
+            jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
+            rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
+            auth_failures_per_minute: parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
+            max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
+            max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
+            db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
+        })
+    }
+
+    /// Defaults for tests and embedding: everything as `from_env` would give on a bare machine.
+    pub fn for_database(database_url: &str) -> Self {
+        Self {
+            database_url: Some(database_url.to_owned()),
+            migration_database_url: Some(database_url.to_owned()),
+            app_role: "n8v_app".into(),
+            bind: "127.0.0.1:0".parse().expect("static address"),
+            data_dir: "./.n8v-journal".into(),
+            jwt_secret: Some("test-secret-test-secret-test-secret".into()),
+            jwt_ttl: Duration::from_secs(900),
+            rate_limit_per_minute: 600,
+            auth_failures_per_minute: 30,
+            max_body_bytes: 1024 * 1024,
+            max_header_bytes: 16 * 1024,
+            db_max_connections: 10,
+        }
+    }
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    match var(name) {
+        None => Ok(default),
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{name}={raw:?} is not valid: {e}")),
+    }
+}

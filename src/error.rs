@@ -1,0 +1,156 @@
+//! One error type for the whole service. Each variant maps to an `application/problem+json`
+//! answer with a stable `type`; server faults are logged (inside the request's span, which
+//! carries the request id) and never described to the client.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+pub const PROBLEM_BASE: &str = "https://n8v-journal.dev/problems/";
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("this credential lacks the `{0}` scope")]
+    MissingScope(&'static str),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("the assistant journal is off for this account")]
+    JournalOff,
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("this endpoint does not accept that method")]
+    MethodNotAllowed,
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    HeadersTooLarge(String),
+    #[error("too many requests; retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+/// The body of every error answer (RFC 9457).
+#[derive(Debug, Serialize, serde::Deserialize)]
+pub struct Problem {
+    /// A stable URI naming the kind of problem; clients branch on it.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+}
+
+impl Error {
+    pub fn not_found(kind: crate::ids::Kind, id: &str) -> Self {
+        Error::NotFound(format!("no {} with id {id:?} is visible to this credential", kind.noun()))
+    }
+
+    fn parts(&self) -> (StatusCode, &'static str, &'static str) {
+        use StatusCode as S;
+        match self {
+            Error::BadRequest(_) => (S::BAD_REQUEST, "bad-request", "Bad request"),
+            Error::Unauthorized(_) => (S::UNAUTHORIZED, "unauthorized", "Unauthorized"),
+            Error::Forbidden(_) => (S::FORBIDDEN, "forbidden", "Forbidden"),
+            Error::MissingScope(_) => (S::FORBIDDEN, "missing-scope", "Missing scope"),
+            Error::NotFound(_) => (S::NOT_FOUND, "not-found", "Not found"),
+            Error::JournalOff => (S::NOT_FOUND, "journal-off", "Journal is off"),
+            Error::Conflict(_) => (S::CONFLICT, "conflict", "Conflict"),
+            Error::Unprocessable(_) => (S::UNPROCESSABLE_ENTITY, "invalid-body", "Invalid body"),
+            Error::Unavailable(_) => (S::SERVICE_UNAVAILABLE, "unavailable", "Service unavailable"),
+            Error::MethodNotAllowed => {
+                (S::METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed")
+            }
+            Error::PayloadTooLarge(_) => (S::PAYLOAD_TOO_LARGE, "payload-too-large", "Payload too large"),
+            Error::UnsupportedMediaType(_) => (
+                S::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "Unsupported media type",
+            ),
+            Error::HeadersTooLarge(_) => (
+                S::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "headers-too-large",
+                "Request headers too large",
+            ),
+            Error::RateLimited { .. } => (S::TOO_MANY_REQUESTS, "rate-limited", "Too many requests"),
+            Error::Database(_) | Error::Internal(_) => {
+                (S::INTERNAL_SERVER_ERROR, "internal", "Internal server error")
+            }
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.parts().0
+    }
+
+    /// What the client is told: the message itself, except for server faults.
+    pub fn client_detail(&self) -> String {
+        match self {
+            Error::Database(_) | Error::Internal(_) => "The server failed to answer this request. \
+                It has been logged; quote the x-request-id header of this response when reporting it."
+                .into(),
+            Error::JournalOff => "The assistant journal is off for this account. An administrator \
+                can enable the assistantJournal flag for it in /internal/admin/feature-flags."
+                .into(),
+            other => other.to_string(),
+        }
+    }
+
+    pub fn problem(&self) -> Problem {
+        let (status, slug, title) = self.parts();
+        Problem {
+            kind: format!("{PROBLEM_BASE}{slug}"),
+            title: title.into(),
+            status: status.as_u16(),
+            detail: self.client_detail(),
+        }
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        if self.status().is_server_error() {
+            tracing::error!(error = %self, "request failed");
+        }
+        let problem = self.problem();
+        let mut response = problem_response(&problem);
+        let headers = response.headers_mut();
+        match &self {
+            Error::Unauthorized(_) => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            Error::RateLimited { retry_after_secs } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+pub fn problem_response(problem: &Problem) -> Response {
+    let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let body = serde_json::to_vec(problem).unwrap_or_default();
+    (
+        status,
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"))],
+        body,
+    )
+        .into_response()
+}

@@ -1,0 +1,27 @@
+//! Request guards that answer in problem+json.
+
+use crate::error::Error;
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::any::Any;
+
+/// Refuses requests whose headers add up to more than `max` bytes (431), before any work.
+pub async fn limit_headers(max: usize, req: Request, next: Next) -> Response {
+    let size: usize = req.headers().iter().map(|(k, v)| k.as_str().len() + v.len() + 4).sum();
+    if size > max {
+        return Error::HeadersTooLarge(format!(
+            "the request headers total {size} bytes; this server accepts at most {max}"
+        ))
+        .into_response();
+    }
+    next.run(req).await
+}
+
+pub async fn method_not_allowed() -> Error {
+    Error::MethodNotAllowed
+}
+
+pub fn panic_response(_: Box<dyn Any + Send + 'static>) -> Response {
+    Error::Internal(anyhow::anyhow!("handler panicked")).into_response()
+}

@@ -1,0 +1,89 @@
+//! The HTTP surface: routers, middleware and extractors. Handlers stay thin; the domain
+//! modules know nothing of HTTP.
+
+mod extract;
+mod middleware;
+pub mod rest;
+
+pub use extract::{ApiJson, ApiQuery, OptionalJson};
+
+use crate::auth::jwt::JwtKeys;
+use crate::auth::limits::Limits;
+use crate::auth::AuthContext;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::Error;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, FromRef};
+use axum::http::{HeaderName, Request};
+use std::sync::Arc;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub auth: Arc<AuthContext>,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl AppState {
+    pub fn new(db: Db, config: Config, clock: Arc<dyn Clock>) -> Self {
+        let secret = match &config.jwt_secret {
+            Some(s) => s.as_bytes().to_vec(),
+            None => {
+                tracing::warn!(
+                    "N8V_JWT_SECRET is not set: minted tokens use a random secret and stop \
+                     working when this process exits; set it for production and replicas"
+                );
+                crate::auth::keys::generate().into_bytes()
+            }
+        };
+        let auth = AuthContext {
+            db: db.clone(),
+            jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
+            limits: Limits::new(config.rate_limit_per_minute, config.auth_failures_per_minute),
+            clock: clock.clone(),
+        };
+        Self { db, config: Arc::new(config), auth: Arc::new(auth), clock }
+    }
+}
+
+impl FromRef<AppState> for Arc<AuthContext> {
+    fn from_ref(state: &AppState) -> Self {
+        state.auth.clone()
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let max_body = state.config.max_body_bytes;
+    let max_headers = state.config.max_header_bytes;
+    rest::routes()
+        .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
+        .method_not_allowed_fallback(middleware::method_not_allowed)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            middleware::limit_headers(max_headers, req, next)
+        }))
+        .layer(CatchPanicLayer::custom(middleware::panic_response))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+            let id = req
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("-");
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// The OpenAPI document (pretty JSON), as served at `/openapi.json`.
+pub fn openapi_json() -> String {
+    "{}".to_owned()
+}

@@ -1,0 +1,16 @@
+//! n8v-journal: records what AI assistants did through the API on an account's behalf, and
+//! why, and gives the next conversation a catch-up brief.
+
+pub mod admin;
+pub mod app;
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod flags;
+pub mod http;
+pub mod ids;
+pub mod records;
+pub mod scrub;
+pub mod telemetry;

@@ -1,0 +1,164 @@
+//! Records: append-only logs, one per account and one per organization. Which Records a
+//! caller can open is decided by row-level security (its own account's, and those of
+//! organizations where it is a member with the read permission).
+
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{self, Kind};
+use crate::scrub::scrub;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+pub const MAX_LINE_CHARS: usize = 4000;
+pub const MAX_PAGE: i64 = 200;
+
+#[derive(Debug, Serialize)]
+pub struct Record {
+    pub id: String,
+    pub name: String,
+    /// `account` for an account's own Record, `organization` for an organization's.
+    pub kind: &'static str,
+    pub organization_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Entry {
+    pub id: String,
+    pub record_id: String,
+    pub line: String,
+    pub author_account_id: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct RecordRow {
+    record_id: Uuid,
+    name: String,
+    organization_id: Option<Uuid>,
+    created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct EntryRow {
+    entry_id: Uuid,
+    record_id: Uuid,
+    line: String,
+    author_account_id: Uuid,
+    created_at: DateTime<Utc>,
+}
+
+impl From<RecordRow> for Record {
+    fn from(r: RecordRow) -> Self {
+        Record {
+            id: ids::format(Kind::Record, r.record_id),
+            name: r.name,
+            kind: if r.organization_id.is_some() { "organization" } else { "account" },
+            organization_id: r.organization_id.map(|o| ids::format(Kind::Organization, o)),
+            created_at: r.created_at,
+        }
+    }
+}
+
+impl From<EntryRow> for Entry {
+    fn from(e: EntryRow) -> Self {
+        Entry {
+            id: ids::format(Kind::Entry, e.entry_id),
+            record_id: ids::format(Kind::Record, e.record_id),
+            line: e.line,
+            author_account_id: ids::format(Kind::Account, e.author_account_id),
+            created_at: e.created_at,
+        }
+    }
+}
+
+/// A line as it will be stored: one line of printable text, credentials scrubbed.
+pub fn parse_line(line: &str) -> Result<String> {
+    let line = line.trim();
+    if line.is_empty() || line.chars().count() > MAX_LINE_CHARS {
+        return Err(Error::BadRequest(format!("line must be 1 to {MAX_LINE_CHARS} characters")));
+    }
+    if line.chars().any(char::is_control) {
+        return Err(Error::BadRequest(
+            "line must be a single line without control characters".into(),
+        ));
+    }
+    Ok(scrub(line).into_owned())
+}
+
+pub async fn list(tx: &mut TenantTx) -> Result<Vec<Record>> {
+    let rows: Vec<RecordRow> = sqlx::query_as(
+        "SELECT record_id, name, organization_id, created_at FROM records \
+         ORDER BY organization_id NULLS FIRST, created_at, record_id",
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.into_iter().map(Record::from).collect())
+}
+
+/// The owning account of a visible Record; 404 when it is not visible (or does not exist).
+async fn owner_of(tx: &mut TenantTx, record: &str) -> Result<(Uuid, Uuid)> {
+    let id = ids::parse(Kind::Record, record).ok_or_else(|| Error::not_found(Kind::Record, record))?;
+    let owner: Option<Uuid> = sqlx::query_scalar("SELECT account_id FROM records WHERE record_id = $1")
+        .bind(id)
+        .fetch_optional(tx.conn())
+        .await?;
+    owner.map(|o| (o, id)).ok_or_else(|| Error::not_found(Kind::Record, record))
+}
+
+pub struct EntryPage {
+    pub entries: Vec<Entry>,
+    pub next_cursor: Option<String>,
+}
+
+/// Entries newest first; `cursor` is the last entry id of the previous page.
+pub async fn entries(tx: &mut TenantTx, record: &str, limit: i64, cursor: Option<&str>) -> Result<EntryPage> {
+    let (owner, record_id) = owner_of(tx, record).await?;
+    let before = match cursor {
+        None => None,
+        Some(c) => Some(ids::parse(Kind::Entry, c).ok_or_else(|| {
+            Error::BadRequest(format!("cursor {c:?} is not a next_cursor this endpoint returned"))
+        })?),
+    };
+    let rows: Vec<EntryRow> = sqlx::query_as(
+        "SELECT entry_id, record_id, line, author_account_id, created_at FROM record_entries \
+         WHERE account_id = $1 AND record_id = $2 AND ($3::uuid IS NULL OR entry_id < $3) \
+         ORDER BY entry_id DESC LIMIT $4",
+    )
+    .bind(owner)
+    .bind(record_id)
+    .bind(before)
+    .bind(limit + 1)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut entries: Vec<Entry> = rows.into_iter().map(Entry::from).collect();
+    let next_cursor = if entries.len() as i64 > limit {
+        entries.truncate(limit as usize);
+        entries.last().map(|e| e.id.clone())
+    } else {
+        None
+    };
+    Ok(EntryPage { entries, next_cursor })
+}
+
+/// Appends a line (already checked with [`parse_line`]).
+pub async fn append(tx: &mut TenantTx, record: &str, line: &str, now: DateTime<Utc>) -> Result<Entry> {
+    let (owner, record_id) = owner_of(tx, record).await?;
+    let tenant = tx.tenant().clone();
+    let row: EntryRow = sqlx::query_as(
+        "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, credential_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         RETURNING entry_id, record_id, line, author_account_id, created_at",
+    )
+    .bind(owner)
+    .bind(ids::new_id())
+    .bind(record_id)
+    .bind(line)
+    .bind(tenant.account_id)
+    .bind(tenant.credential_id)
+    .bind(now)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(row.into())
+}
