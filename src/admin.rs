@@ -10,7 +10,10 @@ use anyhow::{Context, bail};
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
-async fn acting_for(pool: &PgPool, account: Uuid) -> anyhow::Result<Transaction<'static, Postgres>> {
+async fn acting_for(
+    pool: &PgPool,
+    account: Uuid,
+) -> anyhow::Result<Transaction<'static, Postgres>> {
     let mut tx = pool.begin().await?;
     crate::db::set_tenant(&mut tx, None, &Tenant::account(account)).await?;
     Ok(tx)
@@ -22,10 +25,11 @@ pub fn parse_id(kind: Kind, text: &str) -> anyhow::Result<Uuid> {
 }
 
 async fn account_exists(tx: &mut Transaction<'_, Postgres>, account: Uuid) -> anyhow::Result<()> {
-    let found: Option<Uuid> = sqlx::query_scalar("SELECT account_id FROM accounts WHERE account_id = $1")
-        .bind(account)
-        .fetch_optional(&mut **tx)
-        .await?;
+    let found: Option<Uuid> =
+        sqlx::query_scalar("SELECT account_id FROM accounts WHERE account_id = $1")
+            .bind(account)
+            .fetch_optional(&mut **tx)
+            .await?;
     if found.is_none() {
         bail!("no account {}", ids::format(Kind::Account, account));
     }
@@ -58,13 +62,15 @@ pub async fn create_org(pool: &PgPool, owner: Uuid, name: &str) -> anyhow::Resul
     let org = ids::new_id();
     let mut tx = acting_for(pool, owner).await?;
     account_exists(&mut tx, owner).await?;
-    sqlx::query("INSERT INTO organizations (account_id, organization_id, name) VALUES ($1, $2, $3)")
-        .bind(owner)
-        .bind(org)
-        .bind(name)
-        .execute(&mut *tx)
-        .await
-        .context("name must be 1 to 200 characters")?;
+    sqlx::query(
+        "INSERT INTO organizations (account_id, organization_id, name) VALUES ($1, $2, $3)",
+    )
+    .bind(owner)
+    .bind(org)
+    .bind(name)
+    .execute(&mut *tx)
+    .await
+    .context("name must be 1 to 200 characters")?;
     sqlx::query(
         "INSERT INTO records (account_id, record_id, organization_id, name) VALUES ($1, $2, $3, $4)",
     )
@@ -79,13 +85,19 @@ pub async fn create_org(pool: &PgPool, owner: Uuid, name: &str) -> anyhow::Resul
 }
 
 /// Adds (or updates) a member; `can_read` lets the member open the organization's Record.
-pub async fn add_member(pool: &PgPool, org: Uuid, member: Uuid, can_read: bool) -> anyhow::Result<()> {
+pub async fn add_member(
+    pool: &PgPool,
+    org: Uuid,
+    member: Uuid,
+    can_read: bool,
+) -> anyhow::Result<()> {
     let owner: Option<Uuid> =
         sqlx::query_scalar("SELECT account_id FROM organizations WHERE organization_id = $1")
             .bind(org)
             .fetch_optional(pool)
             .await?;
-    let owner = owner.with_context(|| format!("no organization {}", ids::format(Kind::Organization, org)))?;
+    let owner = owner
+        .with_context(|| format!("no organization {}", ids::format(Kind::Organization, org)))?;
     let mut tx = acting_for(pool, member).await?;
     account_exists(&mut tx, member).await?;
     sqlx::query(
@@ -120,7 +132,10 @@ pub async fn create_key(
     {
         bail!("--repo must be 1 to 200 printable characters");
     }
-    let key = NewKey { key_id: ids::new_id(), token: keys::generate() };
+    let key = NewKey {
+        key_id: ids::new_id(),
+        token: keys::generate(),
+    };
     let mut tx = acting_for(pool, account).await?;
     account_exists(&mut tx, account).await?;
     sqlx::query(
@@ -140,13 +155,18 @@ pub async fn create_key(
 }
 
 pub async fn create_operator_key(pool: &PgPool, name: &str) -> anyhow::Result<NewKey> {
-    let key = NewKey { key_id: ids::new_id(), token: keys::generate() };
-    sqlx::query("INSERT INTO operator_credentials (credential_id, name, token_hash) VALUES ($1, $2, $3)")
-        .bind(key.key_id)
-        .bind(name)
-        .bind(keys::hash(&key.token))
-        .execute(pool)
-        .await?;
+    let key = NewKey {
+        key_id: ids::new_id(),
+        token: keys::generate(),
+    };
+    sqlx::query(
+        "INSERT INTO operator_credentials (credential_id, name, token_hash) VALUES ($1, $2, $3)",
+    )
+    .bind(key.key_id)
+    .bind(name)
+    .bind(keys::hash(&key.token))
+    .execute(pool)
+    .await?;
     Ok(key)
 }
 
@@ -181,7 +201,12 @@ pub async fn revoke_key(pool: &PgPool, key: Uuid) -> anyhow::Result<()> {
 }
 
 /// Sets a flag globally, or for one account (an override that wins over the global value).
-pub async fn set_flag(pool: &PgPool, flag: Flag, on: bool, account: Option<Uuid>) -> anyhow::Result<()> {
+pub async fn set_flag(
+    pool: &PgPool,
+    flag: Flag,
+    on: bool,
+    account: Option<Uuid>,
+) -> anyhow::Result<()> {
     match account {
         None => crate::flags::set_global(pool, flag, on).await?,
         Some(account) => {

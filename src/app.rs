@@ -23,27 +23,41 @@ pub struct Database {
 impl Database {
     pub async fn resolve(config: &Config) -> anyhow::Result<Self> {
         if let Some(url) = &config.database_url {
-            let owner_url = config.migration_database_url.clone().unwrap_or_else(|| url.clone());
-            return Ok(Self { url: url.clone(), owner_url, embedded: None });
+            let owner_url = config
+                .migration_database_url
+                .clone()
+                .unwrap_or_else(|| url.clone());
+            return Ok(Self {
+                url: url.clone(),
+                owner_url,
+                embedded: None,
+            });
         }
         if let Some(owner_url) = &config.migration_database_url {
             // Admin commands may be given only the owner's URL.
-            return Ok(Self { url: owner_url.clone(), owner_url: owner_url.clone(), embedded: None });
+            return Ok(Self {
+                url: owner_url.clone(),
+                owner_url: owner_url.clone(),
+                embedded: None,
+            });
         }
         tracing::info!(dir = %config.data_dir.display(), "DATABASE_URL is not set: starting the embedded PostgreSQL");
         let pg = EmbeddedPostgres::start(&config.data_dir).await?;
         create_database_if_missing(&pg.database_url("postgres"), EMBEDDED_DATABASE).await?;
         let url = pg.database_url(EMBEDDED_DATABASE);
-        Ok(Self { owner_url: url.clone(), url, embedded: Some(pg) })
+        Ok(Self {
+            owner_url: url.clone(),
+            url,
+            embedded: Some(pg),
+        })
     }
 
     pub async fn stop(self) {
         if let Some(pg) = self.embedded
             && pg.started_here()
+            && let Err(e) = pg.stop().await
         {
-            if let Err(e) = pg.stop().await {
-                tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
-            }
+            tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
         }
     }
 }
@@ -51,10 +65,11 @@ impl Database {
 pub async fn create_database_if_missing(server_url: &str, name: &str) -> anyhow::Result<()> {
     use sqlx::Connection;
     let mut conn = sqlx::PgConnection::connect(server_url).await?;
-    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-        .bind(name)
-        .fetch_one(&mut conn)
-        .await?;
+    let exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(name)
+            .fetch_one(&mut conn)
+            .await?;
     if !exists {
         // `name` is a constant of ours.
         sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
@@ -114,7 +129,9 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Resolves on SIGINT or SIGTERM.

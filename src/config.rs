@@ -35,7 +35,9 @@ impl Config {
             database_url,
             app_role: var("N8V_APP_ROLE").unwrap_or_else(|| "n8v_app".into()),
             bind: parse("N8V_BIND", "127.0.0.1:8080".parse()?)?,
-            data_dir: var("N8V_DATA_DIR").unwrap_or_else(|| "./.n8v-journal".into()).into(),
+            data_dir: var("N8V_DATA_DIR")
+                .unwrap_or_else(|| "./.n8v-journal".into())
+                .into(),
             jwt_secret: var("N8V_JWT_SECRET"),
             jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
             rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,

@@ -59,7 +59,10 @@ pub struct Problem {
 
 impl Error {
     pub fn not_found(kind: crate::ids::Kind, id: &str) -> Self {
-        Error::NotFound(format!("no {} with id {id:?} is visible to this credential", kind.noun()))
+        Error::NotFound(format!(
+            "no {} with id {id:?} is visible to this credential",
+            kind.noun()
+        ))
     }
 
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
@@ -74,10 +77,16 @@ impl Error {
             Error::Conflict(_) => (S::CONFLICT, "conflict", "Conflict"),
             Error::Unprocessable(_) => (S::UNPROCESSABLE_ENTITY, "invalid-body", "Invalid body"),
             Error::Unavailable(_) => (S::SERVICE_UNAVAILABLE, "unavailable", "Service unavailable"),
-            Error::MethodNotAllowed => {
-                (S::METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed")
-            }
-            Error::PayloadTooLarge(_) => (S::PAYLOAD_TOO_LARGE, "payload-too-large", "Payload too large"),
+            Error::MethodNotAllowed => (
+                S::METHOD_NOT_ALLOWED,
+                "method-not-allowed",
+                "Method not allowed",
+            ),
+            Error::PayloadTooLarge(_) => (
+                S::PAYLOAD_TOO_LARGE,
+                "payload-too-large",
+                "Payload too large",
+            ),
             Error::UnsupportedMediaType(_) => (
                 S::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported-media-type",
@@ -88,10 +97,14 @@ impl Error {
                 "headers-too-large",
                 "Request headers too large",
             ),
-            Error::RateLimited { .. } => (S::TOO_MANY_REQUESTS, "rate-limited", "Too many requests"),
-            Error::Database(_) | Error::Internal(_) => {
-                (S::INTERNAL_SERVER_ERROR, "internal", "Internal server error")
+            Error::RateLimited { .. } => {
+                (S::TOO_MANY_REQUESTS, "rate-limited", "Too many requests")
             }
+            Error::Database(_) | Error::Internal(_) => (
+                S::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Internal server error",
+            ),
         }
     }
 
@@ -149,7 +162,10 @@ pub fn problem_response(problem: &Problem) -> Response {
     let body = serde_json::to_vec(problem).unwrap_or_default();
     (
         status,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        )],
         body,
     )
         .into_response()

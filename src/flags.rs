@@ -57,7 +57,12 @@ pub async fn set_global<'e>(db: impl PgExecutor<'e>, flag: Flag, on: bool) -> sq
     Ok(())
 }
 
-pub async fn set_override(conn: &mut PgConnection, account: Uuid, flag: Flag, on: bool) -> sqlx::Result<()> {
+pub async fn set_override(
+    conn: &mut PgConnection,
+    account: Uuid,
+    flag: Flag,
+    on: bool,
+) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO feature_flag_overrides (account_id, flag, enabled) VALUES ($1, $2, $3) \
          ON CONFLICT (account_id, flag) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()",

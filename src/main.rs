@@ -135,7 +135,10 @@ async fn run(command: Command) -> anyhow::Result<()> {
 }
 
 async fn run_admin(owner_url: &str, command: AdminCommand) -> anyhow::Result<Value> {
-    let pool = sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(owner_url).await?;
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect(owner_url)
+        .await?;
     let acc = |text: &str| admin::parse_id(Kind::Account, text);
     let out = match command {
         AdminCommand::CreateAccount { name, internal } => {
@@ -151,12 +154,18 @@ async fn run_admin(owner_url: &str, command: AdminCommand) -> anyhow::Result<Val
             admin::add_member(&pool, org, acc(&account)?, read).await?;
             json!({})
         }
-        AdminCommand::CreateKey { account, scopes, repo, name } => {
+        AdminCommand::CreateKey {
+            account,
+            scopes,
+            repo,
+            name,
+        } => {
             let scopes = Scopes::parse(&scopes).map_err(anyhow::Error::msg)?;
             if scopes == Scopes::default() {
                 anyhow::bail!("--scopes needs at least one scope");
             }
-            let key = admin::create_key(&pool, acc(&account)?, &scopes, repo.as_deref(), &name).await?;
+            let key =
+                admin::create_key(&pool, acc(&account)?, &scopes, repo.as_deref(), &name).await?;
             json!({"key_id": ids::format(Kind::Key, key.key_id), "token": key.token})
         }
         AdminCommand::CreateOperatorKey { name } => {
@@ -167,7 +176,11 @@ async fn run_admin(owner_url: &str, command: AdminCommand) -> anyhow::Result<Val
             admin::revoke_key(&pool, admin::parse_id(Kind::Key, &key)?).await?;
             json!({})
         }
-        AdminCommand::Flag(FlagCommand::Set { flag, value, account }) => {
+        AdminCommand::Flag(FlagCommand::Set {
+            flag,
+            value,
+            account,
+        }) => {
             let flag = Flag::parse(&flag).map_err(anyhow::Error::msg)?;
             let account = account.as_deref().map(acc).transpose()?;
             admin::set_flag(&pool, flag, value == "on", account).await?;

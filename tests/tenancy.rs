@@ -39,14 +39,21 @@ async fn every_tenant_table_is_forced_under_rls_with_account_id_first() {
         "record_entries",
         "records",
     ] {
-        assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} missing from {names:?}"
+        );
     }
     for row in &rows {
         let name: String = row.get("name");
         assert!(row.get::<bool, _>("enabled"), "{name}: RLS not enabled");
         assert!(row.get::<bool, _>("forced"), "{name}: RLS not forced");
         assert!(row.get::<i64, _>("policies") >= 1, "{name}: no policy");
-        assert_eq!(row.get::<Option<String>, _>("pk_first").as_deref(), Some("account_id"), "{name}");
+        assert_eq!(
+            row.get::<Option<String>, _>("pk_first").as_deref(),
+            Some("account_id"),
+            "{name}"
+        );
     }
 
     let role = sqlx::query(
@@ -70,19 +77,23 @@ async fn every_tenant_table_is_forced_under_rls_with_account_id_first() {
 /// Seeds one row (at least) in every tenant table for the account, as the owner.
 async fn seed(app: &common::TestApp, account: Uuid) {
     let org = admin::create_org(&app.owner, account, "org").await.unwrap();
-    admin::add_member(&app.owner, org, account, true).await.unwrap();
+    admin::add_member(&app.owner, org, account, true)
+        .await
+        .unwrap();
     app.key(account, "chats:read", None).await;
     app.journal_on(account).await;
-    let record: Uuid = sqlx::query_scalar("SELECT record_id FROM records WHERE account_id = $1 LIMIT 1")
-        .bind(account)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-    let credential: Uuid = sqlx::query_scalar("SELECT credential_id FROM credentials WHERE account_id = $1 LIMIT 1")
-        .bind(account)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
+    let record: Uuid =
+        sqlx::query_scalar("SELECT record_id FROM records WHERE account_id = $1 LIMIT 1")
+            .bind(account)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    let credential: Uuid =
+        sqlx::query_scalar("SELECT credential_id FROM credentials WHERE account_id = $1 LIMIT 1")
+            .bind(account)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
     let session = Uuid::now_v7();
     sqlx::query(
         "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id) VALUES ($1, $2, $3, 'x', $1); \
@@ -142,15 +153,24 @@ async fn tenant_tables(app: &common::TestApp) -> Vec<String> {
 #[tokio::test]
 async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
     let app = common::spawn_app().await;
-    let a = app.account("A", "chats:read,records:read,records:write,orgs:read").await;
-    let b = app.account("B", "chats:read,records:read,records:write,orgs:read").await;
+    let a = app
+        .account("A", "chats:read,records:read,records:write,orgs:read")
+        .await;
+    let b = app
+        .account("B", "chats:read,records:read,records:write,orgs:read")
+        .await;
     seed(&app, a.id).await;
     seed(&app, b.id).await;
 
     let tenant = Tenant {
         account_id: a.id,
         credential_id: Some(a.key_id),
-        scopes: vec!["chats:read".into(), "orgs:read".into(), "records:read".into(), "records:write".into()],
+        scopes: vec![
+            "chats:read".into(),
+            "orgs:read".into(),
+            "records:read".into(),
+            "records:write".into(),
+        ],
         repository: None,
     };
     for table in tenant_tables(&app).await {
@@ -162,21 +182,39 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
             .await
             .unwrap();
         assert!(own >= 1, "{table}: A sees none of its own rows");
-        assert_eq!(own, all, "{table}: A sees {} rows of another account", all - own);
+        assert_eq!(
+            own,
+            all,
+            "{table}: A sees {} rows of another account",
+            all - own
+        );
         tx.rollback().await.unwrap();
     }
 
     // Writing a row for B with A's tenant set fails with insufficient_privilege (42501).
-    let b_record: Uuid = sqlx::query_scalar("SELECT record_id FROM records WHERE account_id = $1 LIMIT 1")
-        .bind(b.id)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
+    let b_record: Uuid =
+        sqlx::query_scalar("SELECT record_id FROM records WHERE account_id = $1 LIMIT 1")
+            .bind(b.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
     let writes = [
-        ("INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id) VALUES ($1, $2, $3, 'x', $1)", true),
-        ("INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, scopes, started_at, last_activity_at) VALUES ($1, $2, $3, 'explicit', '{}', now(), now())", false),
-        ("INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) VALUES ($1, $2, $3, 'r', 'GET', '/', 200)", false),
-        ("INSERT INTO feature_flag_overrides (account_id, flag, enabled) VALUES ($1, 'assistantJournal' || $2::text || $3::text, true)", false),
+        (
+            "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id) VALUES ($1, $2, $3, 'x', $1)",
+            true,
+        ),
+        (
+            "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, scopes, started_at, last_activity_at) VALUES ($1, $2, $3, 'explicit', '{}', now(), now())",
+            false,
+        ),
+        (
+            "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) VALUES ($1, $2, $3, 'r', 'GET', '/', 200)",
+            false,
+        ),
+        (
+            "INSERT INTO feature_flag_overrides (account_id, flag, enabled) VALUES ($1, 'assistantJournal' || $2::text || $3::text, true)",
+            false,
+        ),
     ];
     for (sql, uses_record) in writes {
         let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
@@ -188,17 +226,21 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
             .execute(tx.conn())
             .await
             .expect_err(sql);
-        let code = err.as_database_error().and_then(|e| e.code()).map(|c| c.into_owned());
+        let code = err
+            .as_database_error()
+            .and_then(|e| e.code())
+            .map(|c| c.into_owned());
         assert_eq!(code.as_deref(), Some("42501"), "{sql}: {err}");
     }
 
     // And an update aimed at B's rows changes nothing.
     let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
-    let updated = sqlx::query("UPDATE journal_sessions SET goal = 'hijacked' WHERE account_id = $1")
-        .bind(b.id)
-        .execute(tx.conn())
-        .await
-        .unwrap();
+    let updated =
+        sqlx::query("UPDATE journal_sessions SET goal = 'hijacked' WHERE account_id = $1")
+            .bind(b.id)
+            .execute(tx.conn())
+            .await
+            .unwrap();
     assert_eq!(updated.rows_affected(), 0);
 }
 
@@ -209,14 +251,29 @@ async fn with_no_tenant_set_nothing_is_visible() {
     seed(&app, a.id).await;
     for table in tenant_tables(&app).await {
         let mut tx = app.owner.begin().await.unwrap();
-        sqlx::query("SET LOCAL ROLE n8v_app").execute(&mut *tx).await.unwrap();
+        sqlx::query("SET LOCAL ROLE n8v_app")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
         let sql = format!("SELECT count(*) FROM {table}");
-        let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_one(&mut *tx).await.unwrap();
+        let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
         assert_eq!(count, 0, "{table} shows rows with no tenant set");
     }
     // The app role cannot reach operator credentials or read credentials across accounts.
     let mut tx = app.owner.begin().await.unwrap();
-    sqlx::query("SET LOCAL ROLE n8v_app").execute(&mut *tx).await.unwrap();
-    let err = sqlx::query("SELECT count(*) FROM operator_credentials").fetch_one(&mut *tx).await.unwrap_err();
-    assert_eq!(err.as_database_error().and_then(|e| e.code()).as_deref(), Some("42501"));
+    sqlx::query("SET LOCAL ROLE n8v_app")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let err = sqlx::query("SELECT count(*) FROM operator_credentials")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.as_database_error().and_then(|e| e.code()).as_deref(),
+        Some("42501")
+    );
 }

@@ -22,7 +22,10 @@ pub fn hash(token: &str) -> Vec<u8> {
 /// Cheap shape check before any database work.
 pub fn looks_like_key(token: &str) -> bool {
     token.strip_prefix(KEY_PREFIX).is_some_and(|rest| {
-        rest.len() == 43 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        rest.len() == 43
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     })
 }
 

@@ -29,7 +29,9 @@ impl Limits {
 
     /// `Err(seconds)` when the credential is over its limit.
     pub fn check_credential(&self, credential: Uuid) -> Result<(), u64> {
-        let Some(limiter) = &self.per_credential else { return Ok(()) };
+        let Some(limiter) = &self.per_credential else {
+            return Ok(());
+        };
         limiter.check_key(&credential).map_err(|not_until| {
             retry_after(not_until.wait_time_from(DefaultClock::default().now()))
         })
@@ -49,7 +51,9 @@ impl Limits {
 
     /// Counts a failed authentication; `Err(seconds)` when this one crossed the limit.
     pub fn record_failure(&self, addr: IpAddr) -> Result<(), u64> {
-        let Some(limiter) = &self.auth_failures else { return Ok(()) };
+        let Some(limiter) = &self.auth_failures else {
+            return Ok(());
+        };
         limiter.check_key(&addr).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             self.blocked.insert(addr, Instant::now() + wait);

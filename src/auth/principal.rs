@@ -44,11 +44,17 @@ impl Principal {
     }
 
     pub fn credential_id(&self) -> Uuid {
-        self.tenant.credential_id.expect("principals always carry a credential")
+        self.tenant
+            .credential_id
+            .expect("principals always carry a credential")
     }
 
     pub fn require(&self, scope: Scope) -> Result<()> {
-        if self.scopes.contains(scope) { Ok(()) } else { Err(Error::MissingScope(scope.as_str())) }
+        if self.scopes.contains(scope) {
+            Ok(())
+        } else {
+            Err(Error::MissingScope(scope.as_str()))
+        }
     }
 }
 
@@ -135,10 +141,15 @@ async fn authenticate(
 ) -> Result<std::result::Result<Resolved, &'static str>> {
     let Some(token) = std::str::from_utf8(header)
         .ok()
-        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .and_then(|h| {
+            h.strip_prefix("Bearer ")
+                .or_else(|| h.strip_prefix("bearer "))
+        })
         .map(str::trim)
     else {
-        return Ok(Err("malformed Authorization header: expected `Bearer <token>`"));
+        return Ok(Err(
+            "malformed Authorization header: expected `Bearer <token>`",
+        ));
     };
     if token.starts_with(keys::KEY_PREFIX) {
         if !keys::looks_like_key(token) {
@@ -148,18 +159,19 @@ async fn authenticate(
         return Ok(match row {
             None => Err("unknown API key"),
             Some(row) if row.revoked_at.is_some() => Err("this API key has been revoked"),
-            Some(row) if row.operator => {
-                Ok(Resolved::Operator(Operator { credential_id: row.credential_id }))
-            }
+            Some(row) if row.operator => Ok(Resolved::Operator(Operator {
+                credential_id: row.credential_id,
+            })),
             Some(row) => Ok(Resolved::Account(principal(row, None))),
         });
     }
     let Some(claims) = ctx.jwt.verify(token) else {
         return Ok(Err("invalid or expired access token"));
     };
-    let (Some(account), Some(credential)) =
-        (ids::parse(Kind::Account, &claims.acc), ids::parse(Kind::Key, &claims.sub))
-    else {
+    let (Some(account), Some(credential)) = (
+        ids::parse(Kind::Account, &claims.acc),
+        ids::parse(Kind::Key, &claims.sub),
+    ) else {
         return Ok(Err("invalid access token"));
     };
     let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {

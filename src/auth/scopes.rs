@@ -11,8 +11,12 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] =
-        [Scope::ChatsRead, Scope::RecordsRead, Scope::RecordsWrite, Scope::OrgsRead];
+    pub const ALL: [Scope; 4] = [
+        Scope::ChatsRead,
+        Scope::RecordsRead,
+        Scope::RecordsWrite,
+        Scope::OrgsRead,
+    ];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -79,7 +83,11 @@ mod tests {
     fn parses_sorts_and_rejects_unknown() {
         let s = Scopes::parse("records:write, chats:read,chats:read").unwrap();
         assert_eq!(s.names(), ["chats:read", "records:write"]);
-        assert!(Scopes::parse("chats:read,admin").unwrap_err().contains("admin"));
+        assert!(
+            Scopes::parse("chats:read,admin")
+                .unwrap_err()
+                .contains("admin")
+        );
         assert!(Scopes::parse("chats:read").unwrap().is_subset_of(&s));
         assert!(!Scopes::parse("orgs:read").unwrap().is_subset_of(&s));
     }

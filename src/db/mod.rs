@@ -31,7 +31,10 @@ impl Db {
             .acquire_timeout(Duration::from_secs(10))
             .connect(url)
             .await?;
-        Ok(Self { pool, app_role: app_role.into() })
+        Ok(Self {
+            pool,
+            app_role: app_role.into(),
+        })
     }
 
     pub fn app_role(&self) -> &str {
@@ -87,7 +90,10 @@ pub struct CredentialRow {
 /// Applies the migrations as the owner and makes sure the application role exists with only
 /// the grants it needs.
 pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
-    let pool = PgPoolOptions::new().max_connections(2).connect(owner_url).await?;
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .connect(owner_url)
+        .await?;
     MIGRATOR.run(&pool).await?;
     ensure_app_role(&pool, app_role).await?;
     pool.close().await;

@@ -52,24 +52,32 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
             .fetch_one(pool)
             .await?;
     if attrs != (false, false) {
-        sqlx::query(AssertSqlSafe(format!("ALTER ROLE {quoted} NOSUPERUSER NOBYPASSRLS")))
-            .execute(pool)
-            .await?;
+        sqlx::query(AssertSqlSafe(format!(
+            "ALTER ROLE {quoted} NOSUPERUSER NOBYPASSRLS"
+        )))
+        .execute(pool)
+        .await?;
     }
 
     let mut tx = pool.begin().await?;
-    sqlx::query(AssertSqlSafe(format!("GRANT USAGE ON SCHEMA public TO {quoted}")))
+    sqlx::query(AssertSqlSafe(format!(
+        "GRANT USAGE ON SCHEMA public TO {quoted}"
+    )))
+    .execute(&mut *tx)
+    .await?;
+    for (table, privileges) in TENANT_GRANTS {
+        sqlx::query(AssertSqlSafe(format!(
+            "GRANT {privileges} ON {table} TO {quoted}"
+        )))
         .execute(&mut *tx)
         .await?;
-    for (table, privileges) in TENANT_GRANTS {
-        sqlx::query(AssertSqlSafe(format!("GRANT {privileges} ON {table} TO {quoted}")))
-            .execute(&mut *tx)
-            .await?;
     }
     for function in FUNCTIONS {
-        sqlx::query(AssertSqlSafe(format!("GRANT EXECUTE ON FUNCTION {function} TO {quoted}")))
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(AssertSqlSafe(format!(
+            "GRANT EXECUTE ON FUNCTION {function} TO {quoted}"
+        )))
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
 

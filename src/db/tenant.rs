@@ -19,7 +19,12 @@ pub struct Tenant {
 impl Tenant {
     /// A tenant with no credential, for work done on an account's behalf by the service itself.
     pub fn account(account_id: Uuid) -> Self {
-        Self { account_id, credential_id: None, scopes: Vec::new(), repository: None }
+        Self {
+            account_id,
+            credential_id: None,
+            scopes: Vec::new(),
+            repository: None,
+        }
     }
 }
 
@@ -32,7 +37,10 @@ impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
         let mut tx = db.pool.begin().await?;
         set_tenant(&mut tx, Some(db.app_role()), tenant).await?;
-        Ok(Self { tx, tenant: tenant.clone() })
+        Ok(Self {
+            tx,
+            tenant: tenant.clone(),
+        })
     }
 
     pub fn tenant(&self) -> &Tenant {
@@ -67,7 +75,12 @@ pub(crate) async fn set_tenant(
     )
     .bind(role)
     .bind(tenant.account_id.to_string())
-    .bind(tenant.credential_id.map(|c| c.to_string()).unwrap_or_default())
+    .bind(
+        tenant
+            .credential_id
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+    )
     .bind(tenant.scopes.join(","))
     .bind(tenant.repository.clone().unwrap_or_default())
     .execute(conn)

@@ -80,7 +80,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
             .headers()
             .get(axum::http::header::CONTENT_LENGTH)
             .is_none_or(|len| len.as_bytes() != b"0");
-        if !has_body || req.headers().get(axum::http::header::CONTENT_TYPE).is_none() {
+        if !has_body
+            || req
+                .headers()
+                .get(axum::http::header::CONTENT_TYPE)
+                .is_none()
+        {
             // No body (or no declared type): treat as absent only if it is really empty.
             let bytes = axum::body::Bytes::from_request(req, state)
                 .await
@@ -93,6 +98,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
             )
             .into_response());
         }
-        ApiJson::<T>::from_request(req, state).await.map(|j| OptionalJson(Some(j.0)))
+        ApiJson::<T>::from_request(req, state)
+            .await
+            .map(|j| OptionalJson(Some(j.0)))
     }
 }

@@ -8,7 +8,11 @@ use std::any::Any;
 
 /// Refuses requests whose headers add up to more than `max` bytes (431), before any work.
 pub async fn limit_headers(max: usize, req: Request, next: Next) -> Response {
-    let size: usize = req.headers().iter().map(|(k, v)| k.as_str().len() + v.len() + 4).sum();
+    let size: usize = req
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum();
     if size > max {
         return Error::HeadersTooLarge(format!(
             "the request headers total {size} bytes; this server accepts at most {max}"

@@ -7,9 +7,9 @@ pub mod rest;
 
 pub use extract::{ApiJson, ApiQuery, OptionalJson};
 
+use crate::auth::AuthContext;
 use crate::auth::jwt::JwtKeys;
 use crate::auth::limits::Limits;
-use crate::auth::AuthContext;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::db::Db;
@@ -45,10 +45,18 @@ impl AppState {
         let auth = AuthContext {
             db: db.clone(),
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
-            limits: Limits::new(config.rate_limit_per_minute, config.auth_failures_per_minute),
+            limits: Limits::new(
+                config.rate_limit_per_minute,
+                config.auth_failures_per_minute,
+            ),
             clock: clock.clone(),
         };
-        Self { db, config: Arc::new(config), auth: Arc::new(auth), clock }
+        Self {
+            db,
+            config: Arc::new(config),
+            auth: Arc::new(auth),
+            clock,
+        }
     }
 }
 

@@ -54,8 +54,14 @@ impl From<RecordRow> for Record {
         Record {
             id: ids::format(Kind::Record, r.record_id),
             name: r.name,
-            kind: if r.organization_id.is_some() { "organization" } else { "account" },
-            organization_id: r.organization_id.map(|o| ids::format(Kind::Organization, o)),
+            kind: if r.organization_id.is_some() {
+                "organization"
+            } else {
+                "account"
+            },
+            organization_id: r
+                .organization_id
+                .map(|o| ids::format(Kind::Organization, o)),
             created_at: r.created_at,
         }
     }
@@ -77,7 +83,9 @@ impl From<EntryRow> for Entry {
 pub fn parse_line(line: &str) -> Result<String> {
     let line = line.trim();
     if line.is_empty() || line.chars().count() > MAX_LINE_CHARS {
-        return Err(Error::BadRequest(format!("line must be 1 to {MAX_LINE_CHARS} characters")));
+        return Err(Error::BadRequest(format!(
+            "line must be 1 to {MAX_LINE_CHARS} characters"
+        )));
     }
     if line.chars().any(char::is_control) {
         return Err(Error::BadRequest(
@@ -99,12 +107,16 @@ pub async fn list(tx: &mut TenantTx) -> Result<Vec<Record>> {
 
 /// The owning account of a visible Record; 404 when it is not visible (or does not exist).
 async fn owner_of(tx: &mut TenantTx, record: &str) -> Result<(Uuid, Uuid)> {
-    let id = ids::parse(Kind::Record, record).ok_or_else(|| Error::not_found(Kind::Record, record))?;
-    let owner: Option<Uuid> = sqlx::query_scalar("SELECT account_id FROM records WHERE record_id = $1")
-        .bind(id)
-        .fetch_optional(tx.conn())
-        .await?;
-    owner.map(|o| (o, id)).ok_or_else(|| Error::not_found(Kind::Record, record))
+    let id =
+        ids::parse(Kind::Record, record).ok_or_else(|| Error::not_found(Kind::Record, record))?;
+    let owner: Option<Uuid> =
+        sqlx::query_scalar("SELECT account_id FROM records WHERE record_id = $1")
+            .bind(id)
+            .fetch_optional(tx.conn())
+            .await?;
+    owner
+        .map(|o| (o, id))
+        .ok_or_else(|| Error::not_found(Kind::Record, record))
 }
 
 pub struct EntryPage {
@@ -113,12 +125,19 @@ pub struct EntryPage {
 }
 
 /// Entries newest first; `cursor` is the last entry id of the previous page.
-pub async fn entries(tx: &mut TenantTx, record: &str, limit: i64, cursor: Option<&str>) -> Result<EntryPage> {
+pub async fn entries(
+    tx: &mut TenantTx,
+    record: &str,
+    limit: i64,
+    cursor: Option<&str>,
+) -> Result<EntryPage> {
     let (owner, record_id) = owner_of(tx, record).await?;
     let before = match cursor {
         None => None,
         Some(c) => Some(ids::parse(Kind::Entry, c).ok_or_else(|| {
-            Error::BadRequest(format!("cursor {c:?} is not a next_cursor this endpoint returned"))
+            Error::BadRequest(format!(
+                "cursor {c:?} is not a next_cursor this endpoint returned"
+            ))
         })?),
     };
     let rows: Vec<EntryRow> = sqlx::query_as(
@@ -139,11 +158,19 @@ pub async fn entries(tx: &mut TenantTx, record: &str, limit: i64, cursor: Option
     } else {
         None
     };
-    Ok(EntryPage { entries, next_cursor })
+    Ok(EntryPage {
+        entries,
+        next_cursor,
+    })
 }
 
 /// Appends a line (already checked with [`parse_line`]).
-pub async fn append(tx: &mut TenantTx, record: &str, line: &str, now: DateTime<Utc>) -> Result<Entry> {
+pub async fn append(
+    tx: &mut TenantTx,
+    record: &str,
+    line: &str,
+    now: DateTime<Utc>,
+) -> Result<Entry> {
     let (owner, record_id) = owner_of(tx, record).await?;
     let tenant = tx.tenant().clone();
     let row: EntryRow = sqlx::query_as(

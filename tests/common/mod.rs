@@ -73,7 +73,9 @@ pub async fn fresh_database() -> String {
         .expect("create test database");
     admin_pool.close().await;
     let url = with_database(&server, &name);
-    db::migrate(&url, "n8v_app").await.expect("migrate test database");
+    db::migrate(&url, "n8v_app")
+        .await
+        .expect("migrate test database");
     url
 }
 
@@ -85,16 +87,19 @@ async fn drop_stale_databases(pool: &PgPool) {
         return;
     }
     let cutoff = chrono::Utc::now().timestamp() - 3600;
-    let names: Vec<String> = sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'n8v\\_test\\_%'")
-        .fetch_all(pool)
-        .await
-        .unwrap_or_default();
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'n8v\\_test\\_%'")
+            .fetch_all(pool)
+            .await
+            .unwrap_or_default();
     for name in names {
         let created = name.split('_').nth(2).and_then(|t| t.parse::<i64>().ok());
         if created.is_some_and(|t| t < cutoff) {
-            let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-                .execute(pool)
-                .await;
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+            )))
+            .execute(pool)
+            .await;
         }
     }
 }
@@ -116,7 +121,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Self { rate_limit_per_minute: 10_000, auth_failures_per_minute: 10_000 }
+        Self {
+            rate_limit_per_minute: 10_000,
+            auth_failures_per_minute: 10_000,
+        }
     }
 }
 
@@ -129,18 +137,31 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     let mut config = Config::for_database(&db_url);
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.auth_failures_per_minute = options.auth_failures_per_minute;
-    let db = Db::connect(&db_url, &config.app_role, 5).await.expect("connect app pool");
+    let db = Db::connect(&db_url, &config.app_role, 5)
+        .await
+        .expect("connect app pool");
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
     let state = AppState::new(db.clone(), config, clock.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(n8v_journal::app::serve(listener, state, std::future::pending()));
+    tokio::spawn(n8v_journal::app::serve(
+        listener,
+        state,
+        std::future::pending(),
+    ));
     let owner = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
         .connect(&db_url)
         .await
         .unwrap();
-    TestApp { base, db_url, owner, db, clock, http: reqwest::Client::new() }
+    TestApp {
+        base,
+        db_url,
+        owner,
+        db,
+        clock,
+        http: reqwest::Client::new(),
+    }
 }
 
 /// An account with a key, as the admin CLI would make them.
@@ -157,32 +178,63 @@ impl TestApp {
     }
 
     pub async fn account(&self, name: &str, scopes: &str) -> Account {
-        let id = admin::create_account(&self.owner, name, false).await.unwrap();
+        let id = admin::create_account(&self.owner, name, false)
+            .await
+            .unwrap();
         let key = self.key(id, scopes, None).await;
-        Account { id, ext: ids::format(Kind::Account, id), key_id: key.0, token: key.1 }
+        Account {
+            id,
+            ext: ids::format(Kind::Account, id),
+            key_id: key.0,
+            token: key.1,
+        }
     }
 
     pub async fn key(&self, account: Uuid, scopes: &str, repo: Option<&str>) -> (Uuid, String) {
         let scopes = Scopes::parse(scopes).unwrap();
-        let key = admin::create_key(&self.owner, account, &scopes, repo, "test").await.unwrap();
+        let key = admin::create_key(&self.owner, account, &scopes, repo, "test")
+            .await
+            .unwrap();
         (key.key_id, key.token)
     }
 
     pub async fn journal_on(&self, account: Uuid) {
-        admin::set_flag(&self.owner, Flag::AssistantJournal, true, Some(account)).await.unwrap();
+        admin::set_flag(&self.owner, Flag::AssistantJournal, true, Some(account))
+            .await
+            .unwrap();
     }
 
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
-        self.http.get(self.url(path)).bearer_auth(token).send().await.unwrap()
+        self.http
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
     }
 
-    pub async fn post(&self, token: &str, path: &str, body: serde_json::Value) -> reqwest::Response {
-        self.http.post(self.url(path)).bearer_auth(token).json(&body).send().await.unwrap()
+    pub async fn post(
+        &self,
+        token: &str,
+        path: &str,
+        body: serde_json::Value,
+    ) -> reqwest::Response {
+        self.http
+            .post(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
     }
 }
 
 /// Asserts a problem+json answer with the given status and type slug; returns the body.
-pub async fn expect_problem(response: reqwest::Response, status: u16, slug: &str) -> serde_json::Value {
+pub async fn expect_problem(
+    response: reqwest::Response,
+    status: u16,
+    slug: &str,
+) -> serde_json::Value {
     assert_eq!(response.status().as_u16(), status, "unexpected status");
     let content_type = response
         .headers()
@@ -191,8 +243,15 @@ pub async fn expect_problem(response: reqwest::Response, status: u16, slug: &str
         .unwrap_or_default();
     assert_eq!(content_type, "application/problem+json");
     let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(body["type"], format!("https://n8v-journal.dev/problems/{slug}"), "{body}");
+    assert_eq!(
+        body["type"],
+        format!("https://n8v-journal.dev/problems/{slug}"),
+        "{body}"
+    );
     assert_eq!(body["status"], status);
-    assert!(body["title"].is_string() && body["detail"].is_string(), "{body}");
+    assert!(
+        body["title"].is_string() && body["detail"].is_string(),
+        "{body}"
+    );
     body
 }

@@ -84,7 +84,10 @@ pub async fn set_flag(
                     .fetch_optional(tx.conn())
                     .await?;
             if exists.is_none() {
-                return Err(Error::not_found(Kind::Account, body.account.as_deref().unwrap_or("")));
+                return Err(Error::not_found(
+                    Kind::Account,
+                    body.account.as_deref().unwrap_or(""),
+                ));
             }
             flags::set_override(tx.conn(), a, flag, body.enabled).await?
         }

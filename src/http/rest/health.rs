@@ -13,7 +13,9 @@ pub async fn healthz() -> Json<Value> {
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>> {
     match state.db.ready().await {
         Ok(true) => Ok(Json(json!({"status": "ready"}))),
-        Ok(false) => Err(Error::Unavailable("migrations are not applied; run `n8v-journal migrate`".into())),
+        Ok(false) => Err(Error::Unavailable(
+            "migrations are not applied; run `n8v-journal migrate`".into(),
+        )),
         Err(e) => {
             tracing::warn!(error = %e, "readiness check failed");
             Err(Error::Unavailable("the database is not reachable".into()))

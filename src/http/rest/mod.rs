@@ -15,7 +15,10 @@ pub fn routes() -> Router<AppState> {
         .route("/readyz", get(health::readyz))
         .route("/api/v1/auth/token", post(token::mint))
         .route("/api/v1/records", get(records::list))
-        .route("/api/v1/records/{id}/entries", get(records::entries).post(records::append))
+        .route(
+            "/api/v1/records/{id}/entries",
+            get(records::entries).post(records::append),
+        )
         .route("/internal/admin/feature-flags", get(admin::list_flags))
         .route("/internal/admin/feature-flags/{flag}", put(admin::set_flag))
 }

@@ -14,7 +14,10 @@ pub struct RecordList {
     pub records: Vec<Record>,
 }
 
-pub async fn list(State(state): State<AppState>, principal: Principal) -> Result<ApiJson<RecordList>> {
+pub async fn list(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> Result<ApiJson<RecordList>> {
     principal.require(Scope::RecordsRead)?;
     let mut tx = TenantTx::begin(&state.db, &principal.tenant).await?;
     let records = records::list(&mut tx).await?;
@@ -44,12 +47,18 @@ pub async fn entries(
     principal.require(Scope::RecordsRead)?;
     let limit = query.limit.unwrap_or(50);
     if !(1..=records::MAX_PAGE).contains(&limit) {
-        return Err(Error::BadRequest(format!("limit must be between 1 and {}", records::MAX_PAGE)));
+        return Err(Error::BadRequest(format!(
+            "limit must be between 1 and {}",
+            records::MAX_PAGE
+        )));
     }
     let mut tx = TenantTx::begin(&state.db, &principal.tenant).await?;
     let page = records::entries(&mut tx, &id, limit, query.cursor.as_deref()).await?;
     tx.commit().await?;
-    Ok(ApiJson(EntryList { entries: page.entries, next_cursor: page.next_cursor }))
+    Ok(ApiJson(EntryList {
+        entries: page.entries,
+        next_cursor: page.next_cursor,
+    }))
 }
 
 #[derive(Deserialize)]

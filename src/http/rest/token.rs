@@ -33,7 +33,8 @@ pub async fn mint(
     let scopes = match &request.scopes {
         None => principal.scopes.clone(),
         Some(names) => {
-            let wanted = Scopes::from_names(names.iter().map(String::as_str)).map_err(Error::BadRequest)?;
+            let wanted =
+                Scopes::from_names(names.iter().map(String::as_str)).map_err(Error::BadRequest)?;
             if !wanted.is_subset_of(&principal.scopes) {
                 return Err(Error::Forbidden(format!(
                     "a token cannot hold more scope than its key; this key holds: {}",
@@ -46,13 +47,21 @@ pub async fn mint(
     let max = state.config.jwt_ttl.as_secs() as i64;
     let ttl = request.expires_in.unwrap_or(max);
     if !(60..=max).contains(&ttl) {
-        return Err(Error::BadRequest(format!("expires_in must be between 60 and {max} seconds")));
+        return Err(Error::BadRequest(format!(
+            "expires_in must be between 60 and {max} seconds"
+        )));
     }
     let now = state.clock.now().timestamp();
     let token = state
         .auth
         .jwt
-        .mint(principal.account_id(), principal.credential_id(), scopes.names(), now, ttl)
+        .mint(
+            principal.account_id(),
+            principal.credential_id(),
+            scopes.names(),
+            now,
+            ttl,
+        )
         .map_err(|e| Error::Internal(e.into()))?;
     Ok(ApiJson(TokenResponse {
         access_token: token,
