@@ -179,8 +179,11 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_by_time ON audit_log (account_id, created_at);
 ALTER TABLE audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE audit_log FORCE ROW LEVEL SECURITY;
-CREATE POLICY audit_log_own ON audit_log
-    USING (account_id = (SELECT n8v_account()))
+-- A repository-restricted credential reads only its own entries.
+CREATE POLICY audit_log_visible ON audit_log FOR SELECT
+    USING (account_id = (SELECT n8v_account())
+           AND ((SELECT n8v_repository()) IS NULL OR credential_id = (SELECT n8v_credential())));
+CREATE POLICY audit_log_insert ON audit_log FOR INSERT
     WITH CHECK (account_id = (SELECT n8v_account()));
 
 -- Records: each account has one, each organization has one (owned by the owner's account) -----
@@ -263,6 +266,10 @@ CREATE TABLE journal_sessions (
 CREATE INDEX journal_sessions_list ON journal_sessions (account_id, started_at DESC, session_id DESC);
 CREATE INDEX journal_sessions_open ON journal_sessions (account_id, credential_id, last_activity_at DESC)
     WHERE ended_at IS NULL;
+-- One open implicit session per credential and scope set: concurrent first calls share it.
+CREATE UNIQUE INDEX journal_sessions_one_open_implicit ON journal_sessions (account_id, credential_id, scopes)
+    WHERE kind = 'implicit' AND ended_at IS NULL;
+CREATE INDEX journal_sessions_by_id ON journal_sessions (session_id);
 CREATE INDEX journal_sessions_by_org ON journal_sessions (organization_id, started_at DESC)
     WHERE organization_id IS NOT NULL;
 ALTER TABLE journal_sessions ENABLE ROW LEVEL SECURITY;
@@ -308,6 +315,8 @@ CREATE TABLE journal_calls (
 );
 CREATE INDEX journal_calls_by_session ON journal_calls (account_id, session_id, created_at DESC, call_id DESC);
 CREATE INDEX journal_calls_by_time ON journal_calls (account_id, created_at);
+-- Lookups by external id alone (an organization's owner reads sessions of other accounts).
+CREATE INDEX journal_calls_by_id ON journal_calls (call_id);
 ALTER TABLE journal_calls ENABLE ROW LEVEL SECURITY;
 ALTER TABLE journal_calls FORCE ROW LEVEL SECURITY;
 -- A call is visible exactly when its session is.

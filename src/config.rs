@@ -25,6 +25,8 @@ pub struct Config {
     pub max_body_bytes: usize,
     pub max_header_bytes: usize,
     pub db_max_connections: u32,
+    /// When implicit sessions stop being reused.
+    pub session_rules: crate::journal::SessionRules,
 }
 
 impl Config {
@@ -45,6 +47,10 @@ impl Config {
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
             db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
+            session_rules: crate::journal::SessionRules {
+                quiet: chrono::Duration::minutes(parse("N8V_IMPLICIT_SESSION_QUIET_MINUTES", 30)?),
+                max_age: chrono::Duration::hours(parse("N8V_IMPLICIT_SESSION_MAX_HOURS", 12)?),
+            },
         })
     }
 
@@ -63,6 +69,7 @@ impl Config {
             max_body_bytes: 1024 * 1024,
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
+            session_rules: crate::journal::SessionRules::default(),
         }
     }
 }

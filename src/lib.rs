@@ -11,6 +11,8 @@ pub mod error;
 pub mod flags;
 pub mod http;
 pub mod ids;
+pub mod journal;
+pub mod operation;
 pub mod records;
 pub mod scrub;
 pub mod telemetry;

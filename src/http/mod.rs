@@ -1,6 +1,7 @@
 //! The HTTP surface: routers, middleware and extractors. Handlers stay thin; the domain
 //! modules know nothing of HTTP.
 
+pub mod call;
 mod extract;
 mod middleware;
 pub mod rest;

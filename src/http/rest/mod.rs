@@ -2,6 +2,7 @@
 
 mod admin;
 mod health;
+mod journal;
 mod records;
 mod token;
 
@@ -19,6 +20,14 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/records/{id}/entries",
             get(records::entries).post(records::append),
         )
+        .route(
+            "/api/v1/journal/sessions",
+            post(journal::start).get(journal::list),
+        )
+        .route("/api/v1/journal/sessions/{id}", get(journal::get))
+        .route("/api/v1/journal/sessions/{id}/end", post(journal::end))
+        .route("/api/v1/journal/entries/{id}", get(journal::entry))
+        .route("/api/v1/audit/{id}", get(journal::audit))
         .route("/internal/admin/feature-flags", get(admin::list_flags))
         .route("/internal/admin/feature-flags/{flag}", put(admin::set_flag))
 }

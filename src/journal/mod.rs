@@ -1,0 +1,34 @@
+//! The journal: sessions (one assistant conversation each), the calls made in them, and the
+//! reads over both. Who sees what is decided by row-level security; this module only sets
+//! the tenant (through `TenantTx`) and asks.
+
+pub mod calls;
+mod cursor;
+pub mod meta;
+pub mod reads;
+pub mod sessions;
+mod views;
+
+pub use calls::{CallRecord, record_audit, record_call};
+pub use cursor::Cursor;
+pub use meta::Purpose;
+pub use views::{AuditEntry, Call, Session};
+
+use chrono::Duration;
+
+/// When an implicit session stops being reused: after `quiet` without calls, or once it is
+/// `max_age` old (the seed's 30 minutes and 12 hours by default).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionRules {
+    pub quiet: Duration,
+    pub max_age: Duration,
+}
+
+impl Default for SessionRules {
+    fn default() -> Self {
+        Self {
+            quiet: Duration::minutes(30),
+            max_age: Duration::hours(12),
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Reading the journal. Visibility is entirely the policies' business: a session or call the
+//! caller may not see is simply not found, exactly like one that does not exist.
+
+use super::AuditEntry;
+use super::cursor::Cursor;
+use super::views::{AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow};
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{self, Kind};
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+pub const MAX_SESSIONS_PAGE: i64 = 100;
+pub const MAX_ACTIONS_PAGE: i64 = 300;
+
+#[derive(Debug, Default, Clone)]
+pub struct SessionFilter {
+    /// Case-insensitive substring of the assistant name.
+    pub assistant: Option<String>,
+    pub key: Option<Uuid>,
+    pub organization: Option<Uuid>,
+    pub repository: Option<String>,
+    /// Sessions started at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Sessions started before.
+    pub to: Option<DateTime<Utc>>,
+}
+
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+/// Sessions newest first, leaving out those that only read the journal.
+pub async fn list_sessions(
+    tx: &mut TenantTx,
+    filter: &SessionFilter,
+    limit: i64,
+    cursor: Option<Cursor>,
+) -> Result<Page<Session>> {
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
+         WHERE NOT journal_only \
+           AND ($1::text IS NULL OR assistant ILIKE '%' || $1 || '%') \
+           AND ($2::uuid IS NULL OR credential_id = $2) \
+           AND ($3::uuid IS NULL OR organization_id = $3) \
+           AND ($4::text IS NULL OR repository = $4) \
+           AND ($5::timestamptz IS NULL OR started_at >= $5) \
+           AND ($6::timestamptz IS NULL OR started_at < $6) \
+           AND ($7::timestamptz IS NULL OR (started_at, session_id) < ($7, $8)) \
+         ORDER BY started_at DESC, session_id DESC LIMIT $9"
+    )))
+    .bind(filter.assistant.as_deref().map(escape_like))
+    .bind(filter.key)
+    .bind(filter.organization)
+    .bind(&filter.repository)
+    .bind(filter.from)
+    .bind(filter.to)
+    .bind(cursor.map(|c| c.at))
+    .bind(cursor.map(|c| c.id))
+    .bind(limit + 1)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(paginate(rows, limit, |r| Cursor {
+        at: r.started_at,
+        id: r.session_id,
+    }))
+}
+
+fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
+
+fn paginate<R, T: From<R>>(
+    mut rows: Vec<R>,
+    limit: i64,
+    cursor_of: impl Fn(&R) -> Cursor,
+) -> Page<T> {
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last().map(|r| cursor_of(r).encode())
+    } else {
+        None
+    };
+    Page {
+        items: rows.into_iter().map(T::from).collect(),
+        next_cursor,
+    }
+}
+
+pub async fn session(tx: &mut TenantTx, text: &str) -> Result<Session> {
+    let id =
+        ids::parse(Kind::Session, text).ok_or_else(|| Error::not_found(Kind::Session, text))?;
+    let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {SESSION_COLUMNS} FROM journal_sessions WHERE session_id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    row.map(Session::from)
+        .ok_or_else(|| Error::not_found(Kind::Session, text))
+}
+
+/// A session's calls in the order they were made; `writes_only` keeps the write calls.
+pub async fn actions(
+    tx: &mut TenantTx,
+    session: &Session,
+    limit: i64,
+    cursor: Option<Cursor>,
+    writes_only: bool,
+) -> Result<Page<Call>> {
+    let account = ids::parse(Kind::Account, &session.account_id).expect("formatted by us");
+    let id = ids::parse(Kind::Session, &session.id).expect("formatted by us");
+    let rows: Vec<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CALL_COLUMNS} FROM journal_calls \
+         WHERE account_id = $1 AND session_id = $2 AND (NOT $3 OR wrote) \
+           AND ($4::timestamptz IS NULL OR (created_at, call_id) > ($4, $5)) \
+         ORDER BY created_at, call_id LIMIT $6"
+    )))
+    .bind(account)
+    .bind(id)
+    .bind(writes_only)
+    .bind(cursor.map(|c| c.at))
+    .bind(cursor.map(|c| c.id))
+    .bind(limit + 1)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(paginate(rows, limit, |r| Cursor {
+        at: r.created_at,
+        id: r.call_id,
+    }))
+}
+
+pub async fn call(tx: &mut TenantTx, text: &str) -> Result<Call> {
+    let id = ids::parse(Kind::Call, text).ok_or_else(|| Error::not_found(Kind::Call, text))?;
+    let row: Option<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    row.map(Call::from)
+        .ok_or_else(|| Error::not_found(Kind::Call, text))
+}
+
+pub async fn audit(tx: &mut TenantTx, text: &str) -> Result<AuditEntry> {
+    let id = ids::parse(Kind::Audit, text).ok_or_else(|| Error::not_found(Kind::Audit, text))?;
+    let row: Option<AuditRow> = sqlx::query_as(
+        "SELECT audit_id, method, path, status, credential_id, request_id, created_at \
+         FROM audit_log WHERE account_id = n8v_account() AND audit_id = $1",
+    )
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    row.map(AuditEntry::from)
+        .ok_or_else(|| Error::not_found(Kind::Audit, text))
+}

@@ -1,0 +1,170 @@
+//! Opening, joining and closing sessions. A session belongs to the credential that opened it:
+//! the policies let only that credential write it, and these queries look only at its own.
+
+use super::SessionRules;
+use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{self, Kind};
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+/// Where a new session is being opened, as far as the caller knows it.
+#[derive(Debug, Default, Clone)]
+pub struct Opening {
+    pub assistant: String,
+    pub goal: Option<String>,
+    pub organization: Option<Uuid>,
+    pub repository: Option<String>,
+}
+
+/// Checks that an explicit `X-Session-Id` names an open session of this very credential.
+pub async fn check_explicit(tx: &mut TenantTx, text: &str) -> Result<Uuid> {
+    let unknown = || {
+        Error::NotFound(format!(
+            "no session {text:?} belongs to this credential (sessions cannot be shared across \
+             credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
+        ))
+    };
+    let id = ids::parse(Kind::Session, text).ok_or_else(unknown)?;
+    let ended: Option<Option<DateTime<Utc>>> = sqlx::query_scalar(
+        "SELECT ended_at FROM journal_sessions \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1",
+    )
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    match ended {
+        None => Err(unknown()),
+        Some(Some(_)) => Err(Error::Conflict(format!(
+            "session {text} has ended; start a new one or omit X-Session-Id"
+        ))),
+        Some(None) => Ok(id),
+    }
+}
+
+/// The caller's recent open implicit session, or a new one. Sessions too quiet or too old are
+/// retired on the way. A unique index (one open implicit session per credential and scope set)
+/// makes concurrent first calls agree on one session.
+pub async fn join_or_issue_implicit(
+    tx: &mut TenantTx,
+    opening: &Opening,
+    now: DateTime<Utc>,
+    rules: SessionRules,
+) -> Result<Uuid> {
+    let scopes = tx.tenant().scopes.clone();
+    let fresh_after = now - rules.quiet;
+    let born_after = now - rules.max_age;
+    let open: Option<Uuid> = sqlx::query_scalar(
+        "SELECT session_id FROM journal_sessions \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
+           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
+           AND last_activity_at > $2 AND started_at > $3 \
+         ORDER BY last_activity_at DESC LIMIT 1",
+    )
+    .bind(&scopes)
+    .bind(fresh_after)
+    .bind(born_after)
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(id) = open {
+        return Ok(id);
+    }
+    sqlx::query(
+        "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired' \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
+           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
+           AND (last_activity_at <= $2 OR started_at <= $3)",
+    )
+    .bind(&scopes)
+    .bind(fresh_after)
+    .bind(born_after)
+    .bind(now)
+    .execute(tx.conn())
+    .await?;
+    let inserted: Option<Uuid> = sqlx::query_scalar(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             repository, scopes, started_at, last_activity_at) \
+         VALUES (n8v_account(), $1, n8v_credential(), 'implicit', $2, $3, $4, $5, $5) \
+         ON CONFLICT (account_id, credential_id, scopes) WHERE kind = 'implicit' AND ended_at IS NULL \
+         DO NOTHING RETURNING session_id",
+    )
+    .bind(ids::new_id())
+    .bind(&opening.assistant)
+    .bind(&opening.repository)
+    .bind(&scopes)
+    .bind(now)
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(id) = inserted {
+        return Ok(id);
+    }
+    // A concurrent request issued it first; join that one.
+    let theirs: Uuid = sqlx::query_scalar(
+        "SELECT session_id FROM journal_sessions \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
+           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1",
+    )
+    .bind(&scopes)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(theirs)
+}
+
+/// Opens an explicit session.
+pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> Result<Session> {
+    if let Some(org) = opening.organization {
+        // Visible to the caller (owner or member) under the organizations policy, or unknown.
+        let visible: Option<Uuid> = sqlx::query_scalar(
+            "SELECT organization_id FROM organizations WHERE organization_id = $1 LIMIT 1",
+        )
+        .bind(org)
+        .fetch_optional(tx.conn())
+        .await?;
+        if visible.is_none() {
+            return Err(Error::not_found(
+                Kind::Organization,
+                &ids::format(Kind::Organization, org),
+            ));
+        }
+    }
+    let scopes = tx.tenant().scopes.clone();
+    let row: SessionRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             organization_id, repository, scopes, goal, started_at, last_activity_at) \
+         VALUES (n8v_account(), $1, n8v_credential(), 'explicit', $2, $3, $4, $5, $6, $7, $7) \
+         RETURNING {SESSION_COLUMNS}"
+    )))
+    .bind(ids::new_id())
+    .bind(&opening.assistant)
+    .bind(opening.organization)
+    .bind(&opening.repository)
+    .bind(&scopes)
+    .bind(&opening.goal)
+    .bind(now)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(row.into())
+}
+
+/// Closes one of the caller's own open sessions with its outcome.
+pub async fn end(
+    tx: &mut TenantTx,
+    text: &str,
+    outcome: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Session> {
+    let id = check_explicit(tx, text).await?;
+    let row: SessionRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3, \
+             last_activity_at = GREATEST(last_activity_at, $2) \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1 \
+         RETURNING {SESSION_COLUMNS}"
+    )))
+    .bind(id)
+    .bind(now)
+    .bind(outcome)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(row.into())
+}
