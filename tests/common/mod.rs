@@ -255,3 +255,17 @@ pub async fn expect_problem(
     );
     body
 }
+
+impl TestApp {
+    /// The account's own Record id, read as the owner (so no call is journalled).
+    pub async fn record_of(&self, account: Uuid) -> String {
+        let id: Uuid = sqlx::query_scalar(
+            "SELECT record_id FROM records WHERE account_id = $1 AND organization_id IS NULL",
+        )
+        .bind(account)
+        .fetch_one(&self.owner)
+        .await
+        .unwrap();
+        ids::format(Kind::Record, id)
+    }
+}

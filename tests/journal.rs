@@ -1,0 +1,733 @@
+//! The journal over REST: implicit and explicit sessions, what a call keeps (and never keeps),
+//! reading sessions and their actions.
+
+mod common;
+
+use chrono::Duration;
+use common::{TestApp, expect_problem};
+use serde_json::{Value, json};
+
+const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+
+async fn own_record(app: &TestApp, token: &str) -> String {
+    let records: Value = app
+        .get(token, "/api/v1/records")
+        .await
+        .json()
+        .await
+        .unwrap();
+    records["records"][0]["id"].as_str().unwrap().to_owned()
+}
+
+/// Appends a line with an optional session and purpose; returns the response's session id.
+async fn append(
+    app: &TestApp,
+    token: &str,
+    record: &str,
+    session: Option<&str>,
+    purpose: &str,
+) -> String {
+    let mut request = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{record}/entries")))
+        .bearer_auth(token)
+        .header("x-purpose", purpose)
+        .json(&json!({"line": "checked the build"}));
+    if let Some(s) = session {
+        request = request.header("x-session-id", s);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    response.headers()["x-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn session(app: &TestApp, token: &str, id: &str, query: &str) -> Value {
+    let response = app
+        .get(token, &format!("/api/v1/journal/sessions/{id}{query}"))
+        .await;
+    assert_eq!(response.status(), 200, "{id}{query}");
+    response.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_minutes_or_12_hours()
+{
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+
+    let first = append(&app, &a.token, &record, None, "one").await;
+    assert!(first.starts_with("ses_"));
+    app.clock.advance(Duration::minutes(29));
+    assert_eq!(
+        append(&app, &a.token, &record, None, "two").await,
+        first,
+        "joined within 30 quiet minutes"
+    );
+    app.clock.advance(Duration::minutes(29));
+    assert_eq!(
+        append(&app, &a.token, &record, None, "three").await,
+        first,
+        "quiet time counts from the last call"
+    );
+
+    app.clock.advance(Duration::minutes(31));
+    let second = append(&app, &a.token, &record, None, "after a pause").await;
+    assert_ne!(second, first, "a new session after 30 quiet minutes");
+    let old = session(&app, &a.token, &first, "").await;
+    assert_eq!(old["session"]["status"], "closed");
+    assert_eq!(old["session"]["end_reason"], "retired");
+    assert_eq!(old["session"]["kind"], "implicit");
+    assert_eq!(old["session"]["call_count"], 3);
+
+    // Keep the second one busy (never 30 minutes quiet) until it is 12 hours old.
+    for _ in 0..30 {
+        app.clock.advance(Duration::minutes(29));
+        let joined = append(&app, &a.token, &record, None, "steady work").await;
+        if joined != second {
+            let age = session(&app, &a.token, &second, "").await;
+            let started: chrono::DateTime<chrono::Utc> = age["session"]["started_at"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let ended: chrono::DateTime<chrono::Utc> = age["session"]["ended_at"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(
+                ended - started >= Duration::hours(12),
+                "replaced before 12 hours: {age}"
+            );
+            return;
+        }
+    }
+    panic!("an implicit session was reused for more than 12 hours");
+}
+
+#[tokio::test]
+async fn concurrent_first_calls_share_one_implicit_session() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = own_record(&app, &a.token).await;
+    // `own_record` itself opened the implicit session; move past it.
+    app.clock.advance(Duration::hours(1));
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..6 {
+        let (http, url, token) = (
+            app.http.clone(),
+            app.url(&format!("/api/v1/records/{record}/entries")),
+            a.token.clone(),
+        );
+        tasks.spawn(async move {
+            let response = http
+                .post(url)
+                .bearer_auth(token)
+                .header("x-purpose", format!("parallel {i}"))
+                .json(&json!({"line": "in parallel"}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 201);
+            response.headers()["x-session-id"]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        });
+    }
+    let sessions = tasks.join_all().await;
+    assert!(sessions.iter().all(|s| s == &sessions[0]), "{sessions:?}");
+}
+
+#[tokio::test]
+async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = own_record(&app, &a.token).await;
+
+    let started = app
+        .http
+        .post(app.url("/api/v1/journal/sessions"))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "Open this conversation")
+        .header("x-assistant", "Claude Code")
+        .json(&json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 201);
+    let header = started.headers()["x-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body: Value = started.json().await.unwrap();
+    let id = body["id"].as_str().unwrap().to_owned();
+    assert_eq!(header, id);
+    assert_eq!(body["kind"], "explicit");
+    assert_eq!(body["status"], "open");
+    assert_eq!(body["goal"], "Get the login fix ready for review");
+    assert_eq!(body["assistant"], "Claude Code");
+    assert_eq!(body["repository"], "acme/web");
+    assert_eq!(
+        body["scopes"],
+        json!(["chats:read", "records:read", "records:write", "orgs:read"])
+    );
+
+    assert_eq!(
+        append(&app, &a.token, &record, Some(&id), "Record the fix").await,
+        id
+    );
+    assert_eq!(
+        append(&app, &a.token, &record, Some(&id), "Record the test run").await,
+        id
+    );
+
+    // Another credential of the same account cannot use it.
+    let (_, other) = app.key(a.id, ALL, None).await;
+    let refused = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&other)
+        .header("x-session-id", &id)
+        .send()
+        .await
+        .unwrap();
+    let problem = expect_problem(refused, 404, "not-found").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be shared"),
+        "{problem}"
+    );
+    let end_by_other = app
+        .post(
+            &other,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            json!({"outcome": "x"}),
+        )
+        .await;
+    expect_problem(end_by_other, 404, "not-found").await;
+
+    let ended = app
+        .post(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            json!({"outcome": "Fix ready for review; tests passed"}),
+        )
+        .await;
+    assert_eq!(ended.status(), 200);
+    assert_eq!(ended.headers()["x-session-id"], id.as_str());
+    let ended: Value = ended.json().await.unwrap();
+    assert_eq!(ended["status"], "closed");
+    assert_eq!(ended["end_reason"], "ended");
+    assert_eq!(ended["outcome"], "Fix ready for review; tests passed");
+
+    // An ended session is refused.
+    let late = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-session-id", &id)
+        .send()
+        .await
+        .unwrap();
+    expect_problem(late, 409, "conflict").await;
+    let again = app
+        .post(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            json!({}),
+        )
+        .await;
+    expect_problem(again, 409, "conflict").await;
+
+    let read = session(&app, &a.token, &id, "").await;
+    let operations: Vec<&str> = read["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        operations,
+        [
+            "startSession",
+            "appendRecordEntry",
+            "appendRecordEntry",
+            "endSession"
+        ]
+    );
+    let purposes: Vec<&str> = read["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["purpose"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        purposes,
+        [
+            "Open this conversation",
+            "Record the fix",
+            "Record the test run",
+            ""
+        ]
+    );
+    assert_eq!(read["session"]["call_count"], 4);
+    assert_eq!(read["session"]["write_count"], 2);
+    // Bad session headers are 400s, not silent drops.
+    let malformed = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-session-id", "nope")
+        .send()
+        .await
+        .unwrap();
+    expect_problem(malformed, 400, "bad-request").await;
+}
+
+#[tokio::test]
+async fn a_call_keeps_purpose_targets_shape_outcome_and_audit_link_but_never_the_payload() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = own_record(&app, &a.token).await;
+    let distinctive = "zebra-quartz-7f3a9c";
+    let response = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{record}/entries")))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "Note the deploy")
+        .json(&json!({"line": format!("deployed {distinctive}")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let session_id = response.headers()["x-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let entry: Value = response.json().await.unwrap();
+
+    let read = session(&app, &a.token, &session_id, "").await;
+    let call = read["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["operation"] == "appendRecordEntry")
+        .unwrap()
+        .clone();
+    assert_eq!(call["purpose"], "Note the deploy");
+    assert_eq!(call["target_ids"], json!([record]));
+    assert_eq!(call["result_ids"], json!([entry["id"]]));
+    assert_eq!(call["status"], 201);
+    assert_eq!(call["outcome"], "ok");
+    assert_eq!(call["wrote"], true);
+    assert_eq!(call["journal_read"], false);
+    assert_eq!(call["input_shape"], json!({"body": {"line": "string"}}));
+
+    let one: Value = app
+        .get(
+            &a.token,
+            &format!("/api/v1/journal/entries/{}", call["id"].as_str().unwrap()),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(one["id"], call["id"]);
+    let audit: Value = app
+        .get(&a.token, one["audit_url"].as_str().unwrap())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(audit["id"], one["audit_id"]);
+    assert_eq!(audit["method"], "POST");
+    assert_eq!(audit["path"], format!("/api/v1/records/{record}/entries"));
+    assert_eq!(audit["status"], 201);
+    assert_eq!(
+        audit["key_id"],
+        n8v_journal::ids::format(n8v_journal::ids::Kind::Key, a.key_id)
+    );
+    assert!(audit["request_id"].as_str().is_some_and(|r| r.len() > 8));
+
+    // The distinctive value reached the Record (that is the operation) but no journal table.
+    for table in ["journal_sessions", "journal_calls", "audit_log"] {
+        let sql = format!("SELECT count(*) FROM {table} t WHERE t::text LIKE '%' || $1 || '%'");
+        let hits: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .bind(distinctive)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+        assert_eq!(hits, 0, "{table} holds the payload");
+    }
+    let stored: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM record_entries WHERE line LIKE '%' || $1 || '%'")
+            .bind(distinctive)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(stored, 1);
+}
+
+#[tokio::test]
+async fn failed_calls_are_recorded_with_their_outcome_and_leave_no_effect() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    let record = own_record(&app, &a.token).await;
+    let denied = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{record}/entries")))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "Try to write")
+        .json(&json!({"line": "nope"}))
+        .send()
+        .await
+        .unwrap();
+    let session_id = denied.headers()["x-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    expect_problem(denied, 403, "missing-scope").await;
+    let read = session(&app, &a.token, &session_id, "").await;
+    let failed = read["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["purpose"] == "Try to write")
+        .unwrap()
+        .clone();
+    assert_eq!(failed["outcome"], "error");
+    assert_eq!(failed["status"], 403);
+    assert_eq!(failed["wrote"], false);
+    let lines: i64 = sqlx::query_scalar("SELECT count(*) FROM record_entries")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(lines, 0);
+}
+
+#[tokio::test]
+async fn purposes_are_validated_and_scrubbed() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let long = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "x".repeat(501))
+        .send()
+        .await
+        .unwrap();
+    expect_problem(long, 400, "bad-request").await;
+    let control = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "a\tb")
+        .send()
+        .await
+        .unwrap();
+    expect_problem(control, 400, "bad-request").await;
+    let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(calls, 0, "refused requests are not journalled");
+
+    let token = format!(
+        "ghp_{}",
+        "a1B2c3D4e5".repeat(4).chars().take(36).collect::<String>()
+    );
+    let leaky = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-purpose", format!("use {token} to fetch the repo"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(leaky.status(), 200);
+    let stored: String = sqlx::query_scalar("SELECT purpose FROM journal_calls")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert!(!stored.contains(&token), "{stored}");
+    assert!(stored.contains("[REDACTED:"), "{stored}");
+}
+
+#[tokio::test]
+async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    // Session 1 only reads the journal.
+    let list = app.get(&a.token, "/api/v1/journal/sessions").await;
+    let reader = list.headers()["x-session-id"].to_str().unwrap().to_owned();
+    let listed: Value = list.json().await.unwrap();
+    assert_eq!(listed["sessions"], json!([]));
+    // Session 2 (an hour later) does Record work: reads, then a write.
+    app.clock.advance(Duration::hours(1));
+    let record = own_record(&app, &a.token).await;
+    let worker = append(&app, &a.token, &record, None, "write it down").await;
+    assert_ne!(reader, worker);
+    let listed: Value = app
+        .get(&a.token, "/api/v1/journal/sessions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = listed["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [worker.as_str()]);
+    // Its journal read is recorded all the same.
+    let read_session = session(&app, &a.token, &reader, "").await;
+    assert_eq!(read_session["actions"][0]["operation"], "listSessions");
+    assert_eq!(read_session["actions"][0]["journal_read"], true);
+
+    let writes = session(&app, &a.token, &worker, "?writes=true").await;
+    let ops: Vec<&str> = writes["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["appendRecordEntry"]);
+    let everything = session(&app, &a.token, &worker, "").await;
+    assert!(everything["actions"].as_array().unwrap().len() >= 2);
+}
+
+#[tokio::test]
+async fn action_limits_and_paging_return_every_item_once() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = own_record(&app, &a.token).await;
+    let started: Value = app
+        .post(
+            &a.token,
+            "/api/v1/journal/sessions",
+            json!({"goal": "many calls"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = started["id"].as_str().unwrap().to_owned();
+    for i in 0..7 {
+        append(&app, &a.token, &record, Some(&id), &format!("call {i}")).await;
+    }
+    assert_eq!(
+        app.get(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}?limit=300")
+        )
+        .await
+        .status(),
+        200
+    );
+    expect_problem(
+        app.get(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}?limit=301"),
+        )
+        .await,
+        400,
+        "bad-request",
+    )
+    .await;
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let query = match &cursor {
+            Some(c) => format!("?limit=3&cursor={c}"),
+            None => "?limit=3".into(),
+        };
+        let page = session(&app, &a.token, &id, &query).await;
+        seen.extend(
+            page["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_str().unwrap().to_owned()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    // start + 7 appends (the page reads themselves land in this session too, after the start).
+    let unique: std::collections::BTreeSet<_> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "an action came back twice");
+    assert!(seen.len() >= 8, "{}", seen.len());
+}
+
+#[tokio::test]
+async fn session_list_filters_and_pages_every_session_once() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let (second_key_id, second_key) = app.key(a.id, ALL, None).await;
+    let record = app.record_of(a.id).await;
+    let mut made = Vec::new();
+    for i in 0..7 {
+        let token = if i % 2 == 0 { &a.token } else { &second_key };
+        let assistant = if i < 3 { "Claude Code" } else { "Codex CLI" };
+        let started: Value = app
+            .http
+            .post(app.url("/api/v1/journal/sessions"))
+            .bearer_auth(token)
+            .header("x-assistant", assistant)
+            .json(&json!({"goal": format!("goal {i}"), "repository": if i == 0 { "acme/api" } else { "acme/web" }}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = started["id"].as_str().unwrap().to_owned();
+        append(&app, token, &record, Some(&id), "work").await;
+        made.push(id);
+        app.clock.advance(Duration::minutes(5));
+    }
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/api/v1/journal/sessions?limit=2&cursor={c}"),
+            None => "/api/v1/journal/sessions?limit=2".into(),
+        };
+        let page: Value = app.get(&a.token, &path).await.json().await.unwrap();
+        seen.extend(
+            page["sessions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["id"].as_str().unwrap().to_owned()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    let mut newest_first = made.clone();
+    newest_first.reverse();
+    assert_eq!(
+        seen, newest_first,
+        "paging returns every session once, newest first"
+    );
+
+    let ids = |v: Value| -> Vec<String> {
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let claude = ids(app
+        .get(&a.token, "/api/v1/journal/sessions?assistant=claude")
+        .await
+        .json()
+        .await
+        .unwrap());
+    assert_eq!(claude, [made[2].clone(), made[1].clone(), made[0].clone()]);
+    let key = n8v_journal::ids::format(n8v_journal::ids::Kind::Key, second_key_id);
+    let by_key = ids(app
+        .get(&a.token, &format!("/api/v1/journal/sessions?key={key}"))
+        .await
+        .json()
+        .await
+        .unwrap());
+    assert_eq!(by_key, [made[5].clone(), made[3].clone(), made[1].clone()]);
+    let by_repo = ids(app
+        .get(&a.token, "/api/v1/journal/sessions?repo=acme/api")
+        .await
+        .json()
+        .await
+        .unwrap());
+    assert_eq!(by_repo, [made[0].clone()]);
+    let first: Value = app
+        .get(&a.token, &format!("/api/v1/journal/sessions/{}", made[3]))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let from = first["session"]["started_at"]
+        .as_str()
+        .unwrap()
+        .replace('+', "%2B");
+    let later = ids(app
+        .get(&a.token, &format!("/api/v1/journal/sessions?from={from}"))
+        .await
+        .json()
+        .await
+        .unwrap());
+    assert_eq!(
+        later,
+        [
+            made[6].clone(),
+            made[5].clone(),
+            made[4].clone(),
+            made[3].clone()
+        ]
+    );
+    let earlier = ids(app
+        .get(&a.token, &format!("/api/v1/journal/sessions?to={from}"))
+        .await
+        .json()
+        .await
+        .unwrap());
+    assert_eq!(earlier, [made[2].clone(), made[1].clone(), made[0].clone()]);
+    expect_problem(
+        app.get(&a.token, "/api/v1/journal/sessions?key=nope").await,
+        400,
+        "bad-request",
+    )
+    .await;
+    expect_problem(
+        app.get(&a.token, "/api/v1/journal/sessions?from=yesterday")
+            .await,
+        400,
+        "bad-request",
+    )
+    .await;
+    expect_problem(
+        app.get(&a.token, "/api/v1/journal/sessions?limit=101")
+            .await,
+        400,
+        "bad-request",
+    )
+    .await;
+    expect_problem(
+        app.get(&a.token, "/api/v1/journal/sessions?cursor=abc")
+            .await,
+        400,
+        "bad-request",
+    )
+    .await;
+
+    // Journal endpoints need chats:read.
+    let (_, writer) = app.key(a.id, "records:write", None).await;
+    expect_problem(
+        app.get(&writer, "/api/v1/journal/sessions").await,
+        403,
+        "missing-scope",
+    )
+    .await;
+}

@@ -1,0 +1,895 @@
+//! Who can see which sessions, calls, audit entries and Records, over HTTP: the scope-subset
+//! rule, repository-restricted keys, organizations, other accounts, operators, and the journal
+//! flag switched off.
+
+mod common;
+
+use common::{TestApp, expect_problem};
+use n8v_journal::admin;
+use n8v_journal::ids::{self, Kind};
+use reqwest::Method;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+const ALL_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+
+/// One request with optional `X-Session-Id` and a JSON body; sends `X-Purpose` always.
+async fn send(
+    app: &TestApp,
+    method: Method,
+    token: &str,
+    path: &str,
+    session: Option<&str>,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = app
+        .http
+        .request(method, app.url(path))
+        .bearer_auth(token)
+        .header("x-purpose", "check who can see what");
+    if let Some(session) = session {
+        request = request.header("x-session-id", session);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+/// Asserts the status and returns the JSON body.
+async fn json_ok(response: reqwest::Response, status: u16) -> Value {
+    let got = response.status().as_u16();
+    let url = response.url().to_string();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    assert_eq!(got, status, "{url}: {body}");
+    body
+}
+
+fn session_header(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get("x-session-id")
+        .map(|v| v.to_str().unwrap().to_owned())
+}
+
+/// Starts an explicit session; returns its id (and checks the header names it).
+async fn start(app: &TestApp, token: &str, body: Value) -> Value {
+    let response = send(
+        app,
+        Method::POST,
+        token,
+        "/api/v1/journal/sessions",
+        None,
+        Some(body),
+    )
+    .await;
+    let header = session_header(&response);
+    let session = json_ok(response, 201).await;
+    assert_eq!(header.as_deref(), session["id"].as_str(), "{session}");
+    assert!(session["id"].as_str().unwrap().starts_with("ses_"));
+    session
+}
+
+/// The account's own Record, read from the owner's connection (for keys without records:read).
+async fn own_record(app: &TestApp, account: Uuid) -> String {
+    let id: Uuid = sqlx::query_scalar(
+        "SELECT record_id FROM records WHERE account_id = $1 AND organization_id IS NULL",
+    )
+    .bind(account)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    ids::format(Kind::Record, id)
+}
+
+/// Appends a line to a Record in the given session; returns the session the call landed in.
+async fn append(
+    app: &TestApp,
+    token: &str,
+    record: &str,
+    session: Option<&str>,
+    line: &str,
+) -> String {
+    let response = send(
+        app,
+        Method::POST,
+        token,
+        &format!("/api/v1/records/{record}/entries"),
+        session,
+        Some(json!({ "line": line })),
+    )
+    .await;
+    let header = session_header(&response);
+    json_ok(response, 201).await;
+    let header = header.expect("a journalled call answers with x-session-id");
+    if let Some(session) = session {
+        assert_eq!(header, session);
+    }
+    header
+}
+
+/// The ids of the sessions the credential lists (one page of 100).
+async fn listed(app: &TestApp, token: &str, query: &str) -> Vec<String> {
+    let body = json_ok(
+        send(
+            app,
+            Method::GET,
+            token,
+            &format!("/api/v1/journal/sessions?limit=100{query}"),
+            None,
+            None,
+        )
+        .await,
+        200,
+    )
+    .await;
+    body["sessions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{body}"))
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn get_session(app: &TestApp, token: &str, session: &str) -> reqwest::Response {
+    send(
+        app,
+        Method::GET,
+        token,
+        &format!("/api/v1/journal/sessions/{session}"),
+        None,
+        None,
+    )
+    .await
+}
+
+async fn get_entry(app: &TestApp, token: &str, call: &str) -> reqwest::Response {
+    send(
+        app,
+        Method::GET,
+        token,
+        &format!("/api/v1/journal/entries/{call}"),
+        None,
+        None,
+    )
+    .await
+}
+
+/// The call of the given operation in a session (as its own credential sees it).
+async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> Value {
+    let detail = json_ok(get_session(app, token, session).await, 200).await;
+    detail["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["operation"] == operation)
+        .unwrap_or_else(|| panic!("no {operation} call in {detail}"))
+        .clone()
+}
+
+async fn records_of(app: &TestApp, token: &str) -> Vec<Value> {
+    let body = json_ok(
+        send(app, Method::GET, token, "/api/v1/records", None, None).await,
+        200,
+    )
+    .await;
+    body["records"].as_array().unwrap().clone()
+}
+
+fn str_set(value: &Value) -> Vec<String> {
+    let mut v: Vec<String> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
+    let app = common::spawn_app().await;
+    let acc = app.account("A", "chats:read,records:write").await;
+    app.journal_on(acc.id).await;
+    let record = own_record(&app, acc.id).await;
+
+    let session = start(&app, &acc.token, json!({"goal": "write a line"})).await;
+    let sid = session["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        str_set(&session["scopes"]),
+        ["chats:read", "records:write"],
+        "{session}"
+    );
+    assert_eq!(session["key_id"], ids::format(Kind::Key, acc.key_id));
+    append(&app, &acc.token, &record, Some(&sid), "one line").await;
+    let call = call_of(&app, &acc.token, &sid, "appendRecordEntry").await;
+    let call_id = call["id"].as_str().unwrap().to_owned();
+    assert!(listed(&app, &acc.token, "").await.contains(&sid));
+
+    // Fewer scopes than the session's: it does not exist for this key.
+    let (_, narrow) = app.key(acc.id, "chats:read", None).await;
+    assert!(!listed(&app, &narrow, "").await.contains(&sid));
+    assert!(
+        !listed(
+            &app,
+            &narrow,
+            &format!("&key={}", ids::format(Kind::Key, acc.key_id))
+        )
+        .await
+        .contains(&sid)
+    );
+    expect_problem(get_session(&app, &narrow, &sid).await, 404, "not-found").await;
+    expect_problem(get_entry(&app, &narrow, &call_id).await, 404, "not-found").await;
+
+    // A key with a different, non-covering set (records:write missing) is refused too.
+    let (_, sideways) = app.key(acc.id, "chats:read,records:read", None).await;
+    assert!(!listed(&app, &sideways, "").await.contains(&sid));
+    expect_problem(get_session(&app, &sideways, &sid).await, 404, "not-found").await;
+    expect_problem(get_entry(&app, &sideways, &call_id).await, 404, "not-found").await;
+
+    // A superset of the session's scopes sees it, its calls and each call.
+    let (_, wide) = app
+        .key(acc.id, "chats:read,records:write,records:read", None)
+        .await;
+    assert!(listed(&app, &wide, "").await.contains(&sid));
+    let detail = json_ok(get_session(&app, &wide, &sid).await, 200).await;
+    assert_eq!(detail["session"]["id"], sid.as_str());
+    assert!(
+        detail["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == call_id.as_str()),
+        "{detail}"
+    );
+    let entry = json_ok(get_entry(&app, &wide, &call_id).await, 200).await;
+    assert_eq!(entry["session_id"], sid.as_str());
+    assert_eq!(entry["operation"], "appendRecordEntry");
+    assert_eq!(entry["wrote"], true);
+}
+
+#[tokio::test]
+async fn repository_restricted_keys_see_only_their_own_sessions() {
+    let app = common::spawn_app().await;
+    let acc = app.account("A", "chats:read,records:write").await;
+    app.journal_on(acc.id).await;
+    let record = own_record(&app, acc.id).await;
+    let (restricted_id, restricted) = app
+        .key(acc.id, "chats:read,records:write", Some("acme/web"))
+        .await;
+
+    // The unrestricted key's session, with the same scopes.
+    let theirs = start(&app, &acc.token, json!({"goal": "unrestricted work"})).await;
+    let theirs = theirs["id"].as_str().unwrap().to_owned();
+    append(&app, &acc.token, &record, Some(&theirs), "from everywhere").await;
+    let their_call = call_of(&app, &acc.token, &theirs, "appendRecordEntry").await;
+    let their_call_id = their_call["id"].as_str().unwrap().to_owned();
+    let their_audit = their_call["audit_id"].as_str().unwrap().to_owned();
+
+    // The restricted key's session: its own repository wins over the one in the body.
+    let mine = start(
+        &app,
+        &restricted,
+        json!({"goal": "web work", "repository": "acme/other"}),
+    )
+    .await;
+    assert_eq!(mine["repository"], "acme/web", "{mine}");
+    assert_eq!(mine["key_id"], ids::format(Kind::Key, restricted_id));
+    let mine = mine["id"].as_str().unwrap().to_owned();
+    append(&app, &restricted, &record, Some(&mine), "from acme/web").await;
+    // A call without a session lands in an implicit session, also bound to the repository.
+    let implicit = append(&app, &restricted, &record, None, "implicit").await;
+    assert_ne!(implicit, mine);
+
+    let seen = listed(&app, &restricted, "").await;
+    assert!(seen.contains(&mine) && seen.contains(&implicit), "{seen:?}");
+    assert!(!seen.contains(&theirs), "{seen:?}");
+    for sid in [&mine, &implicit] {
+        let detail = json_ok(get_session(&app, &restricted, sid).await, 200).await;
+        assert_eq!(detail["session"]["repository"], "acme/web", "{detail}");
+    }
+    expect_problem(
+        get_session(&app, &restricted, &theirs).await,
+        404,
+        "not-found",
+    )
+    .await;
+    expect_problem(
+        get_entry(&app, &restricted, &their_call_id).await,
+        404,
+        "not-found",
+    )
+    .await;
+    // Filtering by the other key does not reveal it either.
+    assert!(
+        listed(
+            &app,
+            &restricted,
+            &format!("&key={}", ids::format(Kind::Key, acc.key_id))
+        )
+        .await
+        .is_empty()
+    );
+    // Nor does the audit log: a restricted key reads only its own entries.
+    expect_problem(
+        send(
+            &app,
+            Method::GET,
+            &restricted,
+            &format!("/api/v1/audit/{their_audit}"),
+            None,
+            None,
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
+    // And it cannot borrow the other key's session.
+    expect_problem(
+        send(
+            &app,
+            Method::POST,
+            &restricted,
+            &format!("/api/v1/records/{record}/entries"),
+            Some(&theirs),
+            Some(json!({"line": "borrowed"})),
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
+
+    // Unrestricted keys holding the session's scopes (or more) see the restricted key's sessions.
+    let (_, wide) = app
+        .key(acc.id, "chats:read,records:read,records:write", None)
+        .await;
+    for token in [acc.token.as_str(), wide.as_str()] {
+        let seen = listed(&app, token, "").await;
+        assert!(
+            seen.contains(&mine) && seen.contains(&implicit) && seen.contains(&theirs),
+            "{seen:?}"
+        );
+        let detail = json_ok(get_session(&app, token, &mine).await, 200).await;
+        assert_eq!(detail["session"]["repository"], "acme/web");
+        assert!(
+            detail["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["operation"] == "appendRecordEntry"),
+            "{detail}"
+        );
+    }
+    assert_eq!(listed(&app, &wide, "&repo=acme/web").await.len(), 2);
+}
+
+#[tokio::test]
+async fn organization_owners_with_orgs_read_see_their_members_sessions() {
+    let app = common::spawn_app().await;
+    let o = app.account("O", ALL_SCOPES).await;
+    let m = app
+        .account("M", "chats:read,records:read,records:write")
+        .await;
+    let t = app.account("T", ALL_SCOPES).await;
+    let n = app.account("N", ALL_SCOPES).await;
+    for acc in [&o, &m, &t, &n] {
+        app.journal_on(acc.id).await;
+    }
+    let org = admin::create_org(&app.owner, o.id, "Org").await.unwrap();
+    let org_ext = ids::format(Kind::Organization, org);
+    admin::add_member(&app.owner, org, m.id, true)
+        .await
+        .unwrap();
+    admin::add_member(&app.owner, org, n.id, false)
+        .await
+        .unwrap();
+
+    // Records: the owner and the reading member see the organization's Record.
+    let org_record = |records: &[Value]| {
+        records
+            .iter()
+            .find(|r| r["kind"] == "organization" && r["organization_id"] == org_ext.as_str())
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+    };
+    let owner_view = records_of(&app, &o.token).await;
+    let rec = org_record(&owner_view).expect("the owner sees its organization's Record");
+    let member_view = records_of(&app, &m.token).await;
+    assert_eq!(org_record(&member_view).as_deref(), Some(rec.as_str()));
+    assert_eq!(member_view.len(), 2, "{member_view:?}");
+    let no_read = records_of(&app, &n.token).await;
+    assert_eq!(org_record(&no_read), None, "{no_read:?}");
+    assert_eq!(no_read.len(), 1, "{no_read:?}");
+    assert!(
+        records_of(&app, &t.token)
+            .await
+            .iter()
+            .all(|r| r["id"] != rec.as_str())
+    );
+    for token in [&n.token, &t.token] {
+        expect_problem(
+            send(
+                &app,
+                Method::GET,
+                token,
+                &format!("/api/v1/records/{rec}/entries"),
+                None,
+                None,
+            )
+            .await,
+            404,
+            "not-found",
+        )
+        .await;
+        expect_problem(
+            send(
+                &app,
+                Method::POST,
+                token,
+                &format!("/api/v1/records/{rec}/entries"),
+                None,
+                Some(json!({"line": "not allowed"})),
+            )
+            .await,
+            404,
+            "not-found",
+        )
+        .await;
+    }
+
+    // The member works for the organization in a session naming it.
+    let session = start(
+        &app,
+        &m.token,
+        json!({"goal": "org work", "organization": org_ext}),
+    )
+    .await;
+    assert_eq!(session["organization_id"], org_ext.as_str(), "{session}");
+    let sid = session["id"].as_str().unwrap().to_owned();
+    append(&app, &m.token, &rec, Some(&sid), "member line").await;
+    let call = call_of(&app, &m.token, &sid, "appendRecordEntry").await;
+    let call_id = call["id"].as_str().unwrap().to_owned();
+
+    // The owner reads the line in its Record.
+    let entries = json_ok(
+        send(
+            &app,
+            Method::GET,
+            &o.token,
+            &format!("/api/v1/records/{rec}/entries"),
+            None,
+            None,
+        )
+        .await,
+        200,
+    )
+    .await;
+    assert_eq!(entries["entries"][0]["line"], "member line", "{entries}");
+    assert_eq!(entries["entries"][0]["author_account_id"], m.ext.as_str());
+
+    // With orgs:read and the member key's scopes, the owner lists and reads the session.
+    assert!(listed(&app, &o.token, "").await.contains(&sid));
+    assert_eq!(
+        listed(&app, &o.token, &format!("&organization={org_ext}")).await,
+        [sid.clone()]
+    );
+    let detail = json_ok(get_session(&app, &o.token, &sid).await, 200).await;
+    assert_eq!(detail["session"]["account_id"], m.ext.as_str());
+    assert_eq!(detail["session"]["organization_id"], org_ext.as_str());
+    assert!(
+        detail["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == call_id.as_str()),
+        "{detail}"
+    );
+    let entry = json_ok(get_entry(&app, &o.token, &call_id).await, 200).await;
+    assert_eq!(entry["session_id"], sid.as_str());
+    // The owner cannot write the member's session.
+    expect_problem(
+        send(
+            &app,
+            Method::POST,
+            &o.token,
+            &format!("/api/v1/journal/sessions/{sid}/end"),
+            None,
+            Some(json!({"outcome": "ended by someone else"})),
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
+
+    // Without orgs:read (same other scopes), or without one of the session's scopes: nothing.
+    let (_, no_orgs) = app
+        .key(o.id, "chats:read,records:read,records:write", None)
+        .await;
+    let (_, orgs_but_narrow) = app.key(o.id, "chats:read,orgs:read", None).await;
+    for token in [&no_orgs, &orgs_but_narrow] {
+        assert!(!listed(&app, token, "").await.contains(&sid));
+        assert!(
+            listed(&app, token, &format!("&organization={org_ext}"))
+                .await
+                .is_empty()
+        );
+        expect_problem(get_session(&app, token, &sid).await, 404, "not-found").await;
+        expect_problem(get_entry(&app, token, &call_id).await, 404, "not-found").await;
+    }
+
+    // Orgs:read reaches only organizations the account owns: the member's other work stays
+    // private, and a non-member owner sees nothing.
+    let private = append(&app, &m.token, &m_record(&member_view), None, "private").await;
+    assert!(!listed(&app, &o.token, "").await.contains(&private));
+    expect_problem(
+        get_session(&app, &o.token, &private).await,
+        404,
+        "not-found",
+    )
+    .await;
+    for token in [&t.token, &n.token] {
+        assert!(!listed(&app, token, "").await.contains(&sid));
+        expect_problem(get_session(&app, token, &sid).await, 404, "not-found").await;
+    }
+
+    // Only members and the owner may name the organization.
+    expect_problem(
+        send(
+            &app,
+            Method::POST,
+            &t.token,
+            "/api/v1/journal/sessions",
+            None,
+            Some(json!({"goal": "intrude", "organization": org_ext})),
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
+    let owner_session = start(&app, &o.token, json!({"organization": org_ext})).await;
+    assert_eq!(owner_session["organization_id"], org_ext.as_str());
+    let member_session = start(&app, &n.token, json!({"organization": org_ext})).await;
+    assert_eq!(member_session["organization_id"], org_ext.as_str());
+}
+
+/// The member's own (account) Record among the ones it lists.
+fn m_record(records: &[Value]) -> String {
+    records
+        .iter()
+        .find(|r| r["kind"] == "account")
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn another_account_probing_with_real_ids_gets_404_everywhere() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL_SCOPES).await;
+    let b = app.account("B", ALL_SCOPES).await;
+    app.journal_on(a.id).await;
+    app.journal_on(b.id).await;
+
+    // A's real ids.
+    let a_record = m_record(&records_of(&app, &a.token).await);
+    let a_session = start(&app, &a.token, json!({"goal": "A's work"})).await;
+    let a_session = a_session["id"].as_str().unwrap().to_owned();
+    append(&app, &a.token, &a_record, Some(&a_session), "A's line").await;
+    let a_call = call_of(&app, &a.token, &a_session, "appendRecordEntry").await;
+    let a_call_id = a_call["id"].as_str().unwrap().to_owned();
+    let a_audit = a_call["audit_id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        a_call["audit_url"],
+        format!("/api/v1/audit/{a_audit}").as_str()
+    );
+    // A itself can follow the audit link.
+    json_ok(
+        send(
+            &app,
+            Method::GET,
+            &a.token,
+            &format!("/api/v1/audit/{a_audit}"),
+            None,
+            None,
+        )
+        .await,
+        200,
+    )
+    .await;
+
+    // B has a life of its own.
+    let b_record = m_record(&records_of(&app, &b.token).await);
+    let b_session = append(&app, &b.token, &b_record, None, "B's line").await;
+
+    let probes: Vec<(Method, String, Option<Value>)> = vec![
+        (
+            Method::GET,
+            format!("/api/v1/journal/sessions/{a_session}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/journal/sessions/{a_session}?writes=true"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/journal/sessions/{a_session}/end"),
+            Some(json!({"outcome": "hijacked"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/journal/entries/{a_call_id}"),
+            None,
+        ),
+        (Method::GET, format!("/api/v1/audit/{a_audit}"), None),
+        (
+            Method::GET,
+            format!("/api/v1/records/{a_record}/entries"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/records/{a_record}/entries"),
+            Some(json!({"line": "B was here"})),
+        ),
+    ];
+    for (method, path, body) in &probes {
+        let response = send(&app, method.clone(), &b.token, path, None, body.clone()).await;
+        let problem = expect_problem(response, 404, "not-found").await;
+        // Indistinguishable from an id that does not exist: nothing of A's is revealed.
+        assert!(
+            !problem["detail"].as_str().unwrap().contains(&a.ext),
+            "{problem}"
+        );
+    }
+
+    // A's session named in X-Session-Id, on any call (B's own work included).
+    let with_a_session: Vec<(Method, String, Option<Value>)> = vec![
+        (Method::GET, "/api/v1/records".into(), None),
+        (
+            Method::POST,
+            format!("/api/v1/records/{b_record}/entries"),
+            Some(json!({"line": "in A's session"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/records/{b_record}/entries"),
+            None,
+        ),
+        (Method::GET, "/api/v1/journal/sessions".into(), None),
+        (
+            Method::GET,
+            format!("/api/v1/journal/sessions/{b_session}"),
+            None,
+        ),
+        (
+            Method::POST,
+            "/api/v1/journal/sessions".into(),
+            Some(json!({"goal": "x"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/journal/sessions/{b_session}/end"),
+            Some(json!({})),
+        ),
+    ]
+    .into_iter()
+    .chain(probes)
+    .collect();
+    for (method, path, body) in with_a_session {
+        let response = send(&app, method, &b.token, &path, Some(&a_session), body).await;
+        assert!(session_header(&response).is_none(), "{path}");
+        expect_problem(response, 404, "not-found").await;
+    }
+
+    // B's list never shows A's sessions, whatever the filter.
+    for query in [
+        String::new(),
+        format!("&key={}", ids::format(Kind::Key, a.key_id)),
+        "&assistant=&repo=".to_owned(),
+    ] {
+        let seen = listed(&app, &b.token, &query).await;
+        assert!(!seen.contains(&a_session), "{query}: {seen:?}");
+        let body = json_ok(
+            send(
+                &app,
+                Method::GET,
+                &b.token,
+                &format!("/api/v1/journal/sessions?limit=100{query}"),
+                None,
+                None,
+            )
+            .await,
+            200,
+        )
+        .await;
+        for s in body["sessions"].as_array().unwrap() {
+            assert_eq!(s["account_id"], b.ext.as_str(), "{s}");
+        }
+    }
+
+    // Nothing of A's changed: its session is open, with A's calls only, and its Record has
+    // A's line alone.
+    let detail = json_ok(get_session(&app, &a.token, &a_session).await, 200).await;
+    assert_eq!(detail["session"]["status"], "open", "{detail}");
+    assert_eq!(detail["session"]["outcome"], Value::Null);
+    let a_keys = ids::format(Kind::Key, a.key_id);
+    assert_eq!(detail["session"]["key_id"], a_keys.as_str());
+    let operations: Vec<&str> = detail["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["operation"].as_str().unwrap())
+        .collect();
+    // (A's own reads went to its implicit session; B's probes left no trace here.)
+    assert_eq!(
+        operations,
+        ["startSession", "appendRecordEntry"],
+        "{detail}"
+    );
+    let entries = json_ok(
+        send(
+            &app,
+            Method::GET,
+            &a.token,
+            &format!("/api/v1/records/{a_record}/entries"),
+            None,
+            None,
+        )
+        .await,
+        200,
+    )
+    .await;
+    let lines: Vec<&str> = entries["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines, ["A's line"]);
+    let foreign: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_calls WHERE account_id = $1 AND credential_id <> $2",
+    )
+    .bind(a.id)
+    .bind(a.key_id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(foreign, 0);
+}
+
+#[tokio::test]
+async fn operator_keys_cannot_read_or_write_the_journal() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL_SCOPES).await;
+    app.journal_on(a.id).await;
+    let session = start(&app, &a.token, json!({"goal": "work"})).await;
+    let sid = session["id"].as_str().unwrap().to_owned();
+    let call = call_of(&app, &a.token, &sid, "startSession").await;
+    let call_id = call["id"].as_str().unwrap().to_owned();
+    let audit = call["audit_id"].as_str().unwrap().to_owned();
+    let operator = admin::create_operator_key(&app.owner, "ops").await.unwrap();
+
+    let requests: Vec<(Method, String, Option<Value>)> = vec![
+        (Method::GET, "/api/v1/journal/sessions".into(), None),
+        (
+            Method::POST,
+            "/api/v1/journal/sessions".into(),
+            Some(json!({"goal": "operate"})),
+        ),
+        (Method::GET, format!("/api/v1/journal/sessions/{sid}"), None),
+        (
+            Method::POST,
+            format!("/api/v1/journal/sessions/{sid}/end"),
+            Some(json!({"outcome": "x"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/journal/entries/{call_id}"),
+            None,
+        ),
+        (Method::GET, format!("/api/v1/audit/{audit}"), None),
+    ];
+    for (method, path, body) in requests {
+        let response = send(&app, method, &operator.token, &path, None, body).await;
+        expect_problem(response, 403, "forbidden").await;
+    }
+    let detail = json_ok(get_session(&app, &a.token, &sid).await, 200).await;
+    assert_eq!(detail["session"]["status"], "open");
+}
+
+#[tokio::test]
+async fn with_the_journal_off_nothing_is_journalled_and_journal_endpoints_are_gone() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL_SCOPES).await;
+    let record = m_record(&records_of(&app, &a.token).await);
+    let some_session = ids::format(Kind::Session, ids::new_id());
+    let some_call = ids::format(Kind::Call, ids::new_id());
+
+    let requests: Vec<(Method, String, Option<Value>)> = vec![
+        (Method::GET, "/api/v1/journal/sessions".into(), None),
+        (
+            Method::POST,
+            "/api/v1/journal/sessions".into(),
+            Some(json!({"goal": "g"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/journal/sessions/{some_session}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/journal/sessions/{some_session}/end"),
+            Some(json!({"outcome": "o"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/journal/entries/{some_call}"),
+            None,
+        ),
+    ];
+    for (method, path, body) in requests {
+        let response = send(&app, method, &a.token, &path, None, body).await;
+        assert!(session_header(&response).is_none());
+        expect_problem(response, 404, "journal-off").await;
+    }
+
+    // Ordinary work goes on, unjournalled, with or without a session header.
+    for session in [None, Some(some_session.as_str())] {
+        let response = send(
+            &app,
+            Method::POST,
+            &a.token,
+            &format!("/api/v1/records/{record}/entries"),
+            session,
+            Some(json!({"line": "journal off"})),
+        )
+        .await;
+        assert!(session_header(&response).is_none());
+        let entry = json_ok(response, 201).await;
+        assert_eq!(entry["line"], "journal off");
+    }
+    let response = send(&app, Method::GET, &a.token, "/api/v1/records", None, None).await;
+    assert!(session_header(&response).is_none());
+    json_ok(response, 200).await;
+
+    let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_sessions")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!((sessions, calls), (0, 0));
+    // The audit log is written either way.
+    let audited: i64 = sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE account_id = $1")
+        .bind(a.id)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert!(audited >= 3, "{audited}");
+
+    // Switched on for another account only: still off for this one.
+    let other = app.account("Other", ALL_SCOPES).await;
+    app.journal_on(other.id).await;
+    expect_problem(
+        send(
+            &app,
+            Method::GET,
+            &a.token,
+            "/api/v1/journal/sessions",
+            None,
+            None,
+        )
+        .await,
+        404,
+        "journal-off",
+    )
+    .await;
+}
