@@ -247,6 +247,37 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     assert_eq!(entry["session_id"], sid.as_str());
     assert_eq!(entry["operation"], "appendRecordEntry");
     assert_eq!(entry["wrote"], true);
+    // Seeing is not owning: only the recording key may end it.
+    expect_problem(
+        send(
+            &app,
+            Method::POST,
+            &wide,
+            &format!("/api/v1/journal/sessions/{sid}/end"),
+            None,
+            Some(json!({"outcome": "not mine"})),
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
+
+    // A token minted from the wide key with fewer scopes is held to the token's scopes.
+    let minted = json_ok(
+        app.post(
+            &wide,
+            "/api/v1/auth/token",
+            json!({"scopes": ["chats:read"]}),
+        )
+        .await,
+        200,
+    )
+    .await;
+    let jwt = minted["access_token"].as_str().unwrap();
+    assert!(!listed(&app, jwt, "").await.contains(&sid));
+    expect_problem(get_session(&app, jwt, &sid).await, 404, "not-found").await;
+    expect_problem(get_entry(&app, jwt, &call_id).await, 404, "not-found").await;
 }
 
 #[tokio::test]
@@ -326,7 +357,21 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
         "not-found",
     )
     .await;
-    // And it cannot borrow the other key's session.
+    // And it cannot end or borrow the other key's session.
+    expect_problem(
+        send(
+            &app,
+            Method::POST,
+            &restricted,
+            &format!("/api/v1/journal/sessions/{theirs}/end"),
+            None,
+            Some(json!({"outcome": "not mine"})),
+        )
+        .await,
+        404,
+        "not-found",
+    )
+    .await;
     expect_problem(
         send(
             &app,
@@ -473,7 +518,7 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     assert!(listed(&app, &o.token, "").await.contains(&sid));
     assert_eq!(
         listed(&app, &o.token, &format!("&organization={org_ext}")).await,
-        [sid.clone()]
+        std::slice::from_ref(&sid)
     );
     let detail = json_ok(get_session(&app, &o.token, &sid).await, 200).await;
     assert_eq!(detail["session"]["account_id"], m.ext.as_str());
