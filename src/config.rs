@@ -25,6 +25,8 @@ pub struct Config {
     pub max_body_bytes: usize,
     pub max_header_bytes: usize,
     pub db_max_connections: u32,
+    /// Host names MCP accepts in `Host` (rmcp refuses others); `None` accepts any.
+    pub mcp_allowed_hosts: Option<Vec<String>>,
     /// When implicit sessions stop being reused.
     pub session_rules: crate::journal::SessionRules,
 }
@@ -47,6 +49,9 @@ impl Config {
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
             db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
+            mcp_allowed_hosts: hosts(
+                &var("N8V_MCP_ALLOWED_HOSTS").unwrap_or_else(|| "localhost,127.0.0.1,::1".into()),
+            ),
             session_rules: crate::journal::SessionRules {
                 quiet: chrono::Duration::minutes(parse("N8V_IMPLICIT_SESSION_QUIET_MINUTES", 30)?),
                 max_age: chrono::Duration::hours(parse("N8V_IMPLICIT_SESSION_MAX_HOURS", 12)?),
@@ -69,8 +74,23 @@ impl Config {
             max_body_bytes: 1024 * 1024,
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
+            mcp_allowed_hosts: hosts("localhost,127.0.0.1,::1"),
             session_rules: crate::journal::SessionRules::default(),
         }
+    }
+}
+
+/// A comma-separated host list; `*` means any host.
+fn hosts(list: &str) -> Option<Vec<String>> {
+    let hosts: Vec<String> = list
+        .split(',')
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .collect();
+    if hosts.iter().any(|h| h == "*") {
+        None
+    } else {
+        Some(hosts)
     }
 }
 

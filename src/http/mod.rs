@@ -3,6 +3,7 @@
 
 pub mod call;
 mod extract;
+pub mod mcp;
 mod middleware;
 pub mod rest;
 
@@ -71,7 +72,14 @@ pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let max_body = state.config.max_body_bytes;
     let max_headers = state.config.max_header_bytes;
+    let mcp = Router::new()
+        .nest_service("/mcp", mcp::service(state.clone()))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            mcp::authenticate,
+        ));
     rest::routes()
+        .merge(mcp)
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)
         .with_state(state)

@@ -3,6 +3,7 @@
 //! the tenant (through `TenantTx`) and asks.
 
 pub mod calls;
+pub mod catchup;
 mod cursor;
 pub mod meta;
 pub mod reads;

@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::http::call::{ApiCall, respond};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{self, Kind};
+use crate::journal::catchup::{self, CatchUp};
 use crate::journal::meta::{parse_text, shape};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{AuditEntry, Call, Cursor, Session, sessions};
@@ -33,6 +34,10 @@ const GET: Spec = Spec {
 };
 const ENTRY: Spec = Spec {
     id: "getJournalEntry",
+    journal: JournalUse::Read,
+};
+const CATCH_UP: Spec = Spec {
+    id: "getCatchUp",
     journal: JournalUse::Read,
 };
 const AUDIT: Spec = Spec {
@@ -71,7 +76,7 @@ pub async fn start(
     Ok(respond(op, result).await)
 }
 
-async fn start_in(
+pub(crate) async fn start_in(
     op: &mut Operation,
     body: StartRequest,
 ) -> Result<(StatusCode, ApiJson<Session>)> {
@@ -115,7 +120,11 @@ pub async fn end(
     Ok(respond(op, result).await)
 }
 
-async fn end_in(op: &mut Operation, id: &str, body: EndRequest) -> Result<ApiJson<Session>> {
+pub(crate) async fn end_in(
+    op: &mut Operation,
+    id: &str,
+    body: EndRequest,
+) -> Result<ApiJson<Session>> {
     op.require_journal()?;
     let outcome = parse_text(body.outcome.as_deref(), "outcome").map_err(bad)?;
     let now = op.now();
@@ -177,7 +186,7 @@ fn limit_param(limit: Option<i64>, default: i64, max: i64) -> Result<i64> {
     }
 }
 
-async fn list_in(op: &mut Operation, q: ListQuery) -> Result<ApiJson<SessionList>> {
+pub(crate) async fn list_in(op: &mut Operation, q: ListQuery) -> Result<ApiJson<SessionList>> {
     journal_read(op)?;
     let filter = SessionFilter {
         assistant: q.assistant.filter(|a| !a.is_empty()),
@@ -238,7 +247,11 @@ pub async fn get(
     Ok(respond(op, result).await)
 }
 
-async fn get_in(op: &mut Operation, id: &str, q: ActionsQuery) -> Result<ApiJson<SessionDetail>> {
+pub(crate) async fn get_in(
+    op: &mut Operation,
+    id: &str,
+    q: ActionsQuery,
+) -> Result<ApiJson<SessionDetail>> {
     journal_read(op)?;
     let limit = limit_param(q.limit, 100, MAX_ACTIONS_PAGE)?;
     let cursor = q
@@ -266,14 +279,48 @@ pub async fn entry(
     Path(id): Path<String>,
 ) -> Result<Response> {
     let mut op = call.begin(&state, ENTRY).await?;
-    let result = async {
-        journal_read(&op)?;
-        let call: Call = reads::call(op.tx(), &id).await?;
-        op.results([call.id.clone()], None);
-        Ok(ApiJson(call))
-    }
-    .await;
+    let result = entry_in(&mut op, &id).await;
     Ok(respond(op, result).await)
+}
+
+pub(crate) async fn entry_in(op: &mut Operation, id: &str) -> Result<ApiJson<Call>> {
+    journal_read(op)?;
+    let call = reads::call(op.tx(), id).await?;
+    op.results([call.id.clone()], None);
+    Ok(ApiJson(call))
+}
+
+#[derive(Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CatchUpQuery {
+    /// An RFC 3339 time, or a previous session id (then: since that session started).
+    pub since: Option<String>,
+}
+
+pub async fn catch_up(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(query): ApiQuery<CatchUpQuery>,
+) -> Result<Response> {
+    let mut op = call.begin(&state, CATCH_UP).await?;
+    let result = catch_up_in(&mut op, query.since.as_deref()).await;
+    Ok(respond(op, result).await)
+}
+
+pub(crate) async fn catch_up_in(
+    op: &mut Operation,
+    since: Option<&str>,
+) -> Result<ApiJson<CatchUp>> {
+    journal_read(op)?;
+    let now = op.now();
+    let since = catchup::resolve_since(op.tx(), since, now).await?;
+    let with_records = op.require(Scope::RecordsRead).is_ok();
+    let brief = catchup::catch_up(op.tx(), since, with_records).await?;
+    op.results(
+        brief.sessions.iter().map(|s| s.id.clone()),
+        Some(brief.sessions.len()),
+    );
+    Ok(ApiJson(brief))
 }
 
 pub async fn audit(

@@ -2,8 +2,8 @@
 
 mod admin;
 mod health;
-mod journal;
-mod records;
+pub(crate) mod journal;
+pub(crate) mod records;
 mod token;
 
 use super::AppState;
@@ -27,6 +27,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/journal/sessions/{id}", get(journal::get))
         .route("/api/v1/journal/sessions/{id}/end", post(journal::end))
         .route("/api/v1/journal/entries/{id}", get(journal::entry))
+        .route("/api/v1/journal/catch-up", get(journal::catch_up))
         .route("/api/v1/audit/{id}", get(journal::audit))
         .route("/internal/admin/feature-flags", get(admin::list_flags))
         .route("/internal/admin/feature-flags/{flag}", put(admin::set_flag))

@@ -35,7 +35,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Result<Respon
     Ok(respond(op, result).await)
 }
 
-async fn list_in(op: &mut Operation) -> Result<ApiJson<RecordList>> {
+pub(crate) async fn list_in(op: &mut Operation) -> Result<ApiJson<RecordList>> {
     op.require(Scope::RecordsRead)?;
     let records = records::list(op.tx()).await?;
     op.results(records.iter().map(|r| r.id.clone()), Some(records.len()));
@@ -66,7 +66,7 @@ pub async fn entries(
     Ok(respond(op, result).await)
 }
 
-async fn entries_in(
+pub(crate) async fn entries_in(
     op: &mut Operation,
     id: &str,
     query: EntriesQuery,
@@ -110,7 +110,7 @@ pub async fn append(
     Ok(respond(op, result).await)
 }
 
-async fn append_in(
+pub(crate) async fn append_in(
     op: &mut Operation,
     id: &str,
     line: &str,

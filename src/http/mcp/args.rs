@@ -1,0 +1,134 @@
+//! Tool arguments. Doc comments become the JSON-schema descriptions an assistant reads.
+
+use rmcp::schemars::{self, JsonSchema};
+use serde::{Deserialize, Serialize};
+
+/// The two arguments every tool takes.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct Conversation {
+    /// Why you are making this call, in one sentence (at most 500 characters). It is kept in
+    /// the journal so the next conversation knows what you did and why.
+    #[serde(default)]
+    pub purpose: Option<String>,
+    /// The session of this conversation (`ses_…`), as returned by `session_start` or in
+    /// `_meta["n8v/session"]`. Omit it to join your recent open session or get a new one.
+    #[serde(default)]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct CatchUpArgs {
+    /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
+    /// (then: since that session started). Default: the last 7 days.
+    #[serde(default)]
+    pub since: Option<String>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SessionStartArgs {
+    /// One sentence describing the goal of this conversation.
+    pub goal: String,
+    /// The organization the work is for (`org_…`), if any.
+    #[serde(default)]
+    pub organization: Option<String>,
+    /// The repository you work in, if any.
+    #[serde(default)]
+    pub repository: Option<String>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SessionEndArgs {
+    /// What happened: the handoff for the next conversation.
+    pub outcome: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SessionsArgs {
+    /// Only sessions whose assistant name contains this (case-insensitive), e.g. `Claude`.
+    #[serde(default)]
+    pub assistant: Option<String>,
+    /// Only sessions of this key (`key_…`).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// Only sessions of this organization (`org_…`).
+    #[serde(default)]
+    pub organization: Option<String>,
+    /// Only sessions in this repository.
+    #[serde(default)]
+    pub repo: Option<String>,
+    /// Only sessions started at or after this RFC 3339 time.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// Only sessions started before this RFC 3339 time.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Page size, 1 to 100 (default 20).
+    #[serde(default)]
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SessionArgs {
+    /// The session to read (`ses_…`).
+    pub session_id: String,
+    /// Actions per page, 1 to 300 (default 100).
+    #[serde(default)]
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Only the calls that wrote.
+    #[serde(default)]
+    pub writes: Option<bool>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct EntryArgs {
+    /// The call to read (`call_…`).
+    pub entry_id: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct RecordListArgs {
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct RecordReadArgs {
+    /// The Record to read (`rec_…`), from `record_list`.
+    pub record_id: String,
+    /// Lines per page, 1 to 200 (default 50), newest first.
+    #[serde(default)]
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct RecordAppendArgs {
+    /// The Record to append to (`rec_…`), from `record_list`.
+    pub record_id: String,
+    /// The line to put on record: one line, at most 4,000 characters.
+    pub line: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}

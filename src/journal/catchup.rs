@@ -1,0 +1,164 @@
+//! The catch-up brief: what happened since a time or a session, for a new conversation.
+//!
+//! Today it is assembled from what sessions say of themselves (goals, outcomes) and from the
+//! Records; decisions and open questions arrive with the session summaries. Everything is read
+//! as the caller, so the same visibility rules hold as for every other read.
+
+use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{self, Kind};
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+pub const MAX_SESSIONS: i64 = 20;
+pub const NEWEST_LINES: i32 = 3;
+pub const DEFAULT_WINDOW_DAYS: i64 = 7;
+
+#[derive(Debug, Serialize)]
+pub struct Item {
+    pub text: String,
+    /// The session it comes from.
+    pub session_id: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RecordChange {
+    pub record_id: String,
+    pub name: String,
+    pub organization_id: Option<String>,
+    /// Lines put on record in the window.
+    pub count: i64,
+    /// The newest of them, newest first.
+    pub newest_lines: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CatchUp {
+    pub since: DateTime<Utc>,
+    pub decisions: Vec<Item>,
+    pub work_started: Vec<Item>,
+    pub work_finished: Vec<Item>,
+    pub open_questions: Vec<Item>,
+    /// Sessions active in the window, newest first.
+    pub sessions: Vec<Session>,
+    /// What was put on record meanwhile, one item per Record that changed.
+    pub records: Vec<RecordChange>,
+    /// True when older sessions in the window were left out.
+    pub more: bool,
+}
+
+/// `since` is an RFC 3339 time or a session id (then: since that session started); absent, the
+/// last seven days.
+pub async fn resolve_since(
+    tx: &mut TenantTx,
+    since: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>> {
+    let Some(text) = since.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(now - Duration::days(DEFAULT_WINDOW_DAYS));
+    };
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Ok(at.with_timezone(&Utc));
+    }
+    let Some(id) = ids::parse(Kind::Session, text) else {
+        return Err(Error::BadRequest(format!(
+            "since {text:?} is neither an RFC 3339 time (2026-11-10T09:00:00Z) nor a session id (ses_…)"
+        )));
+    };
+    let started: Option<DateTime<Utc>> =
+        sqlx::query_scalar("SELECT started_at FROM journal_sessions WHERE session_id = $1")
+            .bind(id)
+            .fetch_optional(tx.conn())
+            .await?;
+    started.ok_or_else(|| Error::not_found(Kind::Session, text))
+}
+
+pub async fn catch_up(
+    tx: &mut TenantTx,
+    since: DateTime<Utc>,
+    include_records: bool,
+) -> Result<CatchUp> {
+    let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
+         WHERE NOT journal_only AND last_activity_at >= $1 \
+         ORDER BY last_activity_at DESC, session_id DESC LIMIT $2"
+    )))
+    .bind(since)
+    .bind(MAX_SESSIONS + 1)
+    .fetch_all(tx.conn())
+    .await?;
+    let more = rows.len() as i64 > MAX_SESSIONS;
+    rows.truncate(MAX_SESSIONS as usize);
+    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+
+    let item = |text: &Option<String>, s: &Session| {
+        text.clone().map(|text| Item {
+            text,
+            session_id: s.id.clone(),
+        })
+    };
+    let work_started = sessions
+        .iter()
+        .filter(|s| s.started_at >= since)
+        .filter_map(|s| item(&s.goal, s))
+        .collect();
+    let work_finished = sessions
+        .iter()
+        .filter(|s| s.ended_at.is_some_and(|e| e >= since))
+        .filter_map(|s| item(&s.outcome, s))
+        .collect();
+    let records = if include_records {
+        record_changes(tx, since).await?
+    } else {
+        Vec::new()
+    };
+    Ok(CatchUp {
+        since,
+        decisions: Vec::new(),
+        work_started,
+        work_finished,
+        open_questions: Vec::new(),
+        sessions,
+        records,
+        more,
+    })
+}
+
+#[derive(sqlx::FromRow)]
+struct ChangeRow {
+    record_id: Uuid,
+    name: String,
+    organization_id: Option<Uuid>,
+    count: i64,
+    newest_lines: Vec<String>,
+}
+
+async fn record_changes(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<Vec<RecordChange>> {
+    let rows: Vec<ChangeRow> = sqlx::query_as(
+        "SELECT r.record_id, r.name, r.organization_id, count(*) AS count, \
+                (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2] AS newest_lines \
+         FROM records r \
+         JOIN record_entries e ON e.account_id = r.account_id AND e.record_id = r.record_id \
+         WHERE e.created_at >= $1 \
+         GROUP BY r.record_id, r.name, r.organization_id \
+         ORDER BY max(e.created_at) DESC",
+    )
+    .bind(since)
+    .bind(NEWEST_LINES)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| RecordChange {
+            record_id: ids::format(Kind::Record, r.record_id),
+            name: r.name,
+            organization_id: r
+                .organization_id
+                .map(|o| ids::format(Kind::Organization, o)),
+            count: r.count,
+            newest_lines: r.newest_lines,
+        })
+        .collect())
+}

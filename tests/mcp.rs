@@ -1,0 +1,359 @@
+//! MCP over streamable HTTP, driven by rmcp's own client: the tools, journalling through them,
+//! and the same tenancy and scope rules as REST.
+
+mod common;
+
+use common::TestApp;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn connect(app: &TestApp, token: &str) -> Client {
+    let config = StreamableHttpClientTransportConfig::with_uri(app.url("/mcp")).auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("initialize")
+}
+
+async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(args.as_object().unwrap().clone());
+    client.call_tool(params).await.expect("tools/call")
+}
+
+fn structured(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "tool error: {result:?}");
+    result
+        .structured_content
+        .clone()
+        .expect("structured content")
+}
+
+fn meta_session(result: &CallToolResult) -> Option<String> {
+    result
+        .meta
+        .as_ref()?
+        .get("n8v/session")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+fn error_text(result: &CallToolResult) -> String {
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected a tool error: {result:?}"
+    );
+    serde_json::to_string(&result.content).unwrap()
+}
+
+#[tokio::test]
+async fn an_assistant_works_a_whole_conversation_through_mcp() {
+    let app = common::spawn_app().await;
+    let a = app
+        .account("A", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    let client = connect(&app, &a.token).await;
+
+    let info = client.peer_info().unwrap();
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap()
+            .contains("journal_catch_up")
+    );
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "journal_catch_up",
+            "journal_entry",
+            "journal_session",
+            "journal_sessions",
+            "record_append",
+            "record_list",
+            "record_read",
+            "session_end",
+            "session_start"
+        ]
+    );
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        assert!(
+            schema["properties"]["purpose"].is_object(),
+            "{} lacks purpose",
+            tool.name
+        );
+        assert!(
+            schema["properties"]["session"].is_object(),
+            "{} lacks session",
+            tool.name
+        );
+        assert!(
+            tool.description.as_deref().is_some_and(|d| d.len() > 20),
+            "{} undescribed",
+            tool.name
+        );
+    }
+
+    let brief = call(
+        &client,
+        "journal_catch_up",
+        json!({"purpose": "Pick up where we stopped"}),
+    )
+    .await;
+    assert!(structured(&brief)["sessions"].is_array());
+
+    let started = call(
+        &client,
+        "session_start",
+        json!({"goal": "Get the login fix ready for review", "purpose": "Open this conversation"}),
+    )
+    .await;
+    let session = structured(&started);
+    let id = session["id"].as_str().unwrap().to_owned();
+    assert_eq!(session["goal"], "Get the login fix ready for review");
+    assert_eq!(meta_session(&started).as_deref(), Some(id.as_str()));
+
+    let records = structured(
+        &call(
+            &client,
+            "record_list",
+            json!({"session": id, "purpose": "Find my Record"}),
+        )
+        .await,
+    );
+    assert_eq!(
+        records["session"],
+        id.as_str(),
+        "ordinary results include session"
+    );
+    let record = records["records"][0]["id"].as_str().unwrap().to_owned();
+    let appended = call(&client, "record_append", json!({"record_id": record, "line": "Login fix merged", "session": id, "purpose": "Put the fix on record"})).await;
+    assert_eq!(structured(&appended)["line"], "Login fix merged");
+    assert_eq!(meta_session(&appended).as_deref(), Some(id.as_str()));
+    let lines = structured(
+        &call(
+            &client,
+            "record_read",
+            json!({"record_id": record, "session": id}),
+        )
+        .await,
+    );
+    assert_eq!(lines["entries"][0]["line"], "Login fix merged");
+
+    let ended = call(&client, "session_end", json!({"session": id, "outcome": "Fix ready for review; tests passed", "purpose": "Leave a handoff"})).await;
+    assert_eq!(structured(&ended)["status"], "closed");
+
+    // Read it back: the purposes were journalled, each call under its tool's name.
+    let read = call(
+        &client,
+        "journal_session",
+        json!({"session_id": id, "purpose": "Read the earlier actions"}),
+    )
+    .await;
+    let read = structured(&read);
+    assert_eq!(
+        read["session"]["id"],
+        id.as_str(),
+        "journal tools keep the full session object"
+    );
+    let actions: Vec<(String, String)> = read["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["operation"].as_str().unwrap().to_owned(),
+                c["purpose"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (
+                "session_start".to_owned(),
+                "Open this conversation".to_owned()
+            ),
+            ("record_list".to_owned(), "Find my Record".to_owned()),
+            (
+                "record_append".to_owned(),
+                "Put the fix on record".to_owned()
+            ),
+            ("record_read".to_owned(), "".to_owned()),
+            ("session_end".to_owned(), "Leave a handoff".to_owned()),
+        ]
+    );
+    let append_call = read["actions"][2]["id"].as_str().unwrap().to_owned();
+    let entry = structured(&call(&client, "journal_entry", json!({"entry_id": append_call})).await);
+    assert_eq!(
+        entry["input_shape"],
+        json!({"arguments": {"line": "string", "record_id": "string"}})
+    );
+    assert!(
+        entry["audit_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("/api/v1/audit/aud_")
+    );
+
+    let listed = structured(
+        &call(
+            &client,
+            "journal_sessions",
+            json!({"assistant": "", "limit": 20}),
+        )
+        .await,
+    );
+    assert!(
+        listed["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == id.as_str())
+    );
+
+    let brief = structured(&call(&client, "journal_catch_up", json!({"since": id})).await);
+    assert_eq!(
+        brief["work_finished"][0]["text"],
+        "Fix ready for review; tests passed"
+    );
+    assert_eq!(brief["records"][0]["newest_lines"][0], "Login fix merged");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tool_errors_say_what_to_do() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", "records:read").await;
+    let client = connect(&app, &a.token).await;
+    // Journal off for this account.
+    let off = call(&client, "journal_sessions", json!({})).await;
+    assert!(error_text(&off).contains("journal is off"), "{off:?}");
+    app.journal_on(a.id).await;
+    // Missing scope.
+    let scope = call(&client, "journal_sessions", json!({})).await;
+    assert!(error_text(&scope).contains("chats:read"));
+    // Unknown session; a malformed one; a bad purpose.
+    let unknown = call(
+        &client,
+        "record_list",
+        json!({"session": "ses_00000000000000000000000000"}),
+    )
+    .await;
+    assert!(error_text(&unknown).contains("start one"));
+    assert!(
+        error_text(&call(&client, "record_list", json!({"session": "nope"})).await)
+            .contains("not a session id")
+    );
+    assert!(
+        error_text(&call(&client, "record_list", json!({"purpose": "x".repeat(600)})).await)
+            .contains("500")
+    );
+    let missing = call(&client, "session_end", json!({"outcome": "done"})).await;
+    assert!(error_text(&missing).contains("session"));
+    // Failed calls are journalled like REST ones, and the session is still in _meta.
+    let write = call(
+        &client,
+        "record_append",
+        json!({"record_id": "rec_nope", "line": "x", "purpose": "try"}),
+    )
+    .await;
+    assert!(error_text(&write).contains("records:write"));
+    assert!(meta_session(&write).is_some());
+}
+
+#[tokio::test]
+async fn mcp_needs_credentials_and_keeps_accounts_apart() {
+    let app = common::spawn_app().await;
+    let a = app
+        .account("A", "chats:read,records:read,records:write")
+        .await;
+    let b = app
+        .account("B", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    app.journal_on(b.id).await;
+
+    let anonymous = reqwest::Client::new()
+        .post(app.url("/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .send()
+        .await
+        .unwrap();
+    common::expect_problem(anonymous, 401, "unauthorized").await;
+
+    let client_a = connect(&app, &a.token).await;
+    let started =
+        structured(&call(&client_a, "session_start", json!({"goal": "secret plans"})).await);
+    let a_session = started["id"].as_str().unwrap().to_owned();
+    let records = structured(&call(&client_a, "record_list", json!({"session": a_session})).await);
+    let a_record = records["records"][0]["id"].as_str().unwrap().to_owned();
+    let detail = structured(
+        &call(
+            &client_a,
+            "journal_session",
+            json!({"session_id": a_session}),
+        )
+        .await,
+    );
+    let a_call = detail["actions"][0]["id"].as_str().unwrap().to_owned();
+
+    let client_b = connect(&app, &b.token).await;
+    for (tool, args) in [
+        ("journal_session", json!({"session_id": a_session})),
+        ("journal_entry", json!({"entry_id": a_call})),
+        ("record_read", json!({"record_id": a_record})),
+        (
+            "record_append",
+            json!({"record_id": a_record, "line": "hijack"}),
+        ),
+        (
+            "session_end",
+            json!({"session": a_session, "outcome": "hijacked"}),
+        ),
+        ("record_list", json!({"session": a_session})),
+        ("journal_catch_up", json!({"since": a_session})),
+    ] {
+        let result = call(&client_b, tool, args).await;
+        assert!(
+            error_text(&result).contains("Not found"),
+            "{tool}: {result:?}"
+        );
+    }
+    let listed = structured(&call(&client_b, "journal_sessions", json!({})).await);
+    assert!(!listed.to_string().contains(&a_session));
+    let brief = structured(&call(&client_b, "journal_catch_up", json!({})).await);
+    assert!(!brief.to_string().contains("secret plans"));
+
+    // A key without chats:read: the journal tools refuse.
+    let (_, writer) = app.key(a.id, "records:read,records:write", None).await;
+    let client_w = connect(&app, &writer).await;
+    for tool in ["journal_catch_up", "journal_sessions"] {
+        assert!(
+            error_text(&call(&client_w, tool, json!({})).await).contains("chats:read"),
+            "{tool}"
+        );
+    }
+    assert!(
+        error_text(
+            &call(
+                &client_w,
+                "journal_session",
+                json!({"session_id": a_session})
+            )
+            .await
+        )
+        .contains("chats:read")
+    );
+}
