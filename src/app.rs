@@ -5,6 +5,7 @@ use crate::config::Config;
 use crate::db::embedded::EmbeddedPostgres;
 use crate::db::{self, Db};
 use crate::http::{self, AppState};
+use crate::jobs::{self, WorkerState};
 use anyhow::Context;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -103,20 +104,37 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
     let db = Db::connect(&database.url, &config.app_role, config.db_max_connections)
         .await
         .context("connecting to PostgreSQL")?;
-    let shutdown = shutdown_signal();
-    match role {
-        Role::Worker => {
-            tracing::info!("worker started; no jobs are scheduled yet");
-            shutdown.await;
+    // One signal, many listeners: the HTTP server and the workers both stop on it.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
+    let until_stopped = move || {
+        let mut stopped = stopped.clone();
+        async move {
+            let _ = stopped.wait_for(|s| *s).await;
         }
-        Role::Serve | Role::Api => {
-            let listener = TcpListener::bind(config.bind)
-                .await
-                .with_context(|| format!("binding {} (N8V_BIND)", config.bind))?;
-            tracing::info!(address = %listener.local_addr()?, "serving");
-            let state = AppState::new(db.clone(), config.clone(), Arc::new(SystemClock));
-            serve(listener, state, shutdown).await?;
-        }
+    };
+    let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
+    let workers = (role != Role::Api).then(|| {
+        let state = WorkerState {
+            db: db.clone(),
+            config: Arc::new(config.clone()),
+            clock: clock.clone(),
+        };
+        tokio::spawn(jobs::run(state, until_stopped()))
+    });
+    if role != Role::Worker {
+        let listener = TcpListener::bind(config.bind)
+            .await
+            .with_context(|| format!("binding {} (N8V_BIND)", config.bind))?;
+        tracing::info!(address = %listener.local_addr()?, "serving");
+        let state = AppState::new(db.clone(), config.clone(), clock);
+        serve(listener, state, until_stopped()).await?;
+    }
+    if let Some(workers) = workers {
+        workers.await.context("the workers panicked")??;
     }
     db.close().await;
     tracing::info!("stopped");

@@ -29,6 +29,78 @@ pub struct Config {
     pub mcp_allowed_hosts: Option<Vec<String>>,
     /// When implicit sessions stop being reused.
     pub session_rules: crate::journal::SessionRules,
+    pub summaries: SummaryConfig,
+    /// Default size of `GET /journal.md` (what a Claude Code hook can show).
+    pub journal_md_max_chars: usize,
+}
+
+/// A model provider's endpoint.
+#[derive(Clone, Debug)]
+pub struct ProviderSettings {
+    pub base_url: String,
+    pub api_key: String,
+    pub model: String,
+}
+
+/// Summaries, their cost, and the sweep that closes quiet sessions.
+#[derive(Clone, Debug)]
+pub struct SummaryConfig {
+    /// Customer accounts (`N8V_GEMINI_API_KEY` set); otherwise code summaries.
+    pub gemini: Option<ProviderSettings>,
+    /// Internal accounts (`N8V_PROXY_BASE_URL` set); otherwise code summaries.
+    pub proxy: Option<ProviderSettings>,
+    pub rates: crate::summarize::Rates,
+    pub monthly_budget_usd: rust_decimal::Decimal,
+    pub timeout: Duration,
+    /// Open sessions quiet this long are closed by the sweep.
+    pub quiet_after: chrono::Duration,
+    /// When the sweep runs (cron, seconds first).
+    pub sweep_schedule: String,
+}
+
+impl SummaryConfig {
+    fn from_env() -> anyhow::Result<Self> {
+        let gemini = var("N8V_GEMINI_API_KEY").map(|api_key| ProviderSettings {
+            base_url: var("N8V_GEMINI_BASE_URL")
+                .unwrap_or_else(|| "https://generativelanguage.googleapis.com".into()),
+            api_key,
+            model: var("N8V_GEMINI_MODEL").unwrap_or_else(|| "gemini-3.1-flash-lite".into()),
+        });
+        let proxy = var("N8V_PROXY_BASE_URL").map(|base_url| ProviderSettings {
+            base_url,
+            api_key: var("N8V_PROXY_API_KEY").unwrap_or_default(),
+            model: var("N8V_PROXY_MODEL").unwrap_or_else(|| "gpt-5.6-luna".into()),
+        });
+        Ok(Self {
+            gemini,
+            proxy,
+            rates: crate::summarize::Rates {
+                input_usd_per_mtok: parse("N8V_SUMMARY_INPUT_USD_PER_MTOK", "0.25".parse()?)?,
+                output_usd_per_mtok: parse("N8V_SUMMARY_OUTPUT_USD_PER_MTOK", "1.50".parse()?)?,
+            },
+            monthly_budget_usd: parse("N8V_SUMMARY_MONTHLY_BUDGET_USD", "5".parse()?)?,
+            timeout: Duration::from_secs(parse("N8V_SUMMARY_TIMEOUT_SECONDS", 30)?),
+            quiet_after: chrono::Duration::minutes(parse("N8V_QUIET_SESSION_MINUTES", 120)?),
+            sweep_schedule: var("N8V_SWEEP_SCHEDULE").unwrap_or_else(|| "0 */5 * * * *".into()),
+        })
+    }
+}
+
+impl Default for SummaryConfig {
+    fn default() -> Self {
+        Self {
+            gemini: None,
+            proxy: None,
+            rates: crate::summarize::Rates {
+                input_usd_per_mtok: rust_decimal::Decimal::new(25, 2),
+                output_usd_per_mtok: rust_decimal::Decimal::new(150, 2),
+            },
+            monthly_budget_usd: rust_decimal::Decimal::new(5, 0),
+            timeout: Duration::from_secs(30),
+            quiet_after: chrono::Duration::hours(2),
+            sweep_schedule: "0 */5 * * * *".into(),
+        }
+    }
 }
 
 impl Config {
@@ -56,6 +128,8 @@ impl Config {
                 quiet: chrono::Duration::minutes(parse("N8V_IMPLICIT_SESSION_QUIET_MINUTES", 30)?),
                 max_age: chrono::Duration::hours(parse("N8V_IMPLICIT_SESSION_MAX_HOURS", 12)?),
             },
+            summaries: SummaryConfig::from_env()?,
+            journal_md_max_chars: parse("N8V_JOURNAL_MD_MAX_CHARS", 9_500)?,
         })
     }
 
@@ -76,6 +150,8 @@ impl Config {
             db_max_connections: 10,
             mcp_allowed_hosts: hosts("localhost,127.0.0.1,::1"),
             session_rules: crate::journal::SessionRules::default(),
+            summaries: SummaryConfig::default(),
+            journal_md_max_chars: 9_500,
         }
     }
 }

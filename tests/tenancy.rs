@@ -172,6 +172,7 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
             "records:write".into(),
         ],
         repository: None,
+        service: false,
     };
     for table in tenant_tables(&app).await {
         let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();

@@ -200,6 +200,7 @@ fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
             credential_id: Some(row.credential_id),
             scopes: scopes.names(),
             repository: row.repository,
+            service: false,
         },
         scopes,
         key_id: ids::format(Kind::Key, row.credential_id),

@@ -72,6 +72,24 @@ impl Db {
             .await
     }
 
+    /// The pool itself, for the job queue (its tables are not tenant data).
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Open sessions quiet since before `cutoff`, across accounts (ids only), oldest first.
+    pub async fn quiet_sessions(
+        &self,
+        cutoff: chrono::DateTime<chrono::Utc>,
+        limit: i32,
+    ) -> sqlx::Result<Vec<(uuid::Uuid, uuid::Uuid)>> {
+        sqlx::query_as("SELECT account_id, session_id FROM n8v_quiet_sessions($1, $2)")
+            .bind(cutoff)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
     }
@@ -95,6 +113,7 @@ pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
         .connect(owner_url)
         .await?;
     MIGRATOR.run(&pool).await?;
+    apalis_postgres::PostgresStorage::setup(&pool).await?;
     ensure_app_role(&pool, app_role).await?;
     pool.close().await;
     Ok(())

@@ -16,6 +16,7 @@ const TENANT_GRANTS: &[(&str, &str)] = &[
     ("record_entries", "SELECT, INSERT"),
     ("journal_sessions", "SELECT, INSERT, UPDATE"),
     ("journal_calls", "SELECT, INSERT"),
+    ("session_summaries", "SELECT, INSERT"),
     ("_sqlx_migrations", "SELECT"),
 ];
 
@@ -26,6 +27,8 @@ const FUNCTIONS: &[&str] = &[
     "n8v_repository()",
     "n8v_credential_by_hash(bytea)",
     "n8v_credential_by_id(uuid, uuid)",
+    "n8v_service()",
+    "n8v_quiet_sessions(timestamptz, integer)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
@@ -78,6 +81,16 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
         )))
         .execute(&mut *tx)
         .await?;
+    }
+    // The job queue (apalis): enqueued inside tenant transactions, claimed by the workers.
+    for statement in [
+        "GRANT USAGE ON SCHEMA apalis TO {role}",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA apalis TO {role}",
+        "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA apalis TO {role}",
+    ] {
+        sqlx::query(AssertSqlSafe(statement.replace("{role}", &quoted)))
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
 

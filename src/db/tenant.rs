@@ -14,6 +14,8 @@ pub struct Tenant {
     pub scopes: Vec<String>,
     /// Set for repository-restricted credentials.
     pub repository: Option<String>,
+    /// Work the service itself does for the account (sweeps, summaries); never set for requests.
+    pub service: bool,
 }
 
 impl Tenant {
@@ -24,6 +26,15 @@ impl Tenant {
             credential_id: None,
             scopes: Vec::new(),
             repository: None,
+            service: false,
+        }
+    }
+
+    /// The service's own work for the account: reads and closes any of its sessions.
+    pub fn service(account_id: Uuid) -> Self {
+        Self {
+            service: true,
+            ..Self::account(account_id)
         }
     }
 }
@@ -71,7 +82,8 @@ pub(crate) async fn set_tenant(
                 set_config('app.account_id', $2, true), \
                 set_config('app.credential_id', $3, true), \
                 set_config('app.scopes', $4, true), \
-                set_config('app.repository', $5, true)",
+                set_config('app.repository', $5, true), \
+                set_config('app.service', $6, true)",
     )
     .bind(role)
     .bind(tenant.account_id.to_string())
@@ -83,6 +95,7 @@ pub(crate) async fn set_tenant(
     )
     .bind(tenant.scopes.join(","))
     .bind(tenant.repository.clone().unwrap_or_default())
+    .bind(if tenant.service { "on" } else { "" })
     .execute(conn)
     .await?;
     Ok(())

@@ -6,6 +6,7 @@ mod extract;
 pub mod mcp;
 mod middleware;
 pub mod rest;
+mod web;
 
 pub use extract::{ApiJson, ApiQuery, OptionalJson};
 
@@ -79,6 +80,7 @@ pub fn router(state: AppState) -> Router {
             mcp::authenticate,
         ));
     rest::routes()
+        .route("/journal.md", axum::routing::get(web::journal_md))
         .merge(mcp)
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)

@@ -23,6 +23,14 @@ pub struct Item {
     pub session_id: String,
 }
 
+#[derive(Default)]
+struct Brief {
+    decisions: Vec<Item>,
+    work_started: Vec<Item>,
+    work_finished: Vec<Item>,
+    open_questions: Vec<Item>,
+}
+
 #[derive(Debug, Serialize)]
 pub struct RecordChange {
     pub record_id: String,
@@ -93,22 +101,32 @@ pub async fn catch_up(
     rows.truncate(MAX_SESSIONS as usize);
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
 
-    let item = |text: &Option<String>, s: &Session| {
-        text.clone().map(|text| Item {
-            text,
-            session_id: s.id.clone(),
-        })
-    };
-    let work_started = sessions
-        .iter()
-        .filter(|s| s.started_at >= since)
-        .filter_map(|s| item(&s.goal, s))
-        .collect();
-    let work_finished = sessions
-        .iter()
-        .filter(|s| s.ended_at.is_some_and(|e| e >= since))
-        .filter_map(|s| item(&s.outcome, s))
-        .collect();
+    // Summaries speak for closed sessions; for the rest, goals and outcomes do.
+    let mut brief = Brief::default();
+    for s in &sessions {
+        let from = |texts: &[String], into: &mut Vec<Item>| {
+            into.extend(texts.iter().map(|t| Item {
+                text: t.clone(),
+                session_id: s.id.clone(),
+            }))
+        };
+        match &s.summary {
+            Some(summary) => {
+                from(&summary.decisions, &mut brief.decisions);
+                from(&summary.work_started, &mut brief.work_started);
+                from(&summary.work_finished, &mut brief.work_finished);
+                from(&summary.open_questions, &mut brief.open_questions);
+            }
+            None => {
+                if s.started_at >= since {
+                    from(s.goal.as_slice(), &mut brief.work_started);
+                }
+                if s.ended_at.is_some_and(|e| e >= since) {
+                    from(s.outcome.as_slice(), &mut brief.work_finished);
+                }
+            }
+        }
+    }
     let records = if include_records {
         record_changes(tx, since).await?
     } else {
@@ -116,10 +134,10 @@ pub async fn catch_up(
     };
     Ok(CatchUp {
         since,
-        decisions: Vec::new(),
-        work_started,
-        work_finished,
-        open_questions: Vec::new(),
+        decisions: brief.decisions,
+        work_started: brief.work_started,
+        work_finished: brief.work_finished,
+        open_questions: brief.open_questions,
         sessions,
         records,
         more,

@@ -9,6 +9,7 @@ pub mod meta;
 pub mod reads;
 pub mod sessions;
 mod views;
+pub mod window;
 
 pub use calls::{CallRecord, record_audit, record_call};
 pub use cursor::Cursor;

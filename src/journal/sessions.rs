@@ -6,6 +6,7 @@ use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{self, Kind};
+use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -70,18 +71,22 @@ pub async fn join_or_issue_implicit(
     if let Some(id) = open {
         return Ok(id);
     }
-    sqlx::query(
+    let retired: Vec<(Uuid, i32)> = sqlx::query_as(
         "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired' \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
-           AND (last_activity_at <= $2 OR started_at <= $3)",
+           AND (last_activity_at <= $2 OR started_at <= $3) \
+         RETURNING session_id, call_count",
     )
     .bind(&scopes)
     .bind(fresh_after)
     .bind(born_after)
     .bind(now)
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
+    for (session, calls) in retired {
+        enqueue_summary(tx, session, calls).await?;
+    }
     let inserted: Option<Uuid> = sqlx::query_scalar(
         "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
              repository, scopes, started_at, last_activity_at) \
@@ -166,5 +171,43 @@ pub async fn end(
     .bind(outcome)
     .fetch_one(tx.conn())
     .await?;
+    enqueue_summary(tx, id, row.call_count).await?;
     Ok(row.into())
+}
+
+/// Closes a session the sweep found quiet (unless a call came in meanwhile or it was closed
+/// already); returns whether it closed it.
+pub async fn close_quiet(
+    tx: &mut TenantTx,
+    session: Uuid,
+    cutoff: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, sqlx::Error> {
+    let closed: Option<i32> = sqlx::query_scalar(
+        "UPDATE journal_sessions SET ended_at = $3, end_reason = 'quiet' \
+         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL AND last_activity_at < $2 \
+         RETURNING call_count",
+    )
+    .bind(session)
+    .bind(cutoff)
+    .bind(now)
+    .fetch_optional(tx.conn())
+    .await?;
+    match closed {
+        Some(calls) => {
+            enqueue_summary(tx, session, calls).await?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// A closed session's summary job, in the same transaction as the close.
+async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sqlx::Result<()> {
+    let job = SummarizeSession {
+        account_id: tx.tenant().account_id,
+        session_id: session,
+        snapshot,
+    };
+    crate::queue::enqueue_summary(tx.conn(), &job).await
 }

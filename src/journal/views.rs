@@ -28,6 +28,27 @@ pub struct Session {
     pub end_reason: Option<String>,
     pub call_count: i32,
     pub write_count: i32,
+    /// The stored summary, once the session has closed and its summary job has run.
+    pub summary: Option<crate::summarize::Summary>,
+    /// `gemini-…`, the proxy model, or `code`.
+    pub summary_model: Option<String>,
+    /// Exact decimal (as a string), summed over every model call the summary made.
+    pub summary_cost_usd: Option<String>,
+    pub summary_input_tokens: Option<i64>,
+    pub summary_output_tokens: Option<i64>,
+    /// Why a code summary was written instead (e.g. the monthly budget is spent).
+    pub summary_note: Option<String>,
+    /// For sessions without a stored summary: a compact account of their calls, computed now.
+    pub provisional: Option<Provisional>,
+}
+
+/// What an open (or not yet summarised) session has done so far, computed at read time.
+#[derive(Debug, Clone, Serialize)]
+pub struct Provisional {
+    pub calls: i32,
+    pub writes: i32,
+    /// The most recent purposes, newest first.
+    pub recent_purposes: Vec<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -48,11 +69,25 @@ pub(crate) struct SessionRow {
     pub end_reason: Option<String>,
     pub call_count: i32,
     pub write_count: i32,
+    pub summary: Option<serde_json::Value>,
+    pub summary_model: Option<String>,
+    pub summary_cost_usd: Option<rust_decimal::Decimal>,
+    pub summary_input_tokens: Option<i64>,
+    pub summary_output_tokens: Option<i64>,
+    pub summary_note: Option<String>,
+    pub recent_purposes: Vec<String>,
 }
 
+/// The session columns, plus the newest purposes for the provisional account (only computed for
+/// sessions without a summary).
 pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id, kind, assistant, \
     organization_id, repository, scopes, goal, outcome, started_at, last_activity_at, ended_at, \
-    end_reason, call_count, write_count";
+    end_reason, call_count, write_count, summary, summary_model, summary_cost_usd, \
+    summary_input_tokens, summary_output_tokens, summary_note, \
+    CASE WHEN summary IS NULL THEN ARRAY(SELECT c.purpose FROM journal_calls c \
+        WHERE c.account_id = journal_sessions.account_id AND c.session_id = journal_sessions.session_id \
+          AND c.purpose IS NOT NULL ORDER BY c.created_at DESC, c.call_id DESC LIMIT 5) \
+    ELSE ARRAY[]::text[] END AS recent_purposes";
 
 impl From<SessionRow> for Session {
     fn from(r: SessionRow) -> Self {
@@ -80,6 +115,17 @@ impl From<SessionRow> for Session {
             end_reason: r.end_reason,
             call_count: r.call_count,
             write_count: r.write_count,
+            provisional: r.summary.is_none().then_some(Provisional {
+                calls: r.call_count,
+                writes: r.write_count,
+                recent_purposes: r.recent_purposes,
+            }),
+            summary: r.summary.and_then(|s| serde_json::from_value(s).ok()),
+            summary_model: r.summary_model,
+            summary_cost_usd: r.summary_cost_usd.map(|c| c.normalize().to_string()),
+            summary_input_tokens: r.summary_input_tokens,
+            summary_output_tokens: r.summary_output_tokens,
+            summary_note: r.summary_note,
         }
     }
 }

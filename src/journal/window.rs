@@ -1,0 +1,154 @@
+//! The markdown window for session-start hooks: the recent sessions as a short work log, cut
+//! to a character budget (newest kept, oldest left out whole), ending with a pointer to the
+//! journal tools for the rest.
+
+use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use crate::db::TenantTx;
+use crate::error::Result;
+use chrono::{DateTime, Duration, Utc};
+
+pub const MIN_CHARS: usize = 1_000;
+pub const MAX_CHARS: usize = 400_000;
+pub const WINDOW_DAYS: i64 = 14;
+const MAX_SESSIONS: i64 = 500;
+
+const HEADER: &str = "# Assistant journal: the last 14 days\n\n";
+
+fn footer(left_out: usize) -> String {
+    let older = match left_out {
+        0 => String::new(),
+        1 => "1 older session was left out. ".into(),
+        n => format!("{n} older sessions were left out. "),
+    };
+    format!(
+        "---\n{older}For the rest, use the journal tools: journal_catch_up, journal_sessions, \
+         journal_session (or GET /api/v1/journal/sessions).\n"
+    )
+}
+
+/// One entry: time range, assistant, project, then the summary's bullets (or, without a
+/// summary yet, the goal, outcome and latest purposes).
+pub fn entry(s: &Session) -> String {
+    let end = s.ended_at.unwrap_or(s.last_activity_at);
+    let project = s
+        .repository
+        .as_deref()
+        .or(s.organization_id.as_deref())
+        .unwrap_or("-");
+    let mut out = format!(
+        "## {} {}–{} · {} · {}\n",
+        s.started_at.format("%Y-%m-%d"),
+        s.started_at.format("%H:%M"),
+        end.format("%H:%M"),
+        s.assistant,
+        project
+    );
+    let mut bullet = |prefix: &str, text: &str| {
+        out.push_str(&format!("- {prefix}{}\n", text.replace('\n', " ")))
+    };
+    match &s.summary {
+        Some(summary) => {
+            if !summary.summary.is_empty() {
+                bullet("", &summary.summary);
+            }
+            summary
+                .decisions
+                .iter()
+                .for_each(|d| bullet("Decided: ", d));
+            summary
+                .work_finished
+                .iter()
+                .for_each(|d| bullet("Done: ", d));
+            summary
+                .open_questions
+                .iter()
+                .for_each(|d| bullet("Open: ", d));
+        }
+        None => {
+            if let Some(goal) = &s.goal {
+                bullet("Goal: ", goal);
+            }
+            if let Some(outcome) = &s.outcome {
+                bullet("Outcome: ", outcome);
+            }
+            if let Some(p) = &s.provisional {
+                p.recent_purposes
+                    .iter()
+                    .take(3)
+                    .for_each(|purpose| bullet("", purpose));
+                if s.status == "open" {
+                    bullet("", &format!("Still open: {} calls so far.", p.calls));
+                }
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// The window as markdown, at most `max_chars` characters.
+pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> Result<String> {
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
+         WHERE NOT journal_only AND last_activity_at >= $1 \
+         ORDER BY started_at DESC, session_id DESC LIMIT $2"
+    )))
+    .bind(now - Duration::days(WINDOW_DAYS))
+    .bind(MAX_SESSIONS)
+    .fetch_all(tx.conn())
+    .await?;
+    let entries: Vec<String> = rows
+        .into_iter()
+        .map(Session::from)
+        .map(|s| entry(&s))
+        .collect();
+    Ok(fit(&entries, max_chars))
+}
+
+/// Keeps the newest entries (given newest first) that fit, shows them oldest first.
+pub fn fit(newest_first: &[String], max_chars: usize) -> String {
+    let chars = |s: &str| s.chars().count();
+    let mut budget = max_chars.saturating_sub(chars(HEADER) + chars(&footer(newest_first.len())));
+    let mut kept = Vec::new();
+    for entry in newest_first {
+        let size = chars(entry);
+        if size > budget {
+            break;
+        }
+        budget -= size;
+        kept.push(entry.as_str());
+    }
+    let left_out = newest_first.len() - kept.len();
+    let mut out = String::from(HEADER);
+    if kept.is_empty() && left_out == 0 {
+        out.push_str("No sessions in the last 14 days.\n\n");
+    }
+    kept.iter().rev().for_each(|e| out.push_str(e));
+    out.push_str(&footer(left_out));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_newest_whole_entries_within_the_budget() {
+        let entries: Vec<String> = (0..50)
+            .map(|i| format!("## entry {i:02}\n{}\n\n", "x".repeat(200)))
+            .collect();
+        let out = fit(&entries, 1_000);
+        assert!(out.chars().count() <= 1_000, "{}", out.chars().count());
+        assert!(out.contains("entry 00") && !out.contains("entry 49"));
+        assert!(
+            out.find("entry 01").unwrap() < out.find("entry 00").unwrap(),
+            "oldest first"
+        );
+        assert!(
+            out.contains("older sessions were left out")
+                && out.ends_with("GET /api/v1/journal/sessions).\n")
+        );
+        let all = fit(&entries, MAX_CHARS);
+        assert!(all.contains("entry 49") && !all.contains("left out"));
+    }
+}

@@ -1,0 +1,253 @@
+//! Session summaries: the text facts of one session in, a work-log entry and its exact cost out.
+//!
+//! A leaf: it knows nothing of sessions, the database or HTTP handlers. The caller passes facts
+//! already scrubbed, and only those reach the model — purposes, goal, outcome, operation names,
+//! IDs and counts, never payloads.
+//!
+//! Per part of the session, two model calls: a draft, then a much smaller edit that sees only the
+//! draft and may only cut (checked, see `cut`), because a short entry that keeps decisions and
+//! open questions reads better than a long one, and a cut cannot invent. Long sessions are split
+//! into parts of about 30,000 characters so later work is not squeezed out of one short entry.
+//! Whatever goes wrong, a code-written summary remains, at zero model cost.
+
+mod cost;
+mod cut;
+mod gemini;
+mod prompt;
+mod provider;
+mod proxy;
+mod render;
+
+pub use cost::{Rates, cost_usd};
+pub use gemini::Gemini;
+pub use prompt::summary_schema;
+pub use provider::{Generated, Provider, ProviderError};
+pub use proxy::Proxy;
+pub use render::{code_summary, render_parts};
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Characters of rendered calls per part: enough for a few hundred calls, small enough that one
+/// short entry per part still covers its work.
+pub const PART_CHARS: usize = 30_000;
+
+/// The model name recorded when code wrote the summary.
+pub const CODE_MODEL: &str = "code";
+
+/// One call as the journal keeps it: no payloads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CallFact {
+    pub at: DateTime<Utc>,
+    pub operation: String,
+    pub purpose: Option<String>,
+    pub ok: bool,
+    pub wrote: bool,
+    pub target_ids: Vec<String>,
+    pub result_count: Option<i32>,
+}
+
+/// What is known of one session, already scrubbed by the caller; calls in time order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionFacts {
+    pub assistant: String,
+    pub goal: Option<String>,
+    pub outcome: Option<String>,
+    pub calls: Vec<CallFact>,
+}
+
+/// The entry stored for a session: a few sentences and the lists the catch-up brief shows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub summary: String,
+    pub decisions: Vec<String>,
+    pub work_started: Vec<String>,
+    pub work_finished: Vec<String>,
+    pub open_questions: Vec<String>,
+}
+
+/// A summary and what it cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    pub summary: Summary,
+    /// The provider's model, or `"code"` when code wrote the summary.
+    pub model: String,
+    /// Summed over every model call made, including a failed attempt's billed tokens.
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// At `Rates` when the provider charges; 0 for the proxy and when no call was billed.
+    pub cost_usd: Decimal,
+    /// Why the code summary was used, if it was.
+    pub fallback: Option<String>,
+    /// How many parts the summary was made from (1 for the code summary).
+    pub parts: usize,
+}
+
+/// Tokens spent so far, across parts and steps.
+#[derive(Default)]
+struct Spent {
+    input: u64,
+    output: u64,
+}
+
+impl Spent {
+    fn add(&mut self, (input, output): (u64, u64)) {
+        self.input = self.input.saturating_add(input);
+        self.output = self.output.saturating_add(output);
+    }
+}
+
+/// Summarises a session. Never fails: any provider failure (HTTP error, timeout, malformed
+/// output) falls back to the code summary, with `fallback` saying why.
+///
+/// When a failure comes after the provider already billed tokens (a malformed draft, or a later
+/// part failing after earlier parts succeeded), the outcome is the code summary with model
+/// `"code"`, but those tokens and their cost are still reported: they were spent, and hiding
+/// them would understate what summaries cost. A failure of the edit step alone is not a
+/// failure: the draft is kept.
+pub async fn summarize(
+    provider: Option<&dyn Provider>,
+    rates: &Rates,
+    facts: &SessionFacts,
+) -> Outcome {
+    let Some(provider) = provider else {
+        return fallback(
+            facts,
+            rates,
+            false,
+            Spent::default(),
+            "no model provider is configured",
+        );
+    };
+    let parts = render_parts(facts, PART_CHARS);
+    if parts.is_empty() {
+        // Nothing a model could add to the goal and outcome; don't pay for it.
+        return fallback(
+            facts,
+            rates,
+            false,
+            Spent::default(),
+            "the session has no calls",
+        );
+    }
+    let mut spent = Spent::default();
+    let mut summaries = Vec::with_capacity(parts.len());
+    for (index, part) in parts.iter().enumerate() {
+        match summarize_part(provider, facts, part, index, parts.len(), &mut spent).await {
+            Ok(summary) => summaries.push(summary),
+            Err(reason) => {
+                let reason = if parts.len() > 1 {
+                    format!("part {} of {}: {reason}", index + 1, parts.len())
+                } else {
+                    reason
+                };
+                return fallback(facts, rates, provider.charges(), spent, &reason);
+            }
+        }
+    }
+    Outcome {
+        summary: merge(summaries),
+        model: provider.model().to_owned(),
+        input_tokens: spent.input,
+        output_tokens: spent.output,
+        cost_usd: price(rates, provider.charges(), &spent),
+        fallback: None,
+        parts: parts.len(),
+    }
+}
+
+/// Draft, then edit. Errors only when the draft fails; the edit can only improve on it.
+async fn summarize_part(
+    provider: &dyn Provider,
+    facts: &SessionFacts,
+    part: &str,
+    index: usize,
+    total: usize,
+    spent: &mut Spent,
+) -> Result<Summary, String> {
+    let schema = summary_schema();
+    let prompt = render::draft_prompt(facts, part, index, total);
+    let draft = match provider
+        .generate(prompt::DRAFT_SYSTEM, &prompt, &schema)
+        .await
+    {
+        Ok(answer) => {
+            spent.add((answer.input_tokens, answer.output_tokens));
+            prompt::parse_summary(&answer.text).map_err(|e| format!("draft: {e}"))?
+        }
+        Err(e) => {
+            spent.add(e.spent());
+            return Err(format!("draft: {e}"));
+        }
+    };
+    // The edit sees only the draft, so it cannot reintroduce detail from the calls.
+    let draft_json = serde_json::to_string(&draft).map_err(|e| format!("draft: {e}"))?;
+    match provider
+        .generate(prompt::EDIT_SYSTEM, &draft_json, &schema)
+        .await
+    {
+        Ok(answer) => {
+            spent.add((answer.input_tokens, answer.output_tokens));
+            match prompt::parse_summary(&answer.text) {
+                Ok(edit) if cut::only_cuts(&draft, &edit) => return Ok(edit),
+                Ok(_) => tracing::info!("summary edit added text; keeping the draft"),
+                Err(e) => tracing::info!(error = %e, "summary edit unreadable; keeping the draft"),
+            }
+        }
+        Err(e) => {
+            spent.add(e.spent());
+            tracing::info!(error = %e, "summary edit failed; keeping the draft");
+        }
+    }
+    Ok(draft)
+}
+
+/// Parts in order: summaries as paragraphs, lists concatenated without exact duplicates.
+fn merge(parts: Vec<Summary>) -> Summary {
+    let mut merged = Summary::default();
+    let mut paragraphs = Vec::with_capacity(parts.len());
+    for part in parts {
+        paragraphs.push(part.summary);
+        extend_unique(&mut merged.decisions, part.decisions);
+        extend_unique(&mut merged.work_started, part.work_started);
+        extend_unique(&mut merged.work_finished, part.work_finished);
+        extend_unique(&mut merged.open_questions, part.open_questions);
+    }
+    merged.summary = paragraphs.join("\n\n");
+    merged
+}
+
+fn extend_unique(list: &mut Vec<String>, items: Vec<String>) {
+    for item in items {
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
+}
+
+fn price(rates: &Rates, charges: bool, spent: &Spent) -> Decimal {
+    if charges {
+        cost_usd(rates, spent.input, spent.output)
+    } else {
+        Decimal::ZERO
+    }
+}
+
+fn fallback(
+    facts: &SessionFacts,
+    rates: &Rates,
+    charges: bool,
+    spent: Spent,
+    why: &str,
+) -> Outcome {
+    Outcome {
+        summary: code_summary(facts),
+        model: CODE_MODEL.to_owned(),
+        input_tokens: spent.input,
+        output_tokens: spent.output,
+        cost_usd: price(rates, charges, &spent),
+        fallback: Some(why.to_owned()),
+        parts: 1,
+    }
+}

@@ -1,0 +1,139 @@
+//! The provider seam: one trait over Gemini and the OpenAI-compatible proxy, and the HTTP
+//! discipline both share (per-request timeout, bounded retries with backoff).
+
+use serde_json::Value;
+use std::time::Duration;
+
+/// A model that answers a system prompt and a user prompt with JSON in `schema`'s shape.
+#[async_trait::async_trait]
+pub trait Provider: Send + Sync {
+    /// The model name recorded as `summary_model`.
+    fn model(&self) -> &str;
+    /// `true`: tokens are charged at the configured `Rates`. `false` (the proxy, paid by
+    /// subscription): the cost recorded is 0, but tokens are still counted.
+    fn charges(&self) -> bool;
+    async fn generate(
+        &self,
+        system: &str,
+        prompt: &str,
+        schema: &Value,
+    ) -> Result<Generated, ProviderError>;
+}
+
+/// One answer and the tokens it was billed for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    pub text: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// Why a provider call gave no usable answer. The message is short and safe to store as the
+/// outcome's `fallback`: it never carries the prompt, the answer or the key.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error("the provider answered HTTP {status} (after {attempts} attempt(s))")]
+    Status { status: u16, attempts: u32 },
+    #[error("the provider timed out (after {attempts} attempt(s))")]
+    Timeout { attempts: u32 },
+    #[error("the provider could not be reached (after {attempts} attempt(s)): {message}")]
+    Transport { message: String, attempts: u32 },
+    /// The call answered but not in the expected shape. Tokens it reported are kept, because
+    /// they were billed even though the answer is unusable.
+    #[error("the provider's answer was malformed: {message}")]
+    Malformed {
+        message: String,
+        input_tokens: u64,
+        output_tokens: u64,
+    },
+}
+
+impl ProviderError {
+    /// Tokens billed despite the failure (`(input, output)`); zero unless the call answered.
+    pub fn spent(&self) -> (u64, u64) {
+        match self {
+            Self::Malformed {
+                input_tokens,
+                output_tokens,
+                ..
+            } => (*input_tokens, *output_tokens),
+            _ => (0, 0),
+        }
+    }
+
+    pub(crate) fn malformed(message: impl Into<String>) -> Self {
+        Self::Malformed {
+            message: message.into(),
+            input_tokens: 0,
+            output_tokens: 0,
+        }
+    }
+}
+
+/// Retries after the first attempt. Bounded so a dead provider delays a summary by well under a
+/// second of backoff (plus the timeouts), after which the code summary takes over.
+const RETRIES: u32 = 2;
+const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+
+/// Sends the request `build` makes, retrying 5xx, 429, transport errors and timeouts (the
+/// transient ones) with 200 ms then 400 ms backoff, never other 4xx (retrying a bad request or a
+/// bad key only repeats it). Returns the successful answer's JSON body.
+pub(crate) async fn post_json(
+    build: impl Fn() -> reqwest::RequestBuilder,
+) -> Result<Value, ProviderError> {
+    let mut attempts = 0;
+    let mut backoff = FIRST_BACKOFF;
+    loop {
+        attempts += 1;
+        let failure = match build().send().await {
+            Ok(response) if response.status().is_success() => match response.bytes().await {
+                Ok(body) => {
+                    return serde_json::from_slice(&body).map_err(|e| {
+                        ProviderError::malformed(format!("the response is not JSON: {e}"))
+                    });
+                }
+                Err(e) => transport(e, attempts),
+            },
+            Ok(response) => {
+                let status = response.status();
+                let failure = ProviderError::Status {
+                    status: status.as_u16(),
+                    attempts,
+                };
+                if !(status.is_server_error() || status.as_u16() == 429) {
+                    return Err(failure);
+                }
+                failure
+            }
+            Err(e) => transport(e, attempts),
+        };
+        if attempts > RETRIES {
+            return Err(failure);
+        }
+        tokio::time::sleep(backoff).await;
+        backoff *= 2;
+    }
+}
+
+fn transport(e: reqwest::Error, attempts: u32) -> ProviderError {
+    if e.is_timeout() {
+        ProviderError::Timeout { attempts }
+    } else {
+        ProviderError::Transport {
+            message: e.without_url().to_string(),
+            attempts,
+        }
+    }
+}
+
+/// A token count from the answer, which must be present: without it the cost cannot be exact.
+pub(crate) fn tokens(value: &Value, what: &str) -> Result<u64, ProviderError> {
+    value
+        .as_u64()
+        .ok_or_else(|| ProviderError::malformed(format!("the answer has no {what}")))
+}
+
+/// `https://host/` and `https://host` are the same base.
+pub(crate) fn base(url: &str) -> String {
+    url.trim_end_matches('/').to_owned()
+}

@@ -1,0 +1,130 @@
+//! The OpenAI-compatible subscription proxy used for n8v's internal accounts.
+
+use super::provider::{Generated, Provider, ProviderError, base, post_json, tokens};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// A `chat/completions` endpoint. Paid by subscription, so no marginal cost is recorded; tokens
+/// are still counted.
+#[derive(Clone)]
+pub struct Proxy {
+    http: reqwest::Client,
+    base_url: String,
+    api_key: String,
+    model: String,
+    timeout: Duration,
+}
+
+impl Proxy {
+    /// `base_url` without the `/v1`; `timeout` bounds each attempt, not the retries together.
+    pub fn new(
+        base_url: impl Into<String>,
+        api_key: impl Into<String>,
+        model: impl Into<String>,
+        timeout: Duration,
+    ) -> Self {
+        Self {
+            http: reqwest::Client::new(),
+            base_url: base(&base_url.into()),
+            api_key: api_key.into(),
+            model: model.into(),
+            timeout,
+        }
+    }
+}
+
+/// Never prints the key.
+impl std::fmt::Debug for Proxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proxy")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait::async_trait]
+impl Provider for Proxy {
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn charges(&self) -> bool {
+        false
+    }
+
+    async fn generate(
+        &self,
+        system: &str,
+        prompt: &str,
+        schema: &Value,
+    ) -> Result<Generated, ProviderError> {
+        let url = format!("{}/v1/chat/completions", self.base_url);
+        let body = json!({
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": prompt},
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "summary", "schema": strict(schema), "strict": true},
+            },
+        });
+        let answer = post_json(|| {
+            self.http
+                .post(&url)
+                .bearer_auth(&self.api_key)
+                .timeout(self.timeout)
+                .json(&body)
+        })
+        .await?;
+        read_answer(&answer)
+    }
+}
+
+/// Strict structured output requires `additionalProperties: false` on every object, which
+/// Gemini's schema subset does not know; so the proxy adds it to the shared schema.
+fn strict(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut out: serde_json::Map<String, Value> =
+                map.iter().map(|(k, v)| (k.clone(), strict(v))).collect();
+            let is_object = out
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.eq_ignore_ascii_case("object"));
+            if is_object {
+                out.entry("additionalProperties")
+                    .or_insert(Value::Bool(false));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(strict).collect()),
+        other => other.clone(),
+    }
+}
+
+fn read_answer(answer: &Value) -> Result<Generated, ProviderError> {
+    let usage = &answer["usage"];
+    let input_tokens = tokens(&usage["prompt_tokens"], "usage.prompt_tokens")?;
+    let output_tokens = tokens(&usage["completion_tokens"], "usage.completion_tokens")?;
+    let message = &answer["choices"][0]["message"];
+    match message["content"].as_str().filter(|t| !t.trim().is_empty()) {
+        Some(text) => Ok(Generated {
+            text: text.to_owned(),
+            input_tokens,
+            output_tokens,
+        }),
+        None => Err(ProviderError::Malformed {
+            message: if message["refusal"].is_string() {
+                "the model refused".into()
+            } else {
+                "no answer text in choices[0].message.content".into()
+            },
+            input_tokens,
+            output_tokens,
+        }),
+    }
+}

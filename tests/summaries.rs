@@ -1,0 +1,487 @@
+//! Summaries of closed sessions: enqueued with the close, stored once per snapshot, priced
+//! exactly, the budget switch, the quiet sweep; and the catch-up brief and markdown window
+//! built from them.
+
+mod common;
+
+use axum::Json;
+use axum::extract::State;
+use chrono::Duration;
+use common::{TestApp, expect_problem};
+use n8v_journal::clock::Clock;
+use n8v_journal::config::{Config, ProviderSettings};
+use n8v_journal::jobs::{WorkerState, summary, sweep};
+use n8v_journal::queue::SummarizeSession;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use uuid::Uuid;
+
+const ALL: &str = "chats:read,records:read,records:write";
+
+/// A local server speaking Gemini's generateContent: every call answers the same structured
+/// summary with 500 prompt and 100 candidate tokens.
+async fn fake_gemini(calls: Arc<AtomicUsize>) -> String {
+    async fn generate(
+        State(calls): State<Arc<AtomicUsize>>,
+        Json(body): Json<Value>,
+    ) -> Json<Value> {
+        calls.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(
+            body["generationConfig"]["responseMimeType"],
+            "application/json"
+        );
+        let summary = json!({
+            "summary": "Prepared the login fix for review.",
+            "decisions": ["Keep the session cookie."],
+            "work_started": ["Login fix."],
+            "work_finished": ["Login fix merged."],
+            "open_questions": ["Who reviews it?"]
+        });
+        Json(json!({
+            "candidates": [{"content": {"role": "model", "parts": [{"text": summary.to_string()}]}, "finishReason": "STOP"}],
+            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100, "totalTokenCount": 600}
+        }))
+    }
+    let app = axum::Router::new()
+        .route("/v1beta/models/{call}", axum::routing::post(generate))
+        .with_state(calls);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
+    let mut config = Config::for_database(&app.db_url);
+    config.summaries.gemini = gemini.map(|base_url| ProviderSettings {
+        base_url,
+        api_key: "test-key".into(),
+        model: "gemini-3.1-flash-lite".into(),
+    });
+    WorkerState {
+        db: app.db.clone(),
+        config: Arc::new(config),
+        clock: app.clock.clone(),
+    }
+}
+
+/// Opens a session, appends a line in it, ends it; returns its id.
+async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) -> String {
+    let started: Value = app
+        .post(token, "/api/v1/journal/sessions", json!({"goal": goal}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = started["id"].as_str().unwrap().to_owned();
+    let appended = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{record}/entries")))
+        .bearer_auth(token)
+        .header("x-session-id", &id)
+        .header("x-purpose", "Put the fix on record")
+        .json(&json!({"line": "Login fix merged"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(appended.status(), 201);
+    let ended = app
+        .post(
+            token,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            json!({"outcome": "Fix ready for review"}),
+        )
+        .await;
+    assert_eq!(ended.status(), 200);
+    id
+}
+
+/// The summary jobs waiting in the queue, decoded.
+async fn queued(app: &TestApp) -> Vec<SummarizeSession> {
+    let payloads: Vec<Vec<u8>> =
+        sqlx::query_scalar("SELECT job FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
+            .bind(n8v_journal::queue::SUMMARIZE_QUEUE)
+            .fetch_all(&app.owner)
+            .await
+            .unwrap();
+    payloads
+        .iter()
+        .map(|p| serde_json::from_slice(p).unwrap())
+        .collect()
+}
+
+fn uuid_of(session: &str) -> Uuid {
+    n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, session).unwrap()
+}
+
+#[tokio::test]
+async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
+    let jobs = queued(&app).await;
+    assert_eq!(
+        jobs,
+        [SummarizeSession {
+            account_id: a.id,
+            session_id: uuid_of(&id),
+            snapshot: 2
+        }]
+    );
+    // A refused close (already ended) enqueues nothing.
+    let again = app
+        .post(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            json!({}),
+        )
+        .await;
+    expect_problem(again, 409, "conflict").await;
+    assert_eq!(queued(&app).await.len(), 1);
+    // Retiring an implicit session enqueues too.
+    app.get(&a.token, "/api/v1/records").await;
+    app.clock.advance(Duration::hours(1));
+    app.get(&a.token, "/api/v1/records").await;
+    assert_eq!(queued(&app).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
+    let job = queued(&app).await.remove(0);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let state = workers(&app, Some(fake_gemini(calls.clone()).await));
+    let (first, second) = tokio::join!(
+        summary::summarize_session(&state, &job),
+        summary::summarize_session(&state, &job)
+    );
+    assert_eq!(
+        u8::from(first.unwrap()) + u8::from(second.unwrap()),
+        1,
+        "exactly one run stores it"
+    );
+    assert!(
+        !summary::summarize_session(&state, &job).await.unwrap(),
+        "a third run stores nothing"
+    );
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM session_summaries")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(stored, 1);
+
+    let read: Value = app
+        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let session = &read["session"];
+    assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
+    // Draft and edit: 2 calls × (500 in, 100 out) = 1,000 in and 200 out → exactly $0.00055.
+    assert_eq!(session["summary_input_tokens"], 1000);
+    assert_eq!(session["summary_output_tokens"], 200);
+    assert_eq!(session["summary_cost_usd"], "0.00055");
+    assert_eq!(
+        session["summary"]["decisions"],
+        json!(["Keep the session cookie."])
+    );
+    assert!(session["provisional"].is_null());
+}
+
+#[tokio::test]
+async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cost() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
+    let job = queued(&app).await.remove(0);
+    assert!(
+        summary::summarize_session(&workers(&app, None), &job)
+            .await
+            .unwrap()
+    );
+    let read: Value = app
+        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(read["session"]["summary_model"], "code");
+    assert_eq!(read["session"]["summary_cost_usd"], "0");
+    assert!(
+        read["session"]["summary"]["work_started"]
+            .to_string()
+            .contains("Get the login fix ready")
+    );
+
+    // Spend the month's budget; the next summary is written by code and says so.
+    sqlx::query("UPDATE session_summaries SET cost_usd = 5")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let second = worked_session(&app, &a.token, &record, "Second task").await;
+    let job = queued(&app)
+        .await
+        .into_iter()
+        .find(|j| j.session_id == uuid_of(&second))
+        .unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    assert!(
+        summary::summarize_session(&workers(&app, Some(fake_gemini(calls.clone()).await)), &job)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        0,
+        "no model call once the budget is spent"
+    );
+    let read: Value = app
+        .get(&a.token, &format!("/api/v1/journal/sessions/{second}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(read["session"]["summary_model"], "code");
+    assert_eq!(read["session"]["summary_note"], summary::BUDGET_NOTE);
+}
+
+#[tokio::test]
+async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summaries() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let b = app.account("B", ALL).await;
+    app.journal_on(b.id).await;
+    let old: Value = app
+        .post(
+            &a.token,
+            "/api/v1/journal/sessions",
+            json!({"goal": "left open"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let other: Value = app
+        .post(
+            &b.token,
+            "/api/v1/journal/sessions",
+            json!({"goal": "also left open"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    app.clock.advance(Duration::minutes(119));
+    let fresh: Value = app
+        .post(
+            &a.token,
+            "/api/v1/journal/sessions",
+            json!({"goal": "recent"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    app.clock.advance(Duration::minutes(2));
+    let now = app.clock.now();
+    let closed = sweep::close_quiet_sessions(&app.db, now, Duration::hours(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        closed, 2,
+        "both accounts' quiet sessions, not the recent one"
+    );
+    assert_eq!(
+        sweep::close_quiet_sessions(&app.db, now, Duration::hours(2))
+            .await
+            .unwrap(),
+        0,
+        "idempotent"
+    );
+    let read: Value = app
+        .get(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{}", old["id"].as_str().unwrap()),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(read["session"]["end_reason"], "quiet");
+    let recent: Value = app
+        .get(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{}", fresh["id"].as_str().unwrap()),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(recent["session"]["status"], "open");
+    let sessions: Vec<Uuid> = queued(&app).await.iter().map(|j| j.session_id).collect();
+    assert!(sessions.contains(&uuid_of(old["id"].as_str().unwrap())));
+    assert!(sessions.contains(&uuid_of(other["id"].as_str().unwrap())));
+}
+
+#[tokio::test]
+async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let first = worked_session(&app, &a.token, &record, "First task").await;
+    let job = queued(&app).await.remove(0);
+    let calls = Arc::new(AtomicUsize::new(0));
+    summary::summarize_session(&workers(&app, Some(fake_gemini(calls).await)), &job)
+        .await
+        .unwrap();
+    app.clock.advance(Duration::hours(1));
+    let second = worked_session(&app, &a.token, &record, "Second task").await;
+
+    let all: Value = app
+        .get(&a.token, "/api/v1/journal/catch-up")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        all["decisions"],
+        json!([{"text": "Keep the session cookie.", "session_id": first}])
+    );
+    assert_eq!(all["open_questions"][0]["text"], "Who reviews it?");
+    let finished: Vec<&str> = all["work_finished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        finished,
+        ["Fix ready for review", "Login fix merged."],
+        "newest session first"
+    );
+    assert_eq!(all["records"][0]["record_id"], record.as_str());
+    assert_eq!(all["records"][0]["count"], 2);
+    assert_eq!(all["more"], false);
+
+    // Since the second session started: only it.
+    let since_session: Value = app
+        .get(
+            &a.token,
+            &format!("/api/v1/journal/catch-up?since={second}"),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = since_session["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [second.as_str()]);
+    assert_eq!(since_session["records"][0]["count"], 1);
+    let at = since_session["since"].as_str().unwrap().replace('+', "%2B");
+    let since_time: Value = app
+        .get(&a.token, &format!("/api/v1/journal/catch-up?since={at}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(since_time["sessions"], since_session["sessions"]);
+    expect_problem(
+        app.get(&a.token, "/api/v1/journal/catch-up?since=yesterday")
+            .await,
+        400,
+        "bad-request",
+    )
+    .await;
+
+    // More than the brief holds: `more` says older sessions were left out.
+    for i in 0..21 {
+        app.clock.advance(Duration::minutes(1));
+        worked_session(&app, &a.token, &record, &format!("task {i}")).await;
+    }
+    let full: Value = app
+        .get(&a.token, "/api/v1/journal/catch-up")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(full["more"], true);
+    assert_eq!(full["sessions"].as_array().unwrap().len(), 20);
+}
+
+#[tokio::test]
+async fn the_markdown_window_is_bounded_and_ordered() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    for i in 0..30 {
+        worked_session(
+            &app,
+            &a.token,
+            &record,
+            &format!("Goal number {i:02} {}", "words ".repeat(20)),
+        )
+        .await;
+        app.clock.advance(Duration::minutes(10));
+    }
+    let md = app.get(&a.token, "/journal.md?max_chars=1000").await;
+    assert_eq!(md.status(), 200);
+    assert!(
+        md.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/markdown")
+    );
+    let text = md.text().await.unwrap();
+    assert!(text.chars().count() <= 1000, "{}", text.chars().count());
+    assert!(
+        text.contains("Goal number 29") && !text.contains("Goal number 00"),
+        "newest kept"
+    );
+    assert!(
+        text.trim_end()
+            .ends_with("(or GET /api/v1/journal/sessions)."),
+        "{text}"
+    );
+    let full = app
+        .get(&a.token, "/journal.md?max_chars=400000")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        full.find("Goal number 00").unwrap() < full.find("Goal number 29").unwrap(),
+        "oldest first"
+    );
+    let default = app.get(&a.token, "/journal.md").await.text().await.unwrap();
+    assert!(default.chars().count() <= 9_500);
+    for bad in ["999", "400001", "lots"] {
+        expect_problem(
+            app.get(&a.token, &format!("/journal.md?max_chars={bad}"))
+                .await,
+            400,
+            "bad-request",
+        )
+        .await;
+    }
+    let b = app.account("B", "records:read").await;
+    expect_problem(app.get(&b.token, "/journal.md").await, 403, "missing-scope").await;
+    let c = app.account("C", ALL).await;
+    expect_problem(app.get(&c.token, "/journal.md").await, 404, "journal-off").await;
+}
