@@ -13,6 +13,8 @@ use serde::Serialize;
 use uuid::Uuid;
 
 pub const MAX_SESSIONS: i64 = 20;
+/// The sessions part of the brief stays under this many characters of JSON (newest kept).
+pub const MAX_SESSION_CHARS: usize = 30_000;
 pub const NEWEST_LINES: i32 = 3;
 pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 
@@ -97,9 +99,19 @@ pub async fn catch_up(
     .bind(MAX_SESSIONS + 1)
     .fetch_all(tx.conn())
     .await?;
-    let more = rows.len() as i64 > MAX_SESSIONS;
+    let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
-    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+    let mut sessions = Vec::new();
+    let mut used = 0;
+    for session in rows.into_iter().map(Session::from) {
+        let size = serde_json::to_string(&session).map_or(0, |json| json.len());
+        if used + size > MAX_SESSION_CHARS && !sessions.is_empty() {
+            more = true;
+            break;
+        }
+        used += size;
+        sessions.push(session);
+    }
 
     // Summaries speak for closed sessions; for the rest, goals and outcomes do.
     let mut brief = Brief::default();
