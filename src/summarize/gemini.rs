@@ -1,18 +1,12 @@
 //! Google's Gemini `generateContent`, the customer default.
 
-use super::provider::{Generated, Provider, ProviderError, base, post_json, tokens};
+use super::provider::{Endpoint, Generated, Provider, ProviderError, post_json, tokens};
 use serde_json::{Value, json};
 use std::time::Duration;
 
 /// Gemini over its REST API. Charged at the configured `Rates`.
-#[derive(Clone)]
-pub struct Gemini {
-    http: reqwest::Client,
-    base_url: String,
-    api_key: String,
-    model: String,
-    timeout: Duration,
-}
+#[derive(Clone, Debug)]
+pub struct Gemini(Endpoint);
 
 impl Gemini {
     /// `base_url` is e.g. `https://generativelanguage.googleapis.com`; `timeout` bounds each
@@ -23,31 +17,14 @@ impl Gemini {
         model: impl Into<String>,
         timeout: Duration,
     ) -> Self {
-        Self {
-            http: reqwest::Client::new(),
-            base_url: base(&base_url.into()),
-            api_key: api_key.into(),
-            model: model.into(),
-            timeout,
-        }
-    }
-}
-
-/// Never prints the key.
-impl std::fmt::Debug for Gemini {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Gemini")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("timeout", &self.timeout)
-            .finish_non_exhaustive()
+        Self(Endpoint::new(base_url, api_key, model, timeout))
     }
 }
 
 #[async_trait::async_trait]
 impl Provider for Gemini {
     fn model(&self) -> &str {
-        &self.model
+        &self.0.model
     }
 
     fn charges(&self) -> bool {
@@ -62,7 +39,7 @@ impl Provider for Gemini {
     ) -> Result<Generated, ProviderError> {
         let url = format!(
             "{}/v1beta/models/{}:generateContent",
-            self.base_url, self.model
+            self.0.base_url, self.0.model
         );
         let body = json!({
             "systemInstruction": {"parts": [{"text": system}]},
@@ -73,10 +50,11 @@ impl Provider for Gemini {
             },
         });
         let answer = post_json(|| {
-            self.http
+            self.0
+                .http
                 .post(&url)
-                .header("x-goog-api-key", &self.api_key)
-                .timeout(self.timeout)
+                .header("x-goog-api-key", &self.0.api_key)
+                .timeout(self.0.timeout)
                 .json(&body)
         })
         .await?;

@@ -137,3 +137,41 @@ pub(crate) fn tokens(value: &Value, what: &str) -> Result<u64, ProviderError> {
 pub(crate) fn base(url: &str) -> String {
     url.trim_end_matches('/').to_owned()
 }
+
+/// Where a provider is reached: the client, base URL, key, model and per-attempt timeout.
+#[derive(Clone)]
+pub(crate) struct Endpoint {
+    pub http: reqwest::Client,
+    pub base_url: String,
+    pub api_key: String,
+    pub model: String,
+    pub timeout: std::time::Duration,
+}
+
+impl Endpoint {
+    pub fn new(
+        base_url: impl Into<String>,
+        api_key: impl Into<String>,
+        model: impl Into<String>,
+        timeout: std::time::Duration,
+    ) -> Self {
+        Self {
+            http: reqwest::Client::new(),
+            base_url: base(&base_url.into()),
+            api_key: api_key.into(),
+            model: model.into(),
+            timeout,
+        }
+    }
+}
+
+/// Never prints the key.
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,19 +1,13 @@
 //! The OpenAI-compatible subscription proxy used for n8v's internal accounts.
 
-use super::provider::{Generated, Provider, ProviderError, base, post_json, tokens};
+use super::provider::{Endpoint, Generated, Provider, ProviderError, post_json, tokens};
 use serde_json::{Value, json};
 use std::time::Duration;
 
 /// A `chat/completions` endpoint. Paid by subscription, so no marginal cost is recorded; tokens
 /// are still counted.
-#[derive(Clone)]
-pub struct Proxy {
-    http: reqwest::Client,
-    base_url: String,
-    api_key: String,
-    model: String,
-    timeout: Duration,
-}
+#[derive(Clone, Debug)]
+pub struct Proxy(Endpoint);
 
 impl Proxy {
     /// `base_url` without the `/v1`; `timeout` bounds each attempt, not the retries together.
@@ -23,31 +17,14 @@ impl Proxy {
         model: impl Into<String>,
         timeout: Duration,
     ) -> Self {
-        Self {
-            http: reqwest::Client::new(),
-            base_url: base(&base_url.into()),
-            api_key: api_key.into(),
-            model: model.into(),
-            timeout,
-        }
-    }
-}
-
-/// Never prints the key.
-impl std::fmt::Debug for Proxy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Proxy")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("timeout", &self.timeout)
-            .finish_non_exhaustive()
+        Self(Endpoint::new(base_url, api_key, model, timeout))
     }
 }
 
 #[async_trait::async_trait]
 impl Provider for Proxy {
     fn model(&self) -> &str {
-        &self.model
+        &self.0.model
     }
 
     fn charges(&self) -> bool {
@@ -60,9 +37,9 @@ impl Provider for Proxy {
         prompt: &str,
         schema: &Value,
     ) -> Result<Generated, ProviderError> {
-        let url = format!("{}/v1/chat/completions", self.base_url);
+        let url = format!("{}/v1/chat/completions", self.0.base_url);
         let body = json!({
-            "model": self.model,
+            "model": self.0.model,
             "messages": [
                 {"role": "system", "content": system},
                 {"role": "user", "content": prompt},
@@ -73,10 +50,11 @@ impl Provider for Proxy {
             },
         });
         let answer = post_json(|| {
-            self.http
+            self.0
+                .http
                 .post(&url)
-                .bearer_auth(&self.api_key)
-                .timeout(self.timeout)
+                .bearer_auth(&self.0.api_key)
+                .timeout(self.0.timeout)
                 .json(&body)
         })
         .await?;
