@@ -485,3 +485,89 @@ async fn the_markdown_window_is_bounded_and_ordered() {
     let c = app.account("C", ALL).await;
     expect_problem(app.get(&c.token, "/journal.md").await, 404, "journal-off").await;
 }
+
+#[tokio::test]
+async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read() {
+    let app = common::spawn_app().await;
+    let owner = app
+        .account("Owner", "chats:read,records:read,records:write,orgs:read")
+        .await;
+    let member = app.account("Member", ALL).await;
+    app.journal_on(owner.id).await;
+    app.journal_on(member.id).await;
+    let org = n8v_journal::admin::create_org(&app.owner, owner.id, "Acme")
+        .await
+        .unwrap();
+    n8v_journal::admin::add_member(&app.owner, org, member.id, true)
+        .await
+        .unwrap();
+    let org_id = n8v_journal::ids::format(n8v_journal::ids::Kind::Organization, org);
+    let org_record: Value = app
+        .get(&member.token, "/api/v1/records")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let org_record = org_record["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["organization_id"] == org_id.as_str())
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let started: Value = app
+        .post(
+            &member.token,
+            "/api/v1/journal/sessions",
+            json!({"goal": "Ship the Acme report", "organization": org_id}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let session = started["id"].as_str().unwrap().to_owned();
+    let appended = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{org_record}/entries")))
+        .bearer_auth(&member.token)
+        .header("x-session-id", &session)
+        .json(&json!({"line": "Acme report shipped"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(appended.status(), 201);
+
+    let brief: Value = app
+        .get(&owner.token, "/api/v1/journal/catch-up")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        brief["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == session.as_str()),
+        "{brief}"
+    );
+    assert_eq!(brief["work_started"][0]["text"], "Ship the Acme report");
+    assert_eq!(brief["records"][0]["record_id"], org_record.as_str());
+    assert_eq!(
+        brief["records"][0]["newest_lines"],
+        json!(["Acme report shipped"])
+    );
+
+    // Without orgs:read the owner's key sees the org's Record (its own) but not the member's session.
+    let (_, plain) = app.key(owner.id, ALL, None).await;
+    let brief: Value = app
+        .get(&plain, "/api/v1/journal/catch-up")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(!brief.to_string().contains(&session), "{brief}");
+    assert_eq!(brief["records"][0]["count"], 1);
+}
