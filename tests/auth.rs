@@ -133,6 +133,22 @@ async fn a_minted_token_never_exceeds_its_keys_scopes() {
         n8v_journal::ids::format(n8v_journal::ids::Kind::Key, a.key_id)
     );
     assert_eq!(all["token_type"], "Bearer");
+    // No body, or JSON `null`, asks for the same as `{}`: the body is optional and nullable.
+    let no_body = app
+        .http
+        .post(app.url("/api/v1/auth/token"))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_body.status(), 200);
+    let null: serde_json::Value = app
+        .post(&a.token, "/api/v1/auth/token", serde_json::Value::Null)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(null["scopes"], all["scopes"]);
 
     let wider = app
         .post(

@@ -68,8 +68,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
     }
 }
 
-/// A JSON body that may be absent: an empty body is `None`; anything else must be valid JSON
-/// of the right shape (same problems as [`ApiJson`]).
+/// A JSON body that may be absent: an empty body or JSON `null` is `None`; anything else must
+/// be valid JSON of the right shape (same problems as [`ApiJson`]).
 pub struct OptionalJson<T>(pub Option<T>);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
@@ -98,8 +98,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
             )
             .into_response());
         }
-        ApiJson::<T>::from_request(req, state)
+        ApiJson::<Option<T>>::from_request(req, state)
             .await
-            .map(|j| OptionalJson(Some(j.0)))
+            .map(|j| OptionalJson(j.0))
     }
 }
