@@ -46,14 +46,26 @@ pub enum Error {
     Internal(#[from] anyhow::Error),
 }
 
-/// The body of every error answer (RFC 9457).
-#[derive(Debug, Serialize, serde::Deserialize)]
+/// The body of every error answer (RFC 9457), sent as `application/problem+json`.
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "type": "https://n8v-journal.dev/problems/journal-off",
+    "title": "Journal is off",
+    "status": 404,
+    "detail": "The assistant journal is off for this account. An administrator can enable the \
+        assistantJournal flag for it in /internal/admin/feature-flags."
+}))]
 pub struct Problem {
-    /// A stable URI naming the kind of problem; clients branch on it.
+    /// A stable URI naming the kind of problem (`https://n8v-journal.dev/problems/<slug>`);
+    /// clients branch on it.
     #[serde(rename = "type")]
     pub kind: String,
+    /// A short, human-readable summary of the kind of problem; the same for every occurrence.
     pub title: String,
+    /// The HTTP status code of this answer.
     pub status: u16,
+    /// What went wrong with this request and, where possible, how to fix it. For server faults
+    /// it only says to quote the `x-request-id` response header.
     pub detail: String,
 }
 

@@ -107,7 +107,7 @@ async fn main() {
 
 async fn run(command: Command) -> anyhow::Result<()> {
     if let Command::Openapi = command {
-        println!("{}", n8v_journal::http::openapi_json());
+        print!("{}", n8v_journal::http::openapi_json());
         return Ok(());
     }
     let config = Config::from_env()?;

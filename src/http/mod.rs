@@ -5,6 +5,7 @@ pub mod call;
 mod extract;
 pub mod mcp;
 mod middleware;
+mod openapi;
 pub mod rest;
 mod web;
 
@@ -80,7 +81,6 @@ pub fn router(state: AppState) -> Router {
             mcp::authenticate,
         ));
     rest::routes()
-        .route("/journal.md", axum::routing::get(web::journal_md))
         .merge(mcp)
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)
@@ -102,7 +102,8 @@ pub fn router(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
 }
 
-/// The OpenAPI document (pretty JSON), as served at `/openapi.json`.
+/// The OpenAPI document (pretty JSON, ending in a newline), as served at `/openapi.json` and
+/// committed as `openapi/openapi.json`.
 pub fn openapi_json() -> String {
-    "{}".to_owned()
+    openapi::json(&openapi::document())
 }

@@ -4,21 +4,49 @@
 use super::{ApiQuery, AppState};
 use crate::auth::{Principal, Scope};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::flags::{self, Flag};
+use crate::http::openapi::AccessProblems;
 use crate::journal::window;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct WindowQuery {
-    /// 1,000 to 400,000 characters (default `N8V_JOURNAL_MD_MAX_CHARS`, 9,500).
+    /// The most characters to answer with: 1,000 to 400,000 (default `N8V_JOURNAL_MD_MAX_CHARS`,
+    /// 9,500).
+    #[param(minimum = 1000, maximum = 400000, example = 9500)]
     pub max_chars: Option<usize>,
 }
 
+/// Read the recent journal as markdown.
+///
+/// The last 14 days of sessions as a short work log, newest kept within the character budget,
+/// for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+#[utoipa::path(
+    get,
+    path = "/journal.md",
+    operation_id = "getJournalMarkdown",
+    tag = "journal",
+    params(WindowQuery),
+    responses(
+        (status = 200, description = "The recent sessions as markdown", body = String,
+            content_type = "text/markdown"),
+        (status = 400, description = "`max_chars` out of range, or an unknown query parameter \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn journal_md(
     State(state): State<AppState>,
     principal: Principal,

@@ -18,8 +18,14 @@ pub const MAX_SESSION_CHARS: usize = 30_000;
 pub const NEWEST_LINES: i32 = 3;
 pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 
-#[derive(Debug, Serialize)]
+/// One line of the brief.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "text": "Fix ready for review; tests passed",
+    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R"
+}))]
 pub struct Item {
+    /// What was decided, started, finished or asked.
     pub text: String,
     /// The session it comes from.
     pub session_id: String,
@@ -33,10 +39,14 @@ struct Brief {
     open_questions: Vec<Item>,
 }
 
-#[derive(Debug, Serialize)]
+/// A Record that changed in the window.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RecordChange {
+    /// The Record (`rec_…`).
     pub record_id: String,
+    /// The name of the account or organization it belongs to.
     pub name: String,
+    /// The organization (`org_…`) for an organization's Record.
     pub organization_id: Option<String>,
     /// Lines put on record in the window.
     pub count: i64,
@@ -44,12 +54,19 @@ pub struct RecordChange {
     pub newest_lines: Vec<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The catch-up brief: decisions, work started, work finished and questions waiting for you,
+/// the sessions they come from, and what was put on record meanwhile.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CatchUp {
+    /// The start of the window.
     pub since: DateTime<Utc>,
+    /// Decisions made in the window.
     pub decisions: Vec<Item>,
+    /// Work started and not finished.
     pub work_started: Vec<Item>,
+    /// Work finished.
     pub work_finished: Vec<Item>,
+    /// Questions waiting for you.
     pub open_questions: Vec<Item>,
     /// Sessions active in the window, newest first.
     pub sessions: Vec<Session>,

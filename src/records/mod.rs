@@ -13,22 +13,48 @@ use uuid::Uuid;
 pub const MAX_LINE_CHARS: usize = 4000;
 pub const MAX_PAGE: i64 = 200;
 
-#[derive(Debug, Serialize)]
+/// A Record: an append-only log of lines put on record, one per account and one per
+/// organization.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "id": "rec_01KYP3WV40ER08K6AGV0VFCXEC",
+    "name": "Ada",
+    "kind": "account",
+    "organization_id": null,
+    "created_at": "2026-08-16T12:00:00Z"
+}))]
 pub struct Record {
+    /// The Record id (`rec_…`).
     pub id: String,
+    /// The name of the account or organization it belongs to.
     pub name: String,
     /// `account` for an account's own Record, `organization` for an organization's.
     pub kind: &'static str,
+    /// The organization (`org_…`) for an organization's Record.
     pub organization_id: Option<String>,
+    /// When the Record was created.
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Serialize)]
+/// One line put on record.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "id": "ent_01M72ECX80E7HAP3AMKDQG6STT",
+    "record_id": "rec_01KYP3WV40ER08K6AGV0VFCXEC",
+    "line": "Fix ready for review; tests passed",
+    "author_account_id": "acc_01KYP3WV40FHEAD8X4A1JH69RE",
+    "created_at": "2026-11-10T10:00:00Z"
+}))]
 pub struct Entry {
+    /// The entry id (`ent_…`).
     pub id: String,
+    /// The Record it belongs to (`rec_…`).
     pub record_id: String,
+    /// The line: one line of text, credentials scrubbed.
     pub line: String,
+    /// The account that put it on record (`acc_…`).
     pub author_account_id: String,
+    /// When it was put on record.
     pub created_at: DateTime<Utc>,
 }
 

@@ -58,12 +58,17 @@ pub struct SessionFacts {
 }
 
 /// The entry stored for a session: a few sentences and the lists the catch-up brief shows.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Summary {
+    /// A few sentences on what the session did.
     pub summary: String,
+    /// Decisions made.
     pub decisions: Vec<String>,
+    /// Work started and not finished.
     pub work_started: Vec<String>,
+    /// Work finished.
     pub work_finished: Vec<String>,
+    /// Questions waiting for you.
     pub open_questions: Vec<String>,
 }
 

@@ -2,24 +2,36 @@
 
 use crate::auth::Operator;
 use crate::db::{Tenant, TenantTx};
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::flags::{self, Flag};
+use crate::http::openapi::AccessProblems;
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{self, Kind};
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct FlagQuery {
-    /// Show the values that apply to this account.
+    /// Show the values that apply to this account (`acc_…`) instead of the global ones.
+    #[param(example = "acc_01KYP3WV40FHEAD8X4A1JH69RE")]
     pub account: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A feature flag's value.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "flag": "assistantJournal",
+    "enabled": true,
+    "account": "acc_01KYP3WV40FHEAD8X4A1JH69RE"
+}))]
 pub struct FlagValue {
+    /// The flag, e.g. `assistantJournal` (the assistant journal; off by default).
     pub flag: &'static str,
+    /// Whether it is on: the account's override, else the global value, else the default.
     pub enabled: bool,
+    /// The account the value applies to (`acc_…`); absent for the global value.
     pub account: Option<String>,
 }
 
@@ -48,6 +60,25 @@ async fn flag_values(state: &AppState, account: Option<uuid::Uuid>) -> Result<Ve
     Ok(values)
 }
 
+/// List the feature flags.
+///
+/// Each flag's global value, or the value that applies to one account. Operator keys only.
+#[utoipa::path(
+    get,
+    path = "/internal/admin/feature-flags",
+    operation_id = "listFeatureFlags",
+    tag = "admin",
+    params(FlagQuery),
+    responses(
+        (status = 200, description = "Every feature flag's value", body = Vec<FlagValue>),
+        (status = 400, description = "`account` is not an account id, or an unknown query \
+            parameter (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn list_flags(
     State(state): State<AppState>,
     _operator: Operator,
@@ -57,14 +88,48 @@ pub async fn list_flags(
     Ok(ApiJson(flag_values(&state, account).await?))
 }
 
-#[derive(Deserialize)]
+/// A feature flag's new value.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"enabled": true, "account": "acc_01KYP3WV40FHEAD8X4A1JH69RE"}))]
 pub struct SetFlag {
+    /// On or off.
     pub enabled: bool,
-    /// Set an override for this account instead of the global value.
+    /// Set an override for this account (`acc_…`) instead of the global value.
     pub account: Option<String>,
 }
 
+/// Turn a feature flag on or off.
+///
+/// Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
+/// an account. Operator keys only.
+#[utoipa::path(
+    put,
+    path = "/internal/admin/feature-flags/{flag}",
+    operation_id = "setFeatureFlag",
+    tag = "admin",
+    params(("flag" = String, Path, description = "The feature flag", example = "assistantJournal")),
+    request_body(content = SetFlag, content_type = "application/json",
+        description = "The value, and the account it applies to"),
+    responses(
+        (status = 200, description = "Every feature flag's value after the change, for the \
+            account if one was given", body = Vec<FlagValue>),
+        (status = 400, description = "Malformed JSON, or `account` is not an account id \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such feature flag, or no such account (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape: `enabled` missing, or unknown \
+            fields (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn set_flag(
     State(state): State<AppState>,
     _operator: Operator,

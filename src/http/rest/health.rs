@@ -1,18 +1,50 @@
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::http::AppState;
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-/// The process is alive.
-pub async fn healthz() -> Json<Value> {
-    Json(json!({"status": "ok"}))
+/// How the service is.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
+pub struct Health {
+    /// `ok` (alive) or `ready` (ready to serve).
+    pub status: &'static str,
 }
 
+/// The process is alive.
+///
+/// Answers as long as the process runs; it does not look at the database.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    operation_id = "healthz",
+    tag = "health",
+    responses((status = 200, description = "Alive: `{\"status\": \"ok\"}`", body = Health))
+)]
+pub async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
+}
+
+/// The service is ready to serve.
+///
 /// The database answers and every migration this binary knows is applied.
-pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>> {
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    operation_id = "readyz",
+    tag = "health",
+    responses(
+        (status = 200, description = "Ready: `{\"status\": \"ready\"}`", body = Health,
+            example = json!({"status": "ready"})),
+        (status = 503, description = "Not ready: the database is not reachable or the migrations \
+            are not applied (`unavailable`)", body = Problem,
+            content_type = "application/problem+json"),
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>> {
     match state.db.ready().await {
-        Ok(true) => Ok(Json(json!({"status": "ready"}))),
+        Ok(true) => Ok(Json(Health { status: "ready" })),
         Ok(false) => Err(Error::Unavailable(
             "migrations are not applied; run `n8v-journal migrate`".into(),
         )),

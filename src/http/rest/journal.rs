@@ -1,8 +1,9 @@
 //! The journal over REST: exactly the seed's table, plus one call and its audit entry.
 
 use crate::auth::Scope;
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::http::call::{ApiCall, respond};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{self, Kind};
 use crate::journal::catchup::{self, CatchUp};
@@ -54,10 +55,14 @@ fn bad(e: String) -> Error {
     Error::BadRequest(e)
 }
 
-#[derive(Deserialize, Serialize, Default)]
+/// A conversation to open; every field is optional.
+#[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))]
 pub struct StartRequest {
-    /// One sentence describing the goal of the conversation.
+    /// One sentence describing the goal of the conversation (up to 2,000 characters; credentials
+    /// in it are scrubbed).
+    #[schema(max_length = 2000)]
     pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
     pub organization: Option<String>,
@@ -65,6 +70,44 @@ pub struct StartRequest {
     pub repository: Option<String>,
 }
 
+/// Open a session.
+///
+/// Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
+/// on each call of the conversation and close it with what happened. The assistant is taken
+/// from `X-Assistant` (else the `User-Agent`).
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/sessions",
+    operation_id = "startSession",
+    tag = "journal",
+    params(JournalHeaders),
+    request_body(content = StartRequest, content_type = "application/json",
+        description = "The goal of the conversation, and where the work happens"),
+    responses(
+        (status = 201, description = "The session, open", body = Session,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "Malformed JSON, a goal or repository that is too long or \
+            has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "An operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), the organization is not one of the account's, or `X-Session-Id` \
+            names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape, unknown fields included \
+            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn start(
     State(state): State<AppState>,
     call: ApiCall,
@@ -101,13 +144,58 @@ pub(crate) async fn start_in(
     Ok((StatusCode::CREATED, ApiJson(session)))
 }
 
-#[derive(Deserialize, Serialize, Default)]
+/// How a conversation ended.
+#[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"outcome": "Fix ready for review; tests passed"}))]
 pub struct EndRequest {
-    /// What happened: the handoff for the next conversation.
+    /// What happened: the handoff for the next conversation (up to 2,000 characters;
+    /// credentials in it are scrubbed).
+    #[schema(max_length = 2000)]
     pub outcome: Option<String>,
 }
 
+/// Close a session.
+///
+/// Close one of this credential's open sessions with what happened: the handoff the next
+/// conversation reads.
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/sessions/{id}/end",
+    operation_id = "endSession",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The session to close (`ses_…`); one this \
+            credential opened", example = "ses_01M72AZ1M0ETFB59TDWH9EDD1R"),
+        JournalHeaders,
+    ),
+    request_body(content = EndRequest, content_type = "application/json",
+        description = "What happened"),
+    responses(
+        (status = 200, description = "The session, closed", body = Session,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "Malformed JSON, an outcome that is too long or has \
+            control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "An operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's \
+            (`not-found`); sessions cannot be shared across credentials",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The session (or `X-Session-Id`) has already ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape, unknown fields included \
+            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn end(
     State(state): State<AppState>,
     call: ApiCall,
@@ -133,25 +221,75 @@ pub(crate) async fn end_in(
     Ok(ApiJson(session))
 }
 
-#[derive(Deserialize, Serialize, Default)]
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Only sessions whose assistant name contains this text (case-insensitive).
+    #[param(example = "Claude")]
     pub assistant: Option<String>,
+    /// Only sessions of this API key (`key_…`).
+    #[param(example = "key_01KZKXJDM0F4QS4FR84G98PBSK")]
     pub key: Option<String>,
+    /// Only sessions for this organization (`org_…`).
+    #[param(example = "org_01KZ50QMC0FM8SEE7QV4YSR5S4")]
     pub organization: Option<String>,
+    /// Only sessions in this repository.
+    #[param(example = "acme/web")]
     pub repo: Option<String>,
+    /// Only sessions started at or after this time (RFC 3339).
+    #[param(example = "2026-11-10T09:00:00Z")]
     pub from: Option<DateTime<Utc>>,
+    /// Only sessions started before this time (RFC 3339).
+    #[param(example = "2026-11-11T09:00:00Z")]
     pub to: Option<DateTime<Utc>>,
+    /// How many sessions to return, from 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100, example = 20)]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A page of sessions, newest first.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct SessionList {
+    /// The sessions, newest first.
     pub sessions: Vec<Session>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
     pub next_cursor: Option<String>,
 }
 
+/// List sessions.
+///
+/// The sessions this credential can read, newest first, filtered by assistant, key,
+/// organization, repository or period. Sessions that only read the journal stay out of the
+/// list. Needs `chats:read`; a credential sees only sessions whose recorded scopes it also
+/// holds, and a repository-restricted key only its own.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/sessions",
+    operation_id = "listSessions",
+    tag = "journal",
+    params(ListQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "A page of sessions, newest first", body = SessionList,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad filter, `limit` or `cursor`, an unknown query \
+            parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
@@ -218,24 +356,66 @@ pub(crate) async fn list_in(op: &mut Operation, q: ListQuery) -> Result<ApiJson<
     }))
 }
 
-#[derive(Deserialize, Serialize, Default)]
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ActionsQuery {
-    /// At most 300.
+    /// How many actions to return, from 1 to 300 (default 100).
+    #[param(minimum = 1, maximum = 300, example = 100)]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
-    /// Only the calls that wrote.
+    /// `true`: only the calls that wrote.
+    #[param(example = true)]
     pub writes: Option<bool>,
 }
 
-#[derive(Serialize)]
+/// A session and a page of its actions.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct SessionDetail {
+    /// The session.
     pub session: Session,
     /// The session's calls, oldest first.
     pub actions: Vec<Call>,
+    /// Pass it as `cursor` for the next page of actions; absent on the last page.
     pub next_cursor: Option<String>,
 }
 
+/// Read a session's actions.
+///
+/// The session and the calls made in it, oldest first: what, why, on what and how it went.
+/// Needs `chats:read` and every scope the session recorded.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/sessions/{id}",
+    operation_id = "getSession",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The session to read (`ses_…`)",
+            example = "ses_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
+        ActionsQuery,
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The session and a page of its actions", body = SessionDetail,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
+            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or no session with this id is visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn get(
     State(state): State<AppState>,
     call: ApiCall,
@@ -273,6 +453,39 @@ pub(crate) async fn get_in(
     }))
 }
 
+/// Read one call.
+///
+/// One journal entry: what was called, why, on what, how it went and the shape of its input,
+/// with a link to the audit entry of the same request. Needs `chats:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/entries/{id}",
+    operation_id = "getJournalEntry",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The journal entry (`call_…`)",
+            example = "call_01M72B2VP8EMRSV7E9Z0C1HT0H"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The call", body = Call,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or no journal entry with this id is visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn entry(
     State(state): State<AppState>,
     call: ApiCall,
@@ -290,13 +503,48 @@ pub(crate) async fn entry_in(op: &mut Operation, id: &str) -> Result<ApiJson<Cal
     Ok(ApiJson(call))
 }
 
-#[derive(Deserialize, Serialize, Default)]
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct CatchUpQuery {
     /// An RFC 3339 time, or a previous session id (then: since that session started).
+    /// Default: the last seven days.
+    #[param(example = "2026-11-10T09:00:00Z")]
     pub since: Option<String>,
 }
 
+/// Read the catch-up brief.
+///
+/// Call it first in a new conversation: decisions, work started, work finished and questions
+/// waiting for you since a time or a previous session, the sessions they come from (`more`
+/// says when older ones were left out), and, with `records:read`, what was put on record
+/// meanwhile in each Record you can open. Needs `chats:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/catch-up",
+    operation_id = "getCatchUp",
+    tag = "journal",
+    params(CatchUpQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "The catch-up brief", body = CatchUp,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "`since` is neither an RFC 3339 time nor a session id, an \
+            unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or the `since` session is not visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn catch_up(
     State(state): State<AppState>,
     call: ApiCall,
@@ -323,6 +571,38 @@ pub(crate) async fn catch_up_in(
     Ok(ApiJson(brief))
 }
 
+/// Read an audit entry.
+///
+/// The entry of the account's audit log that a journal call links to (`audit_url`). Needs
+/// `chats:read`; works whether or not the assistant journal is on.
+#[utoipa::path(
+    get,
+    path = "/api/v1/audit/{id}",
+    operation_id = "getAuditEntry",
+    tag = "audit",
+    params(
+        ("id" = String, Path, description = "The audit entry (`aud_…`)",
+            example = "aud_01M72B2VP8E7KTHRJXJG7DJ13N"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The audit entry", body = AuditEntry,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No audit entry with this id is visible to this \
+            credential, or `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn audit(
     State(state): State<AppState>,
     call: ApiCall,

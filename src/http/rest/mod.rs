@@ -1,4 +1,5 @@
-//! REST routes.
+//! REST routes. Each handler carries its OpenAPI operation (`#[utoipa::path]`); one
+//! `routes!(…)` per path, since `routes!(a, b)` registers both handlers on both paths.
 
 mod admin;
 mod health;
@@ -7,28 +8,34 @@ pub(crate) mod records;
 mod token;
 
 use super::AppState;
+use super::openapi::{self, ApiDoc};
+use super::web;
 use axum::Router;
-use axum::routing::{get, post, put};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+/// The REST routes with their OpenAPI operations.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .routes(routes!(token::mint))
+        .routes(routes!(records::list))
+        .routes(routes!(records::entries, records::append))
+        .routes(routes!(journal::start, journal::list))
+        .routes(routes!(journal::get))
+        .routes(routes!(journal::end))
+        .routes(routes!(journal::entry))
+        .routes(routes!(journal::catch_up))
+        .routes(routes!(journal::audit))
+        .routes(routes!(web::journal_md))
+        .routes(routes!(admin::list_flags))
+        .routes(routes!(admin::set_flag))
+}
+
+/// The REST routes, the OpenAPI document at `/openapi.json` and Swagger UI at `/docs`.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(health::healthz))
-        .route("/readyz", get(health::readyz))
-        .route("/api/v1/auth/token", post(token::mint))
-        .route("/api/v1/records", get(records::list))
-        .route(
-            "/api/v1/records/{id}/entries",
-            get(records::entries).post(records::append),
-        )
-        .route(
-            "/api/v1/journal/sessions",
-            post(journal::start).get(journal::list),
-        )
-        .route("/api/v1/journal/sessions/{id}", get(journal::get))
-        .route("/api/v1/journal/sessions/{id}/end", post(journal::end))
-        .route("/api/v1/journal/entries/{id}", get(journal::entry))
-        .route("/api/v1/journal/catch-up", get(journal::catch_up))
-        .route("/api/v1/audit/{id}", get(journal::audit))
-        .route("/internal/admin/feature-flags", get(admin::list_flags))
-        .route("/internal/admin/feature-flags/{flag}", put(admin::set_flag))
+    let (router, document) = api().split_for_parts();
+    router.merge(openapi::routes(openapi::json(&document)))
 }

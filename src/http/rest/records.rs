@@ -1,8 +1,9 @@
 //! Records over REST. Ordinary public operations, journalled like every other.
 
 use crate::auth::Scope;
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::http::call::{ApiCall, respond};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::operation::{JournalUse, Operation, Spec};
 use crate::records::{self, Entry, Record};
@@ -24,11 +25,40 @@ const APPEND: Spec = Spec {
     journal: JournalUse::None,
 };
 
-#[derive(Serialize)]
+/// The Records this credential can open.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct RecordList {
+    /// The account's own Record first, then those of organizations, oldest first.
     pub records: Vec<Record>,
 }
 
+/// List the Records you can open.
+///
+/// Your account's own Record, and those of organizations where your account is a member with
+/// the read permission. Needs `records:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/records",
+    operation_id = "listRecords",
+    tag = "records",
+    params(JournalHeaders),
+    responses(
+        (status = 200, description = "The Records you can open", body = RecordList,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
+            is an operator credential (`forbidden`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 404, description = "`X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn list(State(state): State<AppState>, call: ApiCall) -> Result<Response> {
     let mut op = call.begin(&state, LIST).await?;
     let result = list_in(&mut op).await;
@@ -42,19 +72,61 @@ pub(crate) async fn list_in(op: &mut Operation) -> Result<ApiJson<RecordList>> {
     Ok(ApiJson(RecordList { records }))
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct EntriesQuery {
+    /// How many entries to return, from 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200, example = 50)]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[param(example = "ent_01M72ECX80E7HAP3AMKDQG6STT")]
     pub cursor: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A page of a Record's entries, newest first.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct EntryList {
+    /// The entries, newest first.
     pub entries: Vec<Entry>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
     pub next_cursor: Option<String>,
 }
 
+/// List a Record's entries.
+///
+/// The lines put on record, newest first; use `next_cursor` for the next page. Needs
+/// `records:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/records/{id}/entries",
+    operation_id = "listRecordEntries",
+    tag = "records",
+    params(
+        ("id" = String, Path, description = "The Record (`rec_…`)",
+            example = "rec_01KYP3WV40ER08K6AGV0VFCXEC"),
+        EntriesQuery,
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "A page of entries, newest first", body = EntryList,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
+            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
+            is an operator credential (`forbidden`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 404, description = "No Record with this id is visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn entries(
     State(state): State<AppState>,
     call: ApiCall,
@@ -90,12 +162,60 @@ pub(crate) async fn entries_in(
     }))
 }
 
-#[derive(Deserialize, Serialize)]
+/// A line to put on record.
+#[derive(Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"line": "Fix ready for review; tests passed"}))]
 pub struct AppendRequest {
+    /// One line of text, 1 to 4,000 characters, no control characters; credentials in it are
+    /// scrubbed.
+    #[schema(min_length = 1, max_length = 4000)]
     pub line: String,
 }
 
+/// Put a line on record.
+///
+/// Appends one line to a Record you can open; entries are never changed or removed. Needs
+/// `records:write`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/records/{id}/entries",
+    operation_id = "appendRecordEntry",
+    tag = "records",
+    params(
+        ("id" = String, Path, description = "The Record (`rec_…`)",
+            example = "rec_01KYP3WV40ER08K6AGV0VFCXEC"),
+        JournalHeaders,
+    ),
+    request_body(content = AppendRequest, content_type = "application/json",
+        description = "The line to put on record"),
+    responses(
+        (status = 201, description = "The line is on record", body = Entry,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "Malformed JSON, a line that is empty, too long or has \
+            control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `records:write` (`missing-scope`) or \
+            is an operator credential (`forbidden`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 404, description = "No Record with this id is visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape: `line` missing or not a string, \
+            or unknown fields (`invalid-body`)", body = Problem,
+            content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
 pub async fn append(
     State(state): State<AppState>,
     call: ApiCall,

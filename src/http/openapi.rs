@@ -1,0 +1,140 @@
+//! The OpenAPI description: the document's frame (info, tags, the bearer scheme), what every
+//! journalled operation shares (its request headers, the access problems), and the routes that
+//! serve it (`/openapi.json`, Swagger UI at `/docs`). The operations themselves are described
+//! on their handlers in `rest/`.
+
+use crate::error::Problem;
+use axum::Router;
+use axum::http::header;
+use axum::routing::get;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{IntoParams, IntoResponses, Modify, OpenApi};
+use utoipa_swagger_ui::SwaggerUi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "n8v-journal",
+        version = "1.0.0",
+        description = "The assistant journal records what your connected AI assistants did \
+            through the API on your behalf, and why: sessions, the calls made in them and their \
+            purposes, never payloads. A new conversation picks up where the last one left off by \
+            reading it.\n\n\
+            Every `/api/v1` operation accepts `X-Purpose` (why this call is made) and \
+            `X-Session-Id` (the conversation making it), and answers with `X-Session-Id` when the \
+            call was recorded in a session. Every error is `application/problem+json` with a \
+            stable `type`.",
+        license(name = "MIT", identifier = "MIT")
+    ),
+    tags(
+        (name = "records", description = "Records: append-only logs, one per account and one per \
+            organization, where lines are put on record."),
+        (name = "journal", description = "The assistant journal: sessions, the calls made in them \
+            and why. Open a session with one sentence describing the goal, reuse the returned ID, \
+            give each call a purpose, and close the session with what happened. Behind the \
+            `assistantJournal` feature flag; reading needs `chats:read`, and a credential reads \
+            only sessions whose recorded scopes it also holds."),
+        (name = "audit", description = "The account's audit log; each journal call links to the \
+            audit entry of its request."),
+        (name = "auth", description = "Short-lived access tokens minted from API keys."),
+        (name = "admin", description = "Operator endpoints (operator keys only): the feature \
+            flags, such as `assistantJournal`, globally or for an account."),
+        (name = "health", description = "Liveness and readiness probes; no credentials needed."),
+    ),
+    modifiers(&BearerAuth)
+)]
+pub struct ApiDoc;
+
+/// Adds the `bearer` security scheme the operations refer to.
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("API key or JWT")
+                    .description(Some(
+                        "`Authorization: Bearer <token>` with an API key (`n8v_sk_…`) or an \
+                         access token minted from one with `POST /api/v1/auth/token`. \
+                         `/internal/admin/*` takes operator keys only.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// What a journalled (`/api/v1`) operation reads about itself from the request headers.
+#[derive(IntoParams)]
+#[into_params(names("X-Purpose", "X-Session-Id", "X-Assistant"), parameter_in = Header)]
+#[allow(dead_code)] // documentation only; `http::call::ApiCall` reads the headers
+pub struct JournalHeaders(
+    /// Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+    #[param(
+        nullable = false,
+        max_length = 500,
+        example = "Pick up where we stopped"
+    )]
+    Option<String>,
+    /// The conversation making the request (ses_…); omit to join your recent open session or get a new one
+    #[param(nullable = false, example = "ses_01M72AZ1M0ETFB59TDWH9EDD1R")]
+    Option<String>,
+    /// The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+    #[param(nullable = false, example = "Claude")]
+    Option<String>,
+);
+
+/// The problems any authenticated operation can answer with, whatever it does.
+#[derive(IntoResponses)]
+#[allow(dead_code)] // documentation only; `error::Error` makes these answers
+pub enum AccessProblems {
+    /// Missing, malformed, unknown, revoked or expired credentials.
+    #[response(
+        status = 401,
+        content_type = "application/problem+json",
+        headers(("WWW-Authenticate" = String, description = "`Bearer`"))
+    )]
+    Unauthorized(Problem),
+    /// Too many requests from this credential, or too many failed authentications from this
+    /// address.
+    #[response(
+        status = 429,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))
+    )]
+    RateLimited(Problem),
+    /// The server failed to answer; quote the `x-request-id` response header when reporting it.
+    #[response(status = 500, content_type = "application/problem+json")]
+    Internal(Problem),
+}
+
+/// The OpenAPI document of the REST routes.
+pub fn document() -> utoipa::openapi::OpenApi {
+    super::rest::api().split_for_parts().1
+}
+
+/// The document as pretty JSON with a trailing newline, as served and committed.
+pub fn json(document: &utoipa::openapi::OpenApi) -> String {
+    let mut json = document
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes");
+    json.push('\n');
+    json
+}
+
+/// `GET /openapi.json` and Swagger UI at `/docs`.
+pub fn routes<S: Clone + Send + Sync + 'static>(json: String) -> Router<S> {
+    let json = axum::body::Bytes::from(json);
+    Router::new()
+        .route(
+            "/openapi.json",
+            get(move || {
+                std::future::ready(([(header::CONTENT_TYPE, "application/json")], json.clone()))
+            }),
+        )
+        .merge(SwaggerUi::new("/docs").config(utoipa_swagger_ui::Config::from("/openapi.json")))
+}
