@@ -127,6 +127,15 @@ async fn seed(app: &common::TestApp, account: Uuid) {
     .await
     .unwrap();
     sqlx::query(
+        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, input_tokens, output_tokens, cost_usd, created_at) \
+         VALUES ($1, $2, 1, '{}', 'code', 0, 0, 0, now())",
+    )
+    .bind(account)
+    .bind(session)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
         "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) \
          VALUES ($1, $2, $3, 'r', 'GET', '/', 200)",
     )
