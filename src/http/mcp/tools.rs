@@ -5,7 +5,9 @@ use super::args::*;
 use crate::auth::Principal;
 use crate::error::Error;
 use crate::http::AppState;
-use crate::http::rest::{journal as rest_journal, records as rest_records};
+use crate::http::rest::{
+    catch_up as rest_catch_up, journal as rest_journal, records as rest_records,
+};
 use crate::ids::{self, Kind};
 use crate::journal::meta::{self, Purpose};
 use crate::operation::{CallContext, JournalUse, Operation, Spec};
@@ -76,7 +78,7 @@ impl JournalMcp {
             Ok(op) => op,
             Err(r) => return r,
         };
-        let result = rest_journal::catch_up_in(&mut op, a.since.as_deref())
+        let result = rest_catch_up::catch_up_in(&mut op, a.since.as_deref())
             .await
             .map(|b| to_value(b.0));
         self.finish(op, result, Output::Journal).await

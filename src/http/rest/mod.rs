@@ -2,6 +2,8 @@
 //! `routes!(…)` per path, since `routes!(a, b)` registers both handlers on both paths.
 
 mod admin;
+mod audit;
+pub(crate) mod catch_up;
 mod health;
 pub(crate) mod journal;
 pub(crate) mod records;
@@ -27,8 +29,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(journal::get))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))
-        .routes(routes!(journal::catch_up))
-        .routes(routes!(journal::audit))
+        .routes(routes!(catch_up::catch_up))
+        .routes(routes!(audit::audit))
         .routes(routes!(web::journal_md))
         .routes(routes!(admin::list_flags))
         .routes(routes!(admin::set_flag))

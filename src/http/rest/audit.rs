@@ -1,0 +1,64 @@
+//! `GET /api/v1/audit/{id}`: the audit entry a journal call links to.
+
+use crate::auth::Scope;
+use crate::error::{Problem, Result};
+use crate::http::call::{ApiCall, respond};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::{ApiJson, AppState};
+use crate::journal::{AuditEntry, reads};
+use crate::operation::{JournalUse, Spec};
+use axum::extract::{Path, State};
+use axum::response::Response;
+
+const AUDIT: Spec = Spec {
+    id: "getAuditEntry",
+    journal: JournalUse::None,
+};
+
+/// Read an audit entry.
+///
+/// The entry of the account's audit log that a journal call links to (`audit_url`). Needs
+/// `chats:read`; works whether or not the assistant journal is on.
+#[utoipa::path(
+    get,
+    path = "/api/v1/audit/{id}",
+    operation_id = "getAuditEntry",
+    tag = "audit",
+    params(
+        ("id" = String, Path, description = "The audit entry (`aud_…`)",
+            example = "aud_01M72B2VP8E7KTHRJXJG7DJ13N"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The audit entry", body = AuditEntry,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No audit entry with this id is visible to this \
+            credential, or `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn audit(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Result<Response> {
+    let mut op = call.begin(&state, AUDIT).await?;
+    let result = async {
+        op.require(Scope::ChatsRead)?;
+        let entry: AuditEntry = reads::audit(op.tx(), &id).await?;
+        op.results([entry.id.clone()], None);
+        Ok(ApiJson(entry))
+    }
+    .await;
+    Ok(respond(op, result).await)
+}
