@@ -61,16 +61,8 @@ impl FromRequestParts<AppState> for ApiCall {
         let headers = &parts.headers;
         let purpose = Purpose::parse(header(headers, PURPOSE_HEADER)?)
             .map_err(|e| Error::BadRequest(format!("X-Purpose: {e}")))?;
-        let session = header(headers, SESSION_HEADER)?
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        if let Some(s) = session
-            && ids::parse(Kind::Session, s).is_none()
-        {
-            return Err(Error::BadRequest(format!(
-                "X-Session-Id {s:?} is not a session id (ses_…); omit it to let the service pick one"
-            )));
-        }
+        let session = meta::session_arg(header(headers, SESSION_HEADER)?)
+            .map_err(|e| Error::BadRequest(format!("X-Session-Id {e}")))?;
         let assistant = meta::assistant(
             header(headers, ASSISTANT_HEADER)?,
             headers

@@ -27,6 +27,18 @@ impl Purpose {
     }
 }
 
+/// The conversation's session (`X-Session-Id` or the MCP `session` argument): blank means
+/// none; anything else must have the shape of a session id. Whether it is the caller's own,
+/// open session is checked later, in the tenant transaction.
+pub fn session_arg(raw: Option<&str>) -> Result<Option<&str>, String> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(s) if crate::ids::parse(crate::ids::Kind::Session, s).is_none() => Err(format!(
+            "{s:?} is not a session id (ses_…); omit it to let the service pick one"
+        )),
+        other => Ok(other),
+    }
+}
+
 /// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed.
 pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, String> {
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {

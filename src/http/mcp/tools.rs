@@ -372,22 +372,8 @@ impl JournalMcp {
         };
         let purpose = Purpose::parse(conversation.purpose.as_deref())
             .map_err(|e| tool_error("Bad purpose", &e, None))?;
-        let session = conversation
-            .session
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        if let Some(s) = session
-            && ids::parse(Kind::Session, s).is_none()
-        {
-            return Err(tool_error(
-                "Bad session",
-                &format!(
-                    "session {s:?} is not a session id (ses_…); omit it to let the service pick one"
-                ),
-                None,
-            ));
-        }
+        let session = meta::session_arg(conversation.session.as_deref())
+            .map_err(|e| tool_error("Bad session", &format!("session {e}"), None))?;
         let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
         let mut shape = meta::shape(&serde_json::to_value(args).unwrap_or_default());
         if let Value::Object(map) = &mut shape {
