@@ -50,7 +50,10 @@ pub struct SummaryConfig {
     /// Internal accounts (`N8V_PROXY_BASE_URL` set); otherwise code summaries.
     pub proxy: Option<ProviderSettings>,
     pub rates: crate::summarize::Rates,
+    /// Per account and calendar month (UTC), reserved per model call.
     pub monthly_budget_usd: rust_decimal::Decimal,
+    /// Most parts one summary sends to a model; code summarises the rest.
+    pub max_parts: usize,
     pub timeout: Duration,
     /// Open sessions quiet this long are closed by the sweep.
     pub quiet_after: chrono::Duration,
@@ -79,6 +82,7 @@ impl SummaryConfig {
                 output_usd_per_mtok: parse("N8V_SUMMARY_OUTPUT_USD_PER_MTOK", "1.50".parse()?)?,
             },
             monthly_budget_usd: parse("N8V_SUMMARY_MONTHLY_BUDGET_USD", "5".parse()?)?,
+            max_parts: parse("N8V_SUMMARY_MAX_PARTS", crate::summarize::DEFAULT_MAX_PARTS)?,
             timeout: Duration::from_secs(parse("N8V_SUMMARY_TIMEOUT_SECONDS", 30)?),
             quiet_after: chrono::Duration::minutes(parse("N8V_QUIET_SESSION_MINUTES", 120)?),
             sweep_schedule: var("N8V_SWEEP_SCHEDULE").unwrap_or_else(|| "0 */5 * * * *".into()),
@@ -96,6 +100,7 @@ impl Default for SummaryConfig {
                 output_usd_per_mtok: rust_decimal::Decimal::new(150, 2),
             },
             monthly_budget_usd: rust_decimal::Decimal::new(5, 0),
+            max_parts: crate::summarize::DEFAULT_MAX_PARTS,
             timeout: Duration::from_secs(30),
             quiet_after: chrono::Duration::hours(2),
             sweep_schedule: "0 */5 * * * *".into(),

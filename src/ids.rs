@@ -87,6 +87,164 @@ fn decode_char(c: u8) -> Option<u8> {
     ALPHABET.iter().position(|&a| a == c).map(|p| p as u8)
 }
 
+/// An id the caller named that is not one of ours: kept short, never stored in full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadId {
+    kind: Kind,
+    shown: String,
+}
+
+impl BadId {
+    fn new(kind: Kind, text: &str) -> Self {
+        const SHOWN: usize = 40;
+        let mut shown: String = text.chars().take(SHOWN).collect();
+        if text.chars().count() > SHOWN {
+            shown.push('…');
+        }
+        Self {
+            kind,
+            shown: crate::scrub::scrub(&shown).into_owned(),
+        }
+    }
+
+    /// What the journal keeps as the call's target: the shortened text.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+}
+
+impl From<BadId> for crate::error::Error {
+    fn from(bad: BadId) -> Self {
+        crate::error::Error::NotFound(format!(
+            "no {} with id {:?} is visible to this credential ({} ids look like {}_…)",
+            bad.kind.noun(),
+            bad.shown,
+            bad.kind.noun(),
+            bad.kind.prefix()
+        ))
+    }
+}
+
+/// An id argument as the caller sent it: ours, or not (then a 404 once the operation runs, so
+/// the refused call is journalled like any other).
+pub type IdArg<T> = Result<T, BadId>;
+
+/// A typed external id: a `Uuid` inside, `prefix_BASE32` outside (in JSON, the OpenAPI
+/// document and the journal).
+pub trait TypedId: Copy + Sized {
+    const KIND: Kind;
+    fn from_uuid(id: Uuid) -> Self;
+    fn uuid(self) -> Uuid;
+
+    fn parse(text: &str) -> Option<Self> {
+        parse(Self::KIND, text.trim()).map(Self::from_uuid)
+    }
+
+    /// The argument form: `Err` keeps a shortened copy for the journal and the 404.
+    fn arg(text: &str) -> IdArg<Self> {
+        Self::parse(text).ok_or_else(|| BadId::new(Self::KIND, text))
+    }
+}
+
+macro_rules! typed_id {
+    ($(#[$doc:meta])* $name:ident, $kind:expr, $example:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, sqlx::Type)]
+        #[sqlx(transparent)]
+        pub struct $name(pub Uuid);
+
+        impl TypedId for $name {
+            const KIND: Kind = $kind;
+            fn from_uuid(id: Uuid) -> Self {
+                Self(id)
+            }
+            fn uuid(self) -> Uuid {
+                self.0
+            }
+        }
+
+        impl From<Uuid> for $name {
+            fn from(id: Uuid) -> Self {
+                Self(id)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&format($kind, self.0))
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.to_string())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                <$name as TypedId>::parse(&text).ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "not a {} id ({}_…)",
+                        $kind.noun(),
+                        $kind.prefix()
+                    ))
+                })
+            }
+        }
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some(concat!(
+                        "`",
+                        $example,
+                        "_` followed by 26 Crockford base32 characters (a UUIDv7)."
+                    )))
+                    .pattern(Some(concat!("^", $example, "_[0-9A-HJKMNP-TV-Z]{26}$")))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+typed_id!(
+    /// An account (`acc_…`).
+    AccountId, Kind::Account, "acc"
+);
+typed_id!(
+    /// An organization (`org_…`).
+    OrganizationId, Kind::Organization, "org"
+);
+typed_id!(
+    /// An API key (`key_…`); tokens minted from it carry it too.
+    KeyId, Kind::Key, "key"
+);
+typed_id!(
+    /// A journal session (`ses_…`).
+    SessionId, Kind::Session, "ses"
+);
+typed_id!(
+    /// A journal entry: one call (`call_…`).
+    CallId, Kind::Call, "call"
+);
+typed_id!(
+    /// A Record (`rec_…`).
+    RecordId, Kind::Record, "rec"
+);
+typed_id!(
+    /// A line put on record (`ent_…`).
+    EntryId, Kind::Entry, "ent"
+);
+typed_id!(
+    /// An audit log entry (`aud_…`).
+    AuditId, Kind::Audit, "aud"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +261,22 @@ mod tests {
         assert_eq!(parse(Kind::Session, "ses_"), None);
         assert_eq!(parse(Kind::Session, "ses_ZZZZZZZZZZZZZZZZZZZZZZZZZZ"), None);
         assert_eq!(parse(Kind::Session, "ses_01J9ZQ3K8X7M2N4P5R6S7T8V9U"), None);
+    }
+
+    #[test]
+    fn typed_ids_serialise_with_their_prefix_and_refuse_other_kinds() {
+        let id = SessionId(new_id());
+        let json = serde_json::to_value(id).unwrap();
+        assert_eq!(json, serde_json::Value::String(format(Kind::Session, id.0)));
+        assert_eq!(
+            serde_json::from_value::<SessionId>(json.clone()).unwrap(),
+            id
+        );
+        assert!(serde_json::from_value::<CallId>(json).is_err());
+        let long = format!("ses_{}", "x".repeat(5000));
+        let bad = SessionId::arg(&long).unwrap_err();
+        assert!(bad.shown().chars().count() <= 41, "{}", bad.shown());
+        assert_eq!(SessionId::arg(&id.to_string()), Ok(id));
     }
 
     #[test]

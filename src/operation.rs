@@ -8,38 +8,74 @@
 //! * an audit entry is written for every operation; the call links to it;
 //! * with the `assistantJournal` flag off, nothing is journalled.
 
+use crate::auth::Scope;
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::flags::{self, Flag};
+use crate::ids::{OrganizationId, SessionId};
 use crate::journal::sessions::{self, Opening};
 use crate::journal::{CallRecord, SessionRules, calls};
 use chrono::{DateTime, Utc};
 use std::time::Instant;
-use uuid::Uuid;
 
 /// How an operation relates to the journal itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JournalUse {
     /// Ordinary work (Records and the rest).
     None,
-    /// Reads the journal (recorded; sessions holding only these stay out of the list).
+    /// Reads the journal (recorded; sessions holding only these stay out of the list, and are
+    /// never sent to a paid summary model).
     Read,
-    /// Opens or closes a session: journal bookkeeping, not work of its own.
+    /// Opens or closes a session: a hand-off, so it keeps the session in the list.
     Bookkeeping,
 }
 
-/// The name of an operation (its OpenAPI operation id / MCP tool) and how it uses the journal.
+/// One public operation's rules, written once (in `ops/`) for every adapter: its names, how it
+/// uses the journal, what it needs, and what success means.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
+    /// The OpenAPI operation id, recorded for REST calls.
     pub id: &'static str,
+    /// The MCP tool name, recorded for MCP calls; `None` when the operation has no tool.
+    pub tool: Option<&'static str>,
     pub journal: JournalUse,
+    /// The scope the credential must hold.
+    pub scope: Option<Scope>,
+    /// The operation exists only while the `assistantJournal` flag is on (404 otherwise).
+    pub needs_journal: bool,
+    /// Success creates something (REST answers 201).
+    pub creates: bool,
+}
+
+impl Spec {
+    /// The status recorded for a success (the HTTP equivalent, for REST and MCP alike).
+    pub const fn success_status(&self) -> u16 {
+        if self.creates { 201 } else { 200 }
+    }
+
+    /// The name the call is recorded under: what the caller called.
+    pub fn name(&self, via: Via) -> &'static str {
+        match via {
+            Via::Rest => self.id,
+            Via::Mcp => self.tool.unwrap_or(self.id),
+        }
+    }
+}
+
+/// The adapter the call came through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Via {
+    #[default]
+    Rest,
+    Mcp,
 }
 
 /// What the caller said about the call, from headers or tool arguments, already validated.
 #[derive(Debug, Default, Clone)]
 pub struct CallContext {
+    pub via: Via,
     pub purpose: Option<String>,
-    pub session: Option<String>,
+    pub session: Option<SessionId>,
     pub assistant: String,
     pub targets: Vec<String>,
     pub input_shape: Option<serde_json::Value>,
@@ -53,8 +89,9 @@ pub struct Operation {
     journal_on: bool,
     spec: Spec,
     context: CallContext,
-    explicit_session: Option<Uuid>,
-    session: Option<Uuid>,
+    explicit_session: Option<SessionId>,
+    session: Option<SessionId>,
+    organization: Option<OrganizationId>,
     result_ids: Vec<String>,
     result_count: Option<i32>,
     wrote: bool,
@@ -75,8 +112,8 @@ impl Operation {
     ) -> Result<Self> {
         let mut tx = TenantTx::begin(db, tenant).await?;
         let journal_on = flags::enabled(&mut tx, Flag::AssistantJournal).await?;
-        let explicit_session = match (&context.session, journal_on) {
-            (Some(text), true) => Some(sessions::check_explicit(&mut tx, text).await?),
+        let explicit_session = match (context.session, journal_on) {
+            (Some(id), true) => Some(sessions::check_explicit(&mut tx, id).await?),
             _ => None,
         };
         sqlx::query("SAVEPOINT operation")
@@ -89,6 +126,7 @@ impl Operation {
             context,
             explicit_session,
             session: None,
+            organization: None,
             result_ids: Vec::new(),
             result_count: None,
             wrote: false,
@@ -114,20 +152,19 @@ impl Operation {
         self.journal_on
     }
 
-    pub fn require(&self, scope: crate::auth::Scope) -> Result<()> {
-        if self.tenant().scopes.iter().any(|s| s == scope.as_str()) {
-            Ok(())
-        } else {
-            Err(Error::MissingScope(scope.as_str()))
-        }
+    pub fn spec(&self) -> Spec {
+        self.spec
     }
 
-    /// Journal endpoints exist only while the flag is on.
-    pub fn require_journal(&self) -> Result<()> {
-        if self.journal_on {
-            Ok(())
-        } else {
-            Err(Error::JournalOff)
+    /// The checks every operation's spec asks for: the flag (journal operations exist only
+    /// while it is on), then the scope.
+    pub fn check(&self) -> Result<()> {
+        if self.spec.needs_journal && !self.journal_on {
+            return Err(Error::JournalOff);
+        }
+        match self.spec.scope {
+            Some(scope) => self.tenant().scopes.require(scope),
+            None => Ok(()),
         }
     }
 
@@ -140,22 +177,6 @@ impl Operation {
         }
     }
 
-    pub fn set_input_shape(&mut self, shape: serde_json::Value) {
-        self.context.input_shape = Some(match self.context.input_shape.take() {
-            Some(serde_json::Value::Object(mut query)) => {
-                query.insert("body".into(), shape);
-                serde_json::Value::Object(query)
-            }
-            _ => serde_json::json!({ "body": shape }),
-        });
-    }
-
-    pub fn add_target(&mut self, id: &str) {
-        self.context
-            .targets
-            .push(crate::scrub::scrub(id).into_owned());
-    }
-
     pub fn results(&mut self, ids: impl IntoIterator<Item = String>, count: Option<usize>) {
         self.result_ids.extend(ids);
         self.result_count = count.map(|c| c as i32);
@@ -166,13 +187,19 @@ impl Operation {
     }
 
     /// The call belongs to this session (session start and end name their own).
-    pub fn use_session(&mut self, session: Uuid) {
+    pub fn use_session(&mut self, session: SessionId) {
         self.session = Some(session);
+    }
+
+    /// The call acted on this organization's Record: it is that organization's activity, which
+    /// its owner may read (with `orgs:read`) whichever session the call was made in.
+    pub fn organization_activity(&mut self, organization: OrganizationId) {
+        self.organization = Some(organization);
     }
 
     /// Finishes the operation with its HTTP-equivalent status: records what the journal keeps
     /// and commits. Returns the session the call was recorded in, when journalled.
-    pub async fn finish(mut self, status: u16) -> Result<Option<Uuid>> {
+    pub async fn finish(mut self, status: u16) -> Result<Option<SessionId>> {
         if status >= 400 {
             sqlx::query("ROLLBACK TO SAVEPOINT operation")
                 .execute(self.tx.conn())
@@ -195,13 +222,13 @@ impl Operation {
                 Some(id) => id,
                 None => {
                     let opening = self.opening();
-                    sessions::join_or_issue_implicit(&mut self.tx, &opening, self.now, self.rules)
-                        .await?
+                    sessions::join_or_issue(&mut self.tx, &opening, self.now, self.rules).await?
                 }
             };
             let call = CallRecord {
                 session_id: id,
-                operation: self.spec.id,
+                operation: self.spec.name(self.context.via),
+                organization: self.organization,
                 purpose: self.context.purpose.clone(),
                 target_ids: std::mem::take(&mut self.context.targets),
                 status,
@@ -210,7 +237,6 @@ impl Operation {
                 result_count: self.result_count,
                 wrote: self.wrote && status < 400,
                 journal_read: self.spec.journal == JournalUse::Read,
-                journal_call: self.spec.journal != JournalUse::None,
                 duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
                 at: self.now,
             };

@@ -224,10 +224,14 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
     );
 
     // Spend the month's budget; the next summary is written by code and says so.
-    sqlx::query("UPDATE session_summaries SET cost_usd = 5")
-        .execute(&app.owner)
-        .await
-        .unwrap();
+    sqlx::query(
+        "INSERT INTO summary_budget (account_id, month, spent_usd) \
+         VALUES ($1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 5)",
+    )
+    .bind(a.id)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     let second = worked_session(&app, &a.token, &record, "Second task").await;
     let job = queued(&app)
         .await
@@ -430,7 +434,7 @@ async fn the_markdown_window_is_bounded_and_ordered() {
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
-    for i in 0..30 {
+    for i in 0..40 {
         worked_session(
             &app,
             &a.token,
@@ -451,7 +455,7 @@ async fn the_markdown_window_is_bounded_and_ordered() {
     let text = md.text().await.unwrap();
     assert!(text.chars().count() <= 1000, "{}", text.chars().count());
     assert!(
-        text.contains("Goal number 29") && !text.contains("Goal number 00"),
+        text.contains("Goal number 39") && !text.contains("Goal number 00"),
         "newest kept"
     );
     assert!(
@@ -466,11 +470,19 @@ async fn the_markdown_window_is_bounded_and_ordered() {
         .await
         .unwrap();
     assert!(
-        full.find("Goal number 00").unwrap() < full.find("Goal number 29").unwrap(),
+        full.find("Goal number 00").unwrap() < full.find("Goal number 39").unwrap(),
         "oldest first"
     );
+    // The default budget (9,500 characters) must cut this window: the whole is longer.
+    assert!(full.chars().count() > 9_500, "{}", full.chars().count());
     let default = app.get(&a.token, "/journal.md").await.text().await.unwrap();
-    assert!(default.chars().count() <= 9_500);
+    let kept = default.chars().count();
+    assert!(kept <= 9_500 && kept > 8_000, "{kept}");
+    assert!(default.contains("Goal number 39") && !default.contains("Goal number 00"));
+    assert!(
+        default.contains("older sessions were left out"),
+        "{default}"
+    );
     for bad in ["999", "400001", "lots"] {
         expect_problem(
             app.get(&a.token, &format!("/journal.md?max_chars={bad}"))
@@ -481,6 +493,7 @@ async fn the_markdown_window_is_bounded_and_ordered() {
         .await;
     }
     let b = app.account("B", "records:read").await;
+    app.journal_on(b.id).await;
     expect_problem(app.get(&b.token, "/journal.md").await, 403, "missing-scope").await;
     let c = app.account("C", ALL).await;
     expect_problem(app.get(&c.token, "/journal.md").await, 404, "journal-off").await;

@@ -9,8 +9,8 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
 use chrono::{TimeZone, Utc};
 use n8v_journal::summarize::{
-    CallFact, Gemini, Outcome, Provider, Proxy, Rates, SessionFacts, Summary, code_summary,
-    cost_usd, render_parts, summarize, summary_schema,
+    CallFact, Gemini, Limits, Outcome, Provider, Proxy, Rates, SessionFacts, Summary, Unlimited,
+    code_summary, cost_usd, render_parts, summarize, summary_schema,
 };
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -19,6 +19,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const MODEL: &str = "gemini-3.1-flash-lite";
+
+fn limits(rates: &Rates) -> Limits<'_> {
+    Limits {
+        rates,
+        budget: &Unlimited,
+        max_parts: 8,
+    }
+}
 const KEY: &str = "gm-test-key-123";
 
 /// One request as the fake provider saw it.
@@ -230,7 +238,7 @@ async fn gemini_drafts_then_cuts_and_counts_both_calls() {
     .await;
     let provider = gemini(&base, Duration::from_secs(5));
     let facts = facts();
-    let outcome = summarize(Some(&provider), &Rates::default(), &facts).await;
+    let outcome = summarize(Some(&provider), &limits(&Rates::default()), &facts).await;
 
     assert_eq!(outcome.fallback, None);
     assert_eq!(outcome.summary, summary_of(&edit));
@@ -314,7 +322,7 @@ async fn proxy_costs_nothing_but_keeps_tokens() {
         "gpt-5.6-luna",
         Duration::from_secs(5),
     );
-    let outcome = summarize(Some(&provider), &Rates::default(), &facts()).await;
+    let outcome = summarize(Some(&provider), &limits(&Rates::default()), &facts()).await;
 
     assert_eq!(outcome.fallback, None);
     assert_eq!(outcome.model, "gpt-5.6-luna");
@@ -367,7 +375,7 @@ async fn server_errors_are_retried_then_code_takes_over() {
     let started = Instant::now();
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts,
     )
     .await;
@@ -395,7 +403,7 @@ async fn client_errors_are_not_retried() {
     let facts = facts();
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts,
     )
     .await;
@@ -410,7 +418,7 @@ async fn a_stalled_provider_times_out_fast() {
     let started = Instant::now();
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_millis(150))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts,
     )
     .await;
@@ -435,7 +443,12 @@ async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
             "usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 40}
         });
         let (base, fake) = serve(move |_, _| ok(body.clone())).await;
-        let outcome = summarize(Some(&gemini(&base, Duration::from_secs(5))), &rates, &facts).await;
+        let outcome = summarize(
+            Some(&gemini(&base, Duration::from_secs(5))),
+            &limits(&rates),
+            &facts,
+        )
+        .await;
         assert_code_fallback(&outcome, &facts, "draft");
         assert_eq!(fake.seen().len(), 1, "no edit of an unreadable draft");
         assert_eq!((outcome.input_tokens, outcome.output_tokens), (300, 40));
@@ -443,7 +456,12 @@ async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
     }
     // A response body that is not the wire format at all.
     let (base, _) = serve(|_, _| ok(json!({"unexpected": true}))).await;
-    let outcome = summarize(Some(&gemini(&base, Duration::from_secs(5))), &rates, &facts).await;
+    let outcome = summarize(
+        Some(&gemini(&base, Duration::from_secs(5))),
+        &limits(&rates),
+        &facts,
+    )
+    .await;
     assert_code_fallback(&outcome, &facts, "malformed");
     assert_eq!(
         (
@@ -468,7 +486,7 @@ async fn an_edit_that_adds_text_keeps_the_draft() {
     .await;
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts(),
     )
     .await;
@@ -489,7 +507,7 @@ async fn a_failed_edit_keeps_the_draft() {
     .await;
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts(),
     )
     .await;
@@ -582,7 +600,7 @@ async fn long_sessions_are_summarised_per_part_and_merged_in_order() {
     .await;
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &Rates::default(),
+        &limits(&Rates::default()),
         &facts,
     )
     .await;
@@ -670,7 +688,7 @@ async fn code_summary_states_goal_outcome_and_failures() {
     assert!(code_summary(&retried).open_questions.is_empty());
 
     // No provider, or nothing to summarise: the code summary, free, and why.
-    let outcome = summarize(None, &Rates::default(), &facts).await;
+    let outcome = summarize(None, &limits(&Rates::default()), &facts).await;
     assert_code_fallback(&outcome, &facts, "no model provider");
     assert_eq!(
         (
@@ -687,7 +705,12 @@ async fn code_summary_states_goal_outcome_and_failures() {
         goal: Some("Look around".into()),
         ..SessionFacts::default()
     };
-    let outcome = summarize(Some(&provider as &dyn Provider), &Rates::default(), &empty).await;
+    let outcome = summarize(
+        Some(&provider as &dyn Provider),
+        &limits(&Rates::default()),
+        &empty,
+    )
+    .await;
     assert_code_fallback(&outcome, &empty, "no calls");
     assert!(fake.seen().is_empty());
     assert_eq!(

@@ -136,6 +136,13 @@ async fn seed(app: &common::TestApp, account: Uuid) {
     .await
     .unwrap();
     sqlx::query(
+        "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
         "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) \
          VALUES ($1, $2, $3, 'r', 'GET', '/', 200)",
     )
@@ -174,12 +181,10 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
     let tenant = Tenant {
         account_id: a.id,
         credential_id: Some(a.key_id),
-        scopes: vec![
-            "chats:read".into(),
-            "orgs:read".into(),
-            "records:read".into(),
-            "records:write".into(),
-        ],
+        scopes: n8v_journal::scopes::Scopes::parse(
+            "chats:read,orgs:read,records:read,records:write",
+        )
+        .unwrap(),
         repository: None,
         service: false,
     };

@@ -309,7 +309,23 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
     assert_eq!(mine["key_id"], ids::format(Kind::Key, restricted_id));
     let mine = mine["id"].as_str().unwrap().to_owned();
     append(&app, &restricted, &record, Some(&mine), "from acme/web").await;
-    // A call without a session lands in an implicit session, also bound to the repository.
+    // A call without a session joins the caller's open session...
+    let joined = append(&app, &restricted, &record, None, "joins").await;
+    assert_eq!(joined, mine);
+    // ...and once that has ended, lands in an implicit one, also bound to the repository.
+    json_ok(
+        send(
+            &app,
+            Method::POST,
+            &restricted,
+            &format!("/api/v1/journal/sessions/{mine}/end"),
+            None,
+            Some(json!({"outcome": "web work done"})),
+        )
+        .await,
+        200,
+    )
+    .await;
     let implicit = append(&app, &restricted, &record, None, "implicit").await;
     assert_ne!(implicit, mine);
 
@@ -566,8 +582,23 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     }
 
     // Orgs:read reaches only organizations the account owns: the member's other work stays
-    // private, and a non-member owner sees nothing.
+    // private, and a non-member owner sees nothing. (Once the organization's session has
+    // ended, a call without a session lands in a new implicit one.)
+    json_ok(
+        send(
+            &app,
+            Method::POST,
+            &m.token,
+            &format!("/api/v1/journal/sessions/{sid}/end"),
+            None,
+            Some(json!({"outcome": "org work done"})),
+        )
+        .await,
+        200,
+    )
+    .await;
     let private = append(&app, &m.token, &m_record(&member_view), None, "private").await;
+    assert_ne!(private, sid);
     assert!(!listed(&app, &o.token, "").await.contains(&private));
     expect_problem(
         get_session(&app, &o.token, &private).await,
@@ -770,12 +801,20 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
         .iter()
         .map(|c| c["operation"].as_str().unwrap())
         .collect();
-    // (A's own reads went to its implicit session; B's probes left no trace here.)
+    // A's own calls without a session joined its open session; B's probes left no trace.
     assert_eq!(
         operations,
-        ["startSession", "appendRecordEntry"],
+        [
+            "startSession",
+            "appendRecordEntry",
+            "getSession",
+            "getAuditEntry"
+        ],
         "{detail}"
     );
+    for call in detail["actions"].as_array().unwrap() {
+        assert_eq!(call["session_id"], a_session.as_str(), "{call}");
+    }
     let entries = json_ok(
         send(
             &app,

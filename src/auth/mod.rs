@@ -4,7 +4,6 @@ pub mod jwt;
 pub mod keys;
 pub mod limits;
 mod principal;
-pub mod scopes;
 
+pub use crate::scopes::{Scope, Scopes};
 pub use principal::{AuthContext, Operator, Principal};
-pub use scopes::{Scope, Scopes};

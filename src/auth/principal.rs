@@ -4,11 +4,11 @@
 use super::jwt::JwtKeys;
 use super::keys;
 use super::limits::Limits;
-use super::scopes::{Scope, Scopes};
 use crate::clock::Clock;
 use crate::db::{CredentialRow, Db, Tenant};
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::{self, KeyId, Kind};
+use crate::scopes::{Scope, Scopes};
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
@@ -28,8 +28,9 @@ pub struct AuthContext {
 #[derive(Clone, Debug)]
 pub struct Principal {
     pub tenant: Tenant,
-    pub scopes: Scopes,
-    pub key_id: String,
+    pub key_id: KeyId,
+    /// A minted token (not the API key itself).
+    pub minted: bool,
 }
 
 /// An operator credential (made only by `n8v-journal admin create-operator-key`).
@@ -49,12 +50,12 @@ impl Principal {
             .expect("principals always carry a credential")
     }
 
+    pub fn scopes(&self) -> &Scopes {
+        &self.tenant.scopes
+    }
+
     pub fn require(&self, scope: Scope) -> Result<()> {
-        if self.scopes.contains(scope) {
-            Ok(())
-        } else {
-            Err(Error::MissingScope(scope.as_str()))
-        }
+        self.tenant.scopes.require(scope)
     }
 }
 
@@ -189,6 +190,7 @@ async fn authenticate(
 /// The principal for a credential row; a minted token narrows, never widens, the key's scopes.
 fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
     let key_scopes = Scopes::from_names(row.scopes.iter().map(String::as_str)).unwrap_or_default();
+    let minted = narrowed.is_some();
     let scopes = match narrowed {
         Some(s) if s.is_subset_of(&key_scopes) => s,
         Some(_) => Scopes::default(),
@@ -198,12 +200,12 @@ fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
         tenant: Tenant {
             account_id: row.account_id.expect("account credentials have an account"),
             credential_id: Some(row.credential_id),
-            scopes: scopes.names(),
+            scopes,
             repository: row.repository,
             service: false,
         },
-        scopes,
-        key_id: ids::format(Kind::Key, row.credential_id),
+        key_id: KeyId::from(row.credential_id),
+        minted,
     }
 }
 

@@ -77,19 +77,6 @@ impl Db {
         &self.pool
     }
 
-    /// Open sessions quiet since before `cutoff`, across accounts (ids only), oldest first.
-    pub async fn quiet_sessions(
-        &self,
-        cutoff: chrono::DateTime<chrono::Utc>,
-        limit: i32,
-    ) -> sqlx::Result<Vec<(uuid::Uuid, uuid::Uuid)>> {
-        sqlx::query_as("SELECT account_id, session_id FROM n8v_quiet_sessions($1, $2)")
-            .bind(cutoff)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await
-    }
-
     pub async fn close(&self) {
         self.pool.close().await;
     }

@@ -16,7 +16,8 @@ const TENANT_GRANTS: &[(&str, &str)] = &[
     ("record_entries", "SELECT, INSERT"),
     ("journal_sessions", "SELECT, INSERT, UPDATE"),
     ("journal_calls", "SELECT, INSERT"),
-    ("session_summaries", "SELECT, INSERT"),
+    ("session_summaries", "SELECT, INSERT, UPDATE"),
+    ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("_sqlx_migrations", "SELECT"),
 ];
 

@@ -3,6 +3,7 @@
 //! connection and a pooled superuser connection still runs under row-level security.
 
 use super::Db;
+use crate::scopes::Scopes;
 use sqlx::{PgConnection, Postgres, Transaction};
 use uuid::Uuid;
 
@@ -11,7 +12,7 @@ use uuid::Uuid;
 pub struct Tenant {
     pub account_id: Uuid,
     pub credential_id: Option<Uuid>,
-    pub scopes: Vec<String>,
+    pub scopes: Scopes,
     /// Set for repository-restricted credentials.
     pub repository: Option<String>,
     /// Work the service itself does for the account (sweeps, summaries); never set for requests.
@@ -24,7 +25,7 @@ impl Tenant {
         Self {
             account_id,
             credential_id: None,
-            scopes: Vec::new(),
+            scopes: Scopes::default(),
             repository: None,
             service: false,
         }
@@ -93,7 +94,7 @@ pub(crate) async fn set_tenant(
             .map(|c| c.to_string())
             .unwrap_or_default(),
     )
-    .bind(tenant.scopes.join(","))
+    .bind(tenant.scopes.joined())
     .bind(tenant.repository.clone().unwrap_or_default())
     .bind(if tenant.service { "on" } else { "" })
     .execute(conn)

@@ -1,16 +1,18 @@
-//! The journalling extractor for `/api/v1` operations: the caller, and what the request says
-//! about itself (`X-Purpose`, `X-Session-Id`, the assistant, path targets, query keys).
+//! The REST adapter: the journalling extractor for `/api/v1` operations (the caller, and what
+//! the request says about itself: `X-Purpose`, `X-Session-Id`, the assistant, query keys), and
+//! [`Reply`], which turns a finished operation into the answer.
 
 use super::AppState;
 use crate::auth::Principal;
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::SessionId;
 use crate::journal::meta::{self, Purpose};
-use crate::operation::{CallContext, Operation, Spec};
-use axum::extract::{FromRequestParts, RawPathParams};
+use crate::ops::{self, CallContext, Finished, Op, Via};
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 
 pub const PURPOSE_HEADER: &str = "x-purpose";
 pub const SESSION_HEADER: &str = "x-session-id";
@@ -22,17 +24,22 @@ pub struct ApiCall {
 }
 
 impl ApiCall {
-    /// Starts the journalled operation (see [`Operation`]).
-    pub async fn begin(self, state: &AppState, spec: Spec) -> Result<Operation> {
-        Operation::begin(
-            &state.db,
-            &self.principal.tenant,
-            spec,
-            self.context,
-            state.clock.now(),
-            state.config.session_rules,
-        )
-        .await
+    /// Adds the shape of the JSON body (keys and types, never values) to what the journal keeps.
+    pub fn body<B: Serialize>(mut self, body: &B) -> Self {
+        let shape = meta::shape(&serde_json::to_value(body).unwrap_or_default());
+        self.context.input_shape = Some(match self.context.input_shape.take() {
+            Some(serde_json::Value::Object(mut query)) => {
+                query.insert("body".into(), shape);
+                serde_json::Value::Object(query)
+            }
+            _ => serde_json::json!({ "body": shape }),
+        });
+        self
+    }
+
+    /// Runs the operation for this caller (see [`ops::run`]).
+    pub async fn run<I: Op>(self, state: &AppState, input: I) -> Finished<I::Output> {
+        ops::run(state, &self.principal.tenant, self.context, input).await
     }
 }
 
@@ -51,13 +58,6 @@ impl FromRequestParts<AppState> for ApiCall {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
         let principal = Principal::from_request_parts(parts, state).await?;
-        let targets = match RawPathParams::from_request_parts(parts, state).await {
-            Ok(params) => params
-                .iter()
-                .map(|(_, v)| crate::scrub::scrub(v).into_owned())
-                .collect(),
-            Err(_) => Vec::new(),
-        };
         let headers = &parts.headers;
         let purpose = Purpose::parse(header(headers, PURPOSE_HEADER)?)
             .map_err(|e| Error::BadRequest(format!("X-Purpose: {e}")))?;
@@ -77,15 +77,19 @@ impl FromRequestParts<AppState> for ApiCall {
                     .filter_map(|pair| pair.split('=').next())
                     .filter(|k| !k.is_empty())
                     .take(20)
-                    .map(|k| (crate::scrub::scrub(k).into_owned(), "string".into()))
+                    .map(|k| {
+                        let key: String = k.chars().take(64).collect();
+                        (crate::scrub::scrub(&key).into_owned(), "string".into())
+                    })
                     .collect()
             })
             .unwrap_or_default();
         let context = CallContext {
+            via: Via::Rest,
             purpose: purpose.map(|p| p.as_str().to_owned()),
-            session: session.map(str::to_owned),
+            session,
             assistant,
-            targets,
+            targets: Vec::new(),
             input_shape: (!query_keys.is_empty())
                 .then(|| serde_json::json!({ "query": query_keys })),
             request_id: header(headers, "x-request-id")?.unwrap_or("-").to_owned(),
@@ -96,24 +100,43 @@ impl FromRequestParts<AppState> for ApiCall {
     }
 }
 
-/// Finishes a journalled operation and answers: the handler's response (or problem), with
-/// `X-Session-Id` when the call was recorded in a session. If recording or committing fails,
-/// nothing of the operation remains and the answer is a 500.
-pub async fn respond<T: IntoResponse>(op: Operation, result: Result<T>) -> Response {
-    let mut response = match result {
-        Ok(value) => value.into_response(),
-        Err(error) => error.into_response(),
-    };
-    match op.finish(response.status().as_u16()).await {
-        Ok(Some(session)) => {
-            let id = ids::format(Kind::Session, session);
-            response.headers_mut().insert(
-                SESSION_HEADER,
-                HeaderValue::from_str(&id).expect("ids are ASCII"),
-            );
-            response
-        }
-        Ok(None) => response,
-        Err(error) => error.into_response(),
+/// The REST answer of a finished operation: its value as JSON with the spec's status (201 when
+/// it creates), or its problem; `X-Session-Id` when the call was recorded in a session.
+pub struct Reply<T>(pub Finished<T>);
+
+impl<T: Serialize> IntoResponse for Reply<T> {
+    fn into_response(self) -> Response {
+        self.render(|value| axum::Json(value).into_response())
     }
+}
+
+impl<T> Reply<T> {
+    /// Answers with `render` for the value instead of JSON (e.g. markdown).
+    pub fn render(self, render: impl FnOnce(T) -> Response) -> Response {
+        let Finished {
+            spec,
+            result,
+            session,
+        } = self.0;
+        let mut response = match result {
+            Ok(value) => {
+                let mut response = render(value);
+                if spec.creates {
+                    *response.status_mut() = StatusCode::CREATED;
+                }
+                response
+            }
+            Err(error) => error.into_response(),
+        };
+        if let Some(session) = session {
+            response
+                .headers_mut()
+                .insert(SESSION_HEADER, session_header(session));
+        }
+        response
+    }
+}
+
+fn session_header(session: SessionId) -> HeaderValue {
+    HeaderValue::from_str(&session.to_string()).expect("ids are ASCII")
 }

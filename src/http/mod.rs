@@ -1,5 +1,5 @@
-//! The HTTP surface: routers, middleware and extractors. Handlers stay thin; the domain
-//! modules know nothing of HTTP.
+//! The HTTP surface: routers, middleware and extractors. REST handlers and MCP tools are thin
+//! adapters over `ops/`; nothing below knows HTTP.
 
 pub mod call;
 mod extract;
@@ -12,11 +12,6 @@ mod web;
 pub use extract::{ApiJson, ApiQuery, OptionalJson};
 
 use crate::auth::AuthContext;
-use crate::auth::jwt::JwtKeys;
-use crate::auth::limits::Limits;
-use crate::clock::Clock;
-use crate::config::Config;
-use crate::db::Db;
 use crate::error::Error;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRef};
@@ -26,43 +21,8 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
-#[derive(Clone)]
-pub struct AppState {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub auth: Arc<AuthContext>,
-    pub clock: Arc<dyn Clock>,
-}
-
-impl AppState {
-    pub fn new(db: Db, config: Config, clock: Arc<dyn Clock>) -> Self {
-        let secret = match &config.jwt_secret {
-            Some(s) => s.as_bytes().to_vec(),
-            None => {
-                tracing::warn!(
-                    "N8V_JWT_SECRET is not set: minted tokens use a random secret and stop \
-                     working when this process exits; set it for production and replicas"
-                );
-                crate::auth::keys::generate().into_bytes()
-            }
-        };
-        let auth = AuthContext {
-            db: db.clone(),
-            jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
-            limits: Limits::new(
-                config.rate_limit_per_minute,
-                config.auth_failures_per_minute,
-            ),
-            clock: clock.clone(),
-        };
-        Self {
-            db,
-            config: Arc::new(config),
-            auth: Arc::new(auth),
-            clock,
-        }
-    }
-}
+/// The state every handler shares: the services the operations run with.
+pub use crate::ops::Services as AppState;
 
 impl FromRef<AppState> for Arc<AuthContext> {
     fn from_ref(state: &AppState) -> Self {
@@ -105,5 +65,5 @@ pub fn router(state: AppState) -> Router {
 /// The OpenAPI document (pretty JSON, ending in a newline), as served at `/openapi.json` and
 /// committed as `openapi/openapi.json`.
 pub fn openapi_json() -> String {
-    openapi::json(&openapi::document())
+    openapi::json(&rest::document())
 }

@@ -112,11 +112,6 @@ pub enum AccessProblems {
     Internal(Problem),
 }
 
-/// The OpenAPI document of the REST routes.
-pub fn document() -> utoipa::openapi::OpenApi {
-    super::rest::api().split_for_parts().1
-}
-
 /// The document as pretty JSON with a trailing newline, as served and committed.
 pub fn json(document: &utoipa::openapi::OpenApi) -> String {
     let mut json = document

@@ -1,16 +1,14 @@
 //! `GET /journal.md`: the recent window as markdown, for session-start hooks. Same bearer
-//! credentials as the API (chats:read). A read of the journal's window, not a journalled call.
+//! credentials as the API (chats:read); recorded as a journal read.
 
+use super::call::{ApiCall, Reply};
+use super::openapi::{AccessProblems, JournalHeaders};
 use super::{ApiQuery, AppState};
-use crate::auth::{Principal, Scope};
-use crate::db::TenantTx;
-use crate::error::{Error, Problem, Result};
-use crate::flags::{self, Flag};
-use crate::http::openapi::AccessProblems;
-use crate::journal::window;
+use crate::error::Problem;
+use crate::ops::journal::ReadMarkdown;
 use axum::extract::State;
 use axum::http::header;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -26,49 +24,46 @@ pub struct WindowQuery {
 /// Read the recent journal as markdown.
 ///
 /// The last 14 days of sessions as a short work log, newest kept within the character budget,
-/// for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+/// for session-start hooks. Needs `chats:read`. Recorded as a journal read.
 #[utoipa::path(
     get,
     path = "/journal.md",
     operation_id = "getJournalMarkdown",
     tag = "journal",
-    params(WindowQuery),
+    params(WindowQuery, JournalHeaders),
     responses(
         (status = 200, description = "The recent sessions as markdown", body = String,
-            content_type = "text/markdown"),
-        (status = 400, description = "`max_chars` out of range, or an unknown query parameter \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+            content_type = "text/markdown",
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "`max_chars` out of range, an unknown query parameter, or \
+            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
+            content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
             an operator credential (`forbidden`)", body = Problem,
             content_type = "application/problem+json"),
         (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`)", body = Problem, content_type = "application/problem+json"),
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
         AccessProblems,
     ),
     security(("bearer" = []))
 )]
 pub async fn journal_md(
     State(state): State<AppState>,
-    principal: Principal,
+    call: ApiCall,
     ApiQuery(query): ApiQuery<WindowQuery>,
-) -> Result<impl IntoResponse> {
-    principal.require(Scope::ChatsRead)?;
-    let max = query.max_chars.unwrap_or(state.config.journal_md_max_chars);
-    if !(window::MIN_CHARS..=window::MAX_CHARS).contains(&max) {
-        return Err(Error::BadRequest(format!(
-            "max_chars must be between {} and {}",
-            window::MIN_CHARS,
-            window::MAX_CHARS
-        )));
-    }
-    let mut tx = TenantTx::begin(&state.db, &principal.tenant).await?;
-    if !flags::enabled(&mut tx, Flag::AssistantJournal).await? {
-        return Err(Error::JournalOff);
-    }
-    let markdown = window::render(&mut tx, state.clock.now(), max).await?;
-    tx.commit().await?;
-    Ok((
-        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-        markdown,
-    ))
+) -> Response {
+    let input = ReadMarkdown {
+        max_chars: query.max_chars,
+    };
+    Reply(call.run(&state, input).await).render(|markdown| {
+        (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            markdown,
+        )
+            .into_response()
+    })
 }

@@ -17,7 +17,7 @@ pub async fn close_quiet_sessions(
     let cutoff = now - quiet;
     let mut closed = 0;
     loop {
-        let found = db.quiet_sessions(cutoff, BATCH).await?;
+        let found = sessions::quiet(db, cutoff, BATCH).await?;
         let mut progressed = false;
         for (account, session) in &found {
             let mut tx = TenantTx::begin(db, &Tenant::service(*account)).await?;

@@ -4,15 +4,16 @@
 
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids;
+use crate::ids::{self, AuditId, CallId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
-use uuid::Uuid;
 
 /// What the journal keeps of one request. Never a body, a payload or a transcript.
 #[derive(Debug, Clone)]
 pub struct CallRecord {
-    pub session_id: Uuid,
+    pub session_id: SessionId,
     pub operation: &'static str,
+    /// The organization whose Record the call acted on: that organization's activity.
+    pub organization: Option<OrganizationId>,
     pub purpose: Option<String>,
     pub target_ids: Vec<String>,
     pub status: u16,
@@ -20,10 +21,8 @@ pub struct CallRecord {
     pub result_ids: Vec<String>,
     pub result_count: Option<i32>,
     pub wrote: bool,
-    /// Reads of the journal itself; sessions holding only journal calls stay out of the list.
+    /// Reads of the journal itself; sessions holding only these stay out of the list.
     pub journal_read: bool,
-    /// Journal bookkeeping (reads, session start and end): does not make a session "real work".
-    pub journal_call: bool,
     pub duration_ms: i32,
     pub at: DateTime<Utc>,
 }
@@ -37,8 +36,8 @@ pub struct AuditRecord<'a> {
     pub at: DateTime<Utc>,
 }
 
-pub async fn record_audit(tx: &mut TenantTx, audit: &AuditRecord<'_>) -> Result<Uuid> {
-    let id = ids::new_id();
+pub async fn record_audit(tx: &mut TenantTx, audit: &AuditRecord<'_>) -> Result<AuditId> {
+    let id = AuditId(ids::new_id());
     sqlx::query(
         "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status, created_at) \
          VALUES (n8v_account(), $1, n8v_credential(), $2, $3, $4, $5, $6)",
@@ -54,21 +53,27 @@ pub async fn record_audit(tx: &mut TenantTx, audit: &AuditRecord<'_>) -> Result<
     Ok(id)
 }
 
-/// Records the call and bumps its session; returns the call id.
-pub async fn record_call(tx: &mut TenantTx, call: &CallRecord, audit_id: Uuid) -> Result<Uuid> {
-    let id = ids::new_id();
-    let updated: Option<Uuid> = sqlx::query_scalar(
+/// Records the call and bumps its session; returns the call id. A session stays
+/// `journal_only` (out of the list, never sent to a paid model) while every call in it reads
+/// the journal; opening or closing it is a hand-off, not a read.
+pub async fn record_call(
+    tx: &mut TenantTx,
+    call: &CallRecord,
+    audit_id: AuditId,
+) -> Result<CallId> {
+    let id = CallId(ids::new_id());
+    let updated: Option<SessionId> = sqlx::query_scalar(
         "WITH call AS ( \
            INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
                purpose, target_ids, status, ok, input_shape, result_ids, result_count, wrote, \
-               journal_read, duration_ms, audit_id, created_at) \
+               journal_read, duration_ms, audit_id, created_at, organization_id, scopes) \
            VALUES (n8v_account(), $1, $2, n8v_credential(), $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-               $12, $13, $14, $15) \
+               $12, $13, $14, $15, $16, CASE WHEN $16::uuid IS NULL THEN NULL ELSE n8v_scopes() END) \
            RETURNING session_id) \
          UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $15), \
              call_count = s.call_count + 1, \
              write_count = s.write_count + CASE WHEN $11 THEN 1 ELSE 0 END, \
-             journal_only = s.journal_only AND $16 \
+             journal_only = s.journal_only AND $12 \
          FROM call WHERE s.account_id = n8v_account() AND s.session_id = call.session_id \
          RETURNING s.session_id",
     )
@@ -87,7 +92,7 @@ pub async fn record_call(tx: &mut TenantTx, call: &CallRecord, audit_id: Uuid) -
     .bind(call.duration_ms)
     .bind(audit_id)
     .bind(call.at)
-    .bind(call.journal_call)
+    .bind(call.organization)
     .fetch_optional(tx.conn())
     .await?;
     match updated {

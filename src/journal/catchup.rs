@@ -7,7 +7,7 @@
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::{AccountId, CallId, Kind, OrganizationId, RecordId, SessionId, TypedId};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -28,7 +28,7 @@ pub struct Item {
     /// What was decided, started, finished or asked.
     pub text: String,
     /// The session it comes from.
-    pub session_id: String,
+    pub session_id: SessionId,
 }
 
 #[derive(Default)]
@@ -43,15 +43,35 @@ struct Brief {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RecordChange {
     /// The Record (`rec_…`).
-    pub record_id: String,
+    pub record_id: RecordId,
     /// The name of the account or organization it belongs to.
     pub name: String,
     /// The organization (`org_…`) for an organization's Record.
-    pub organization_id: Option<String>,
+    pub organization_id: Option<OrganizationId>,
     /// Lines put on record in the window.
     pub count: i64,
     /// The newest of them, newest first.
     pub newest_lines: Vec<String>,
+}
+
+/// A call another account made on the Record of an organization you own: that organization's
+/// activity, whichever session it was made in.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct OrganizationActivity {
+    /// The call (`call_…`); read it with `GET /api/v1/journal/entries/{id}`.
+    pub call_id: CallId,
+    /// The organization (`org_…`).
+    pub organization_id: OrganizationId,
+    /// The member account that made the call (`acc_…`).
+    pub account_id: AccountId,
+    /// The operation called.
+    pub operation: String,
+    /// Why it was called, as the member's assistant said.
+    pub purpose: Option<String>,
+    /// Whether it wrote.
+    pub wrote: bool,
+    /// When.
+    pub at: DateTime<Utc>,
 }
 
 /// The catch-up brief: decisions, work started, work finished and questions waiting for you,
@@ -70,8 +90,12 @@ pub struct CatchUp {
     pub open_questions: Vec<Item>,
     /// Sessions active in the window, newest first.
     pub sessions: Vec<Session>,
-    /// What was put on record meanwhile, one item per Record that changed.
+    /// What was put on record meanwhile, one item per Record that changed (with
+    /// `records:read`).
     pub records: Vec<RecordChange>,
+    /// Calls members made on the Records of organizations you own, newest first (with
+    /// `orgs:read`; at most 50).
+    pub organization_activity: Vec<OrganizationActivity>,
     /// True when older sessions in the window were left out.
     pub more: bool,
 }
@@ -89,7 +113,7 @@ pub async fn resolve_since(
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {
         return Ok(at.with_timezone(&Utc));
     }
-    let Some(id) = ids::parse(Kind::Session, text) else {
+    let Some(id) = SessionId::parse(text) else {
         return Err(Error::BadRequest(format!(
             "since {text:?} is neither an RFC 3339 time (2026-11-10T09:00:00Z) nor a session id (ses_…)"
         )));
@@ -99,7 +123,7 @@ pub async fn resolve_since(
             .bind(id)
             .fetch_optional(tx.conn())
             .await?;
-    started.ok_or_else(|| Error::not_found(Kind::Session, text))
+    started.ok_or_else(|| Error::not_found(Kind::Session, &id.to_string()))
 }
 
 pub async fn catch_up(
@@ -136,7 +160,7 @@ pub async fn catch_up(
         let from = |texts: &[String], into: &mut Vec<Item>| {
             into.extend(texts.iter().map(|t| Item {
                 text: t.clone(),
-                session_id: s.id.clone(),
+                session_id: s.id,
             }))
         };
         match &s.summary {
@@ -161,6 +185,7 @@ pub async fn catch_up(
     } else {
         Vec::new()
     };
+    let organization_activity = organization_activity(tx, since).await?;
     Ok(CatchUp {
         since,
         decisions: brief.decisions,
@@ -169,6 +194,7 @@ pub async fn catch_up(
         open_questions: brief.open_questions,
         sessions,
         records,
+        organization_activity,
         more,
     })
 }
@@ -199,13 +225,54 @@ async fn record_changes(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<Vec<R
     Ok(rows
         .into_iter()
         .map(|r| RecordChange {
-            record_id: ids::format(Kind::Record, r.record_id),
+            record_id: RecordId(r.record_id),
             name: r.name,
-            organization_id: r
-                .organization_id
-                .map(|o| ids::format(Kind::Organization, o)),
+            organization_id: r.organization_id.map(OrganizationId),
             count: r.count,
             newest_lines: r.newest_lines,
+        })
+        .collect())
+}
+
+pub const MAX_ORGANIZATION_ACTIVITY: i64 = 50;
+
+#[derive(sqlx::FromRow)]
+struct ActivityRow {
+    call_id: Uuid,
+    organization_id: Uuid,
+    account_id: Uuid,
+    operation: String,
+    purpose: Option<String>,
+    wrote: bool,
+    created_at: DateTime<Utc>,
+}
+
+/// Other accounts' calls on the Records of organizations the caller owns. Which calls those
+/// are is the policy's business (`journal_calls_org_activity`: owners with `orgs:read`).
+async fn organization_activity(
+    tx: &mut TenantTx,
+    since: DateTime<Utc>,
+) -> Result<Vec<OrganizationActivity>> {
+    let rows: Vec<ActivityRow> = sqlx::query_as(
+        "SELECT call_id, organization_id, account_id, operation, purpose, wrote, created_at \
+         FROM journal_calls \
+         WHERE organization_id IS NOT NULL AND account_id <> n8v_account() AND created_at >= $1 \
+         ORDER BY created_at DESC, call_id DESC LIMIT $2",
+    )
+    .bind(since)
+    .bind(MAX_ORGANIZATION_ACTIVITY)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| OrganizationActivity {
+            call_id: CallId(r.call_id),
+            organization_id: OrganizationId(r.organization_id),
+            account_id: AccountId(r.account_id),
+            operation: r.operation,
+            purpose: r.purpose,
+            wrote: r.wrote,
+            at: r.created_at,
         })
         .collect())
 }

@@ -1,6 +1,7 @@
 //! What a call says about itself: its purpose, the assistant making it, and the shape (never
 //! the values) of its input. Parsed once at the edge.
 
+use crate::ids::{SessionId, TypedId};
 use crate::scrub::scrub;
 use serde_json::{Map, Value};
 
@@ -28,14 +29,15 @@ impl Purpose {
 }
 
 /// The conversation's session (`X-Session-Id` or the MCP `session` argument): blank means
-/// none; anything else must have the shape of a session id. Whether it is the caller's own,
-/// open session is checked later, in the tenant transaction.
-pub fn session_arg(raw: Option<&str>) -> Result<Option<&str>, String> {
+/// none; anything else must be a session id. Whether it is the caller's own, open session is
+/// checked later, in the tenant transaction.
+pub fn session_arg(raw: Option<&str>) -> Result<Option<SessionId>, String> {
     match raw.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(s) if crate::ids::parse(crate::ids::Kind::Session, s).is_none() => Err(format!(
-            "{s:?} is not a session id (ses_…); omit it to let the service pick one"
-        )),
-        other => Ok(other),
+        None => Ok(None),
+        Some(s) => SessionId::parse(s).map(Some).ok_or_else(|| {
+            let shown: String = s.chars().take(40).collect();
+            format!("{shown:?} is not a session id (ses_…); omit it to let the service pick one")
+        }),
     }
 }
 
@@ -54,6 +56,31 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, Strin
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
         return Err(format!("{what} must not contain control characters"));
+    }
+    Ok(Some(scrub(raw).into_owned()))
+}
+
+pub const MAX_REPOSITORY_CHARS: usize = 200;
+
+/// A repository name: one line of letters, digits and `. _ - / : @ +` (e.g. `acme/web` or
+/// `github.com/acme/web`), at most 200 characters. It is rendered into markdown headings for
+/// other readers, so nothing else is accepted.
+pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(None);
+    };
+    if raw.chars().count() > MAX_REPOSITORY_CHARS {
+        return Err(format!(
+            "repository must be at most {MAX_REPOSITORY_CHARS} characters"
+        ));
+    }
+    if !raw
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-/:@+".contains(c))
+    {
+        return Err(
+            "repository may hold only letters, digits and . _ - / : @ + (e.g. acme/web)".into(),
+        );
     }
     Ok(Some(scrub(raw).into_owned()))
 }

@@ -8,6 +8,7 @@ mod cursor;
 pub mod meta;
 pub mod reads;
 pub mod sessions;
+pub mod summaries;
 mod views;
 pub mod window;
 

@@ -6,9 +6,8 @@ use super::cursor::Cursor;
 use super::views::{AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
-use uuid::Uuid;
 
 pub const MAX_SESSIONS_PAGE: i64 = 100;
 pub const MAX_ACTIONS_PAGE: i64 = 300;
@@ -17,8 +16,8 @@ pub const MAX_ACTIONS_PAGE: i64 = 300;
 pub struct SessionFilter {
     /// Case-insensitive substring of the assistant name.
     pub assistant: Option<String>,
-    pub key: Option<Uuid>,
-    pub organization: Option<Uuid>,
+    pub key: Option<KeyId>,
+    pub organization: Option<OrganizationId>,
     pub repository: Option<String>,
     /// Sessions started at or after.
     pub from: Option<DateTime<Utc>>,
@@ -90,9 +89,7 @@ fn paginate<R, T: From<R>>(
     }
 }
 
-pub async fn session(tx: &mut TenantTx, text: &str) -> Result<Session> {
-    let id =
-        ids::parse(Kind::Session, text).ok_or_else(|| Error::not_found(Kind::Session, text))?;
+pub async fn session(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
     let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions WHERE session_id = $1"
     )))
@@ -100,7 +97,7 @@ pub async fn session(tx: &mut TenantTx, text: &str) -> Result<Session> {
     .fetch_optional(tx.conn())
     .await?;
     row.map(Session::from)
-        .ok_or_else(|| Error::not_found(Kind::Session, text))
+        .ok_or_else(|| Error::not_found(Kind::Session, &id.to_string()))
 }
 
 /// A session's calls in the order they were made; `writes_only` keeps the write calls.
@@ -111,16 +108,14 @@ pub async fn actions(
     cursor: Option<Cursor>,
     writes_only: bool,
 ) -> Result<Page<Call>> {
-    let account = ids::parse(Kind::Account, &session.account_id).expect("formatted by us");
-    let id = ids::parse(Kind::Session, &session.id).expect("formatted by us");
     let rows: Vec<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {CALL_COLUMNS} FROM journal_calls \
          WHERE account_id = $1 AND session_id = $2 AND (NOT $3 OR wrote) \
            AND ($4::timestamptz IS NULL OR (created_at, call_id) > ($4, $5)) \
          ORDER BY created_at, call_id LIMIT $6"
     )))
-    .bind(account)
-    .bind(id)
+    .bind(session.account_id)
+    .bind(session.id)
     .bind(writes_only)
     .bind(cursor.map(|c| c.at))
     .bind(cursor.map(|c| c.id))
@@ -133,8 +128,7 @@ pub async fn actions(
     }))
 }
 
-pub async fn call(tx: &mut TenantTx, text: &str) -> Result<Call> {
-    let id = ids::parse(Kind::Call, text).ok_or_else(|| Error::not_found(Kind::Call, text))?;
+pub async fn call(tx: &mut TenantTx, id: CallId) -> Result<Call> {
     let row: Option<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1"
     )))
@@ -142,11 +136,10 @@ pub async fn call(tx: &mut TenantTx, text: &str) -> Result<Call> {
     .fetch_optional(tx.conn())
     .await?;
     row.map(Call::from)
-        .ok_or_else(|| Error::not_found(Kind::Call, text))
+        .ok_or_else(|| Error::not_found(Kind::Call, &id.to_string()))
 }
 
-pub async fn audit(tx: &mut TenantTx, text: &str) -> Result<AuditEntry> {
-    let id = ids::parse(Kind::Audit, text).ok_or_else(|| Error::not_found(Kind::Audit, text))?;
+pub async fn audit(tx: &mut TenantTx, id: AuditId) -> Result<AuditEntry> {
     let row: Option<AuditRow> = sqlx::query_as(
         "SELECT audit_id, method, path, status, credential_id, request_id, created_at \
          FROM audit_log WHERE account_id = n8v_account() AND audit_id = $1",
@@ -155,5 +148,5 @@ pub async fn audit(tx: &mut TenantTx, text: &str) -> Result<AuditEntry> {
     .fetch_optional(tx.conn())
     .await?;
     row.map(AuditEntry::from)
-        .ok_or_else(|| Error::not_found(Kind::Audit, text))
+        .ok_or_else(|| Error::not_found(Kind::Audit, &id.to_string()))
 }

@@ -5,7 +5,7 @@ use super::SessionRules;
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::{self, OrganizationId, SessionId};
 use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -15,19 +15,12 @@ use uuid::Uuid;
 pub struct Opening {
     pub assistant: String,
     pub goal: Option<String>,
-    pub organization: Option<Uuid>,
+    pub organization: Option<OrganizationId>,
     pub repository: Option<String>,
 }
 
 /// Checks that an explicit `X-Session-Id` names an open session of this very credential.
-pub async fn check_explicit(tx: &mut TenantTx, text: &str) -> Result<Uuid> {
-    let unknown = || {
-        Error::NotFound(format!(
-            "no session {text:?} belongs to this credential (sessions cannot be shared across \
-             credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
-        ))
-    };
-    let id = ids::parse(Kind::Session, text).ok_or_else(unknown)?;
+pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
     let ended: Option<Option<DateTime<Utc>>> = sqlx::query_scalar(
         "SELECT ended_at FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1",
@@ -36,32 +29,38 @@ pub async fn check_explicit(tx: &mut TenantTx, text: &str) -> Result<Uuid> {
     .fetch_optional(tx.conn())
     .await?;
     match ended {
-        None => Err(unknown()),
+        None => Err(Error::NotFound(format!(
+            "no session {id} belongs to this credential (sessions cannot be shared across \
+             credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
+        ))),
         Some(Some(_)) => Err(Error::Conflict(format!(
-            "session {text} has ended; start a new one or omit X-Session-Id"
+            "session {id} has ended; start a new one or omit X-Session-Id"
         ))),
         Some(None) => Ok(id),
     }
 }
 
-/// The caller's recent open implicit session, or a new one. Sessions too quiet or too old are
+/// The session a call that names none joins: the same caller's most recently active open
+/// session — an explicit one while it is open, an implicit one while it is fresh (quiet for less
+/// than 30 minutes, younger than 12 hours) — or a new implicit one. Stale implicit sessions are
 /// retired on the way. A unique index (one open implicit session per credential and scope set)
-/// makes concurrent first calls agree on one session.
-pub async fn join_or_issue_implicit(
+/// makes concurrent first calls agree on one session. Only sessions recorded with the caller's
+/// exact scopes are joined, so a session never holds calls it would hide from their maker.
+pub async fn join_or_issue(
     tx: &mut TenantTx,
     opening: &Opening,
     now: DateTime<Utc>,
     rules: SessionRules,
-) -> Result<Uuid> {
-    let scopes = tx.tenant().scopes.clone();
+) -> Result<SessionId> {
+    let scopes = tx.tenant().scopes.names();
     let fresh_after = now - rules.quiet;
     let born_after = now - rules.max_age;
-    let open: Option<Uuid> = sqlx::query_scalar(
+    let open: Option<SessionId> = sqlx::query_scalar(
         "SELECT session_id FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
-           AND last_activity_at > $2 AND started_at > $3 \
-         ORDER BY last_activity_at DESC LIMIT 1",
+           AND ended_at IS NULL AND scopes = $1 \
+           AND (kind = 'explicit' OR (last_activity_at > $2 AND started_at > $3)) \
+         ORDER BY last_activity_at DESC, session_id DESC LIMIT 1",
     )
     .bind(&scopes)
     .bind(fresh_after)
@@ -87,7 +86,7 @@ pub async fn join_or_issue_implicit(
     for (session, calls) in retired {
         enqueue_summary(tx, session, calls).await?;
     }
-    let inserted: Option<Uuid> = sqlx::query_scalar(
+    let inserted: Option<SessionId> = sqlx::query_scalar(
         "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
              repository, scopes, started_at, last_activity_at) \
          VALUES (n8v_account(), $1, n8v_credential(), 'implicit', $2, $3, $4, $5, $5) \
@@ -105,7 +104,7 @@ pub async fn join_or_issue_implicit(
         return Ok(id);
     }
     // A concurrent request issued it first; join that one.
-    let theirs: Uuid = sqlx::query_scalar(
+    let theirs: SessionId = sqlx::query_scalar(
         "SELECT session_id FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1",
@@ -127,13 +126,10 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
         .fetch_optional(tx.conn())
         .await?;
         if visible.is_none() {
-            return Err(Error::not_found(
-                Kind::Organization,
-                &ids::format(Kind::Organization, org),
-            ));
+            return Err(Error::not_found(ids::Kind::Organization, &org.to_string()));
         }
     }
-    let scopes = tx.tenant().scopes.clone();
+    let scopes = tx.tenant().scopes.names();
     let row: SessionRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
              organization_id, repository, scopes, goal, started_at, last_activity_at) \
@@ -152,26 +148,33 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
     Ok(row.into())
 }
 
-/// Closes one of the caller's own open sessions with its outcome.
+/// Closes one of the caller's own open sessions with its outcome, exactly once: the update
+/// only matches an open session, so of two concurrent ends (or an end racing the quiet sweep)
+/// one closes it and enqueues its summary, and the other is told it has ended (409).
 pub async fn end(
     tx: &mut TenantTx,
-    text: &str,
+    id: SessionId,
     outcome: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<Session> {
-    let id = check_explicit(tx, text).await?;
-    let row: SessionRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3, \
              last_activity_at = GREATEST(last_activity_at, $2) \
-         WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1 \
+         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
+           AND session_id = $1 AND ended_at IS NULL \
          RETURNING {SESSION_COLUMNS}"
     )))
     .bind(id)
     .bind(now)
     .bind(outcome)
-    .fetch_one(tx.conn())
+    .fetch_optional(tx.conn())
     .await?;
-    enqueue_summary(tx, id, row.call_count).await?;
+    let Some(row) = row else {
+        // Not one of ours (404), or closed already (409).
+        check_explicit(tx, id).await?;
+        return Err(Error::Conflict(format!("session {id} has ended")));
+    };
+    enqueue_summary(tx, id.0, row.call_count).await?;
     Ok(row.into())
 }
 
@@ -200,6 +203,20 @@ pub async fn close_quiet(
         }
         None => Ok(false),
     }
+}
+
+/// Open sessions quiet since before `cutoff`, across accounts (ids only), oldest first. The
+/// owner's SECURITY DEFINER function reads across accounts; only ids leave it.
+pub async fn quiet(
+    db: &crate::db::Db,
+    cutoff: DateTime<Utc>,
+    limit: i32,
+) -> sqlx::Result<Vec<(Uuid, Uuid)>> {
+    sqlx::query_as("SELECT account_id, session_id FROM n8v_quiet_sessions($1, $2)")
+        .bind(cutoff)
+        .bind(limit)
+        .fetch_all(db.pool())
+        .await
 }
 
 /// A closed session's summary job, in the same transaction as the close.

@@ -1,6 +1,6 @@
 //! What the journal answers with: sessions, calls and audit entries, with external IDs.
 
-use crate::ids::{self, Kind};
+use crate::ids::{AccountId, AuditId, CallId, KeyId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -41,7 +41,7 @@ use uuid::Uuid;
 }))]
 pub struct Session {
     /// The session id (`ses_…`); send it as `X-Session-Id` to record calls in this session.
-    pub id: String,
+    pub id: SessionId,
     /// `explicit` (opened with a goal) or `implicit` (issued for calls made without a session).
     pub kind: String,
     /// `open` or `closed`.
@@ -49,11 +49,11 @@ pub struct Session {
     /// The assistant making the calls: `X-Assistant`, else the `User-Agent`, else `unknown`.
     pub assistant: String,
     /// The account the session belongs to (`acc_…`).
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The API key that made the calls (`key_…`), also for tokens minted from it.
-    pub key_id: String,
+    pub key_id: KeyId,
     /// The organization the work is for (`org_…`), if any.
-    pub organization_id: Option<String>,
+    pub organization_id: Option<OrganizationId>,
     /// The repository the assistant worked in, if any.
     pub repository: Option<String>,
     /// The scopes the credential held; only credentials holding all of them can read this session.
@@ -144,7 +144,7 @@ pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id,
 impl From<SessionRow> for Session {
     fn from(r: SessionRow) -> Self {
         Session {
-            id: ids::format(Kind::Session, r.session_id),
+            id: SessionId(r.session_id),
             kind: r.kind,
             status: if r.ended_at.is_some() {
                 "closed"
@@ -152,11 +152,9 @@ impl From<SessionRow> for Session {
                 "open"
             },
             assistant: r.assistant,
-            account_id: ids::format(Kind::Account, r.account_id),
-            key_id: ids::format(Kind::Key, r.credential_id),
-            organization_id: r
-                .organization_id
-                .map(|o| ids::format(Kind::Organization, o)),
+            account_id: AccountId(r.account_id),
+            key_id: KeyId(r.credential_id),
+            organization_id: r.organization_id.map(OrganizationId),
             repository: r.repository,
             scopes: r.scopes,
             goal: r.goal,
@@ -188,6 +186,7 @@ impl From<SessionRow> for Session {
 #[schema(example = json!({
     "id": "call_01M72B2VP8EMRSV7E9Z0C1HT0H",
     "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
+    "organization_id": null,
     "operation": "listRecordEntries",
     "purpose": "Pick up where we stopped",
     "target_ids": ["rec_01KYP3WV40ER08K6AGV0VFCXEC"],
@@ -205,9 +204,12 @@ impl From<SessionRow> for Session {
 }))]
 pub struct Call {
     /// The journal entry id (`call_…`).
-    pub id: String,
+    pub id: CallId,
     /// The session the call was recorded in (`ses_…`).
-    pub session_id: String,
+    pub session_id: SessionId,
+    /// The organization whose Record the call acted on (`org_…`): that organization's activity,
+    /// which its owner reads with `orgs:read`.
+    pub organization_id: Option<OrganizationId>,
     /// The operation called (its OpenAPI operation id, e.g. `appendRecordEntry`).
     pub operation: String,
     /// Why the call was made (`X-Purpose`), credentials scrubbed.
@@ -234,7 +236,7 @@ pub struct Call {
     /// When the call was made.
     pub at: DateTime<Utc>,
     /// The audit entry written for the same request (`aud_…`).
-    pub audit_id: Option<String>,
+    pub audit_id: Option<AuditId>,
     /// Where the audit entry written for the same request can be read.
     pub audit_url: Option<String>,
 }
@@ -255,18 +257,21 @@ pub(crate) struct CallRow {
     pub journal_read: bool,
     pub duration_ms: i32,
     pub audit_id: Option<Uuid>,
+    pub organization_id: Option<Uuid>,
     pub created_at: DateTime<Utc>,
 }
 
 pub(crate) const CALL_COLUMNS: &str = "call_id, session_id, operation, purpose, target_ids, status, \
-    ok, input_shape, result_ids, result_count, wrote, journal_read, duration_ms, audit_id, created_at";
+    ok, input_shape, result_ids, result_count, wrote, journal_read, duration_ms, audit_id, \
+    organization_id, created_at";
 
 impl From<CallRow> for Call {
     fn from(r: CallRow) -> Self {
-        let audit_id = r.audit_id.map(|a| ids::format(Kind::Audit, a));
+        let audit_id = r.audit_id.map(AuditId);
         Call {
-            id: ids::format(Kind::Call, r.call_id),
-            session_id: ids::format(Kind::Session, r.session_id),
+            id: CallId(r.call_id),
+            session_id: SessionId(r.session_id),
+            organization_id: r.organization_id.map(OrganizationId),
             operation: r.operation,
             purpose: r.purpose,
             target_ids: r.target_ids,
@@ -299,7 +304,7 @@ impl From<CallRow> for Call {
 }))]
 pub struct AuditEntry {
     /// The audit entry id (`aud_…`).
-    pub id: String,
+    pub id: AuditId,
     /// The HTTP method of the request.
     pub method: String,
     /// The request path, credentials scrubbed.
@@ -307,7 +312,7 @@ pub struct AuditEntry {
     /// The HTTP status of the answer.
     pub status: i32,
     /// The API key that made the request (`key_…`).
-    pub key_id: Option<String>,
+    pub key_id: Option<KeyId>,
     /// The request's `x-request-id`.
     pub request_id: String,
     /// When the request was made.
@@ -328,11 +333,11 @@ pub(crate) struct AuditRow {
 impl From<AuditRow> for AuditEntry {
     fn from(r: AuditRow) -> Self {
         AuditEntry {
-            id: ids::format(Kind::Audit, r.audit_id),
+            id: AuditId(r.audit_id),
             method: r.method,
             path: r.path,
             status: r.status,
-            key_id: r.credential_id.map(|c| ids::format(Kind::Key, c)),
+            key_id: r.credential_id.map(KeyId),
             request_id: r.request_id,
             at: r.created_at,
         }

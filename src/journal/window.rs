@@ -5,6 +5,7 @@
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::Result;
+use crate::ids::SessionId;
 use chrono::{DateTime, Duration, Utc};
 
 pub const MIN_CHARS: usize = 1_000;
@@ -32,9 +33,9 @@ pub fn entry(s: &Session) -> String {
     let end = s.ended_at.unwrap_or(s.last_activity_at);
     let project = s
         .repository
-        .as_deref()
-        .or(s.organization_id.as_deref())
-        .unwrap_or("-");
+        .clone()
+        .or(s.organization_id.map(|o| o.to_string()))
+        .unwrap_or_else(|| "-".into());
     let mut out = format!(
         "## {} {}–{} · {} · {}\n",
         s.started_at.format("%Y-%m-%d"),
@@ -86,8 +87,12 @@ pub fn entry(s: &Session) -> String {
     out
 }
 
-/// The window as markdown, at most `max_chars` characters.
-pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> Result<String> {
+/// The window as markdown, at most `max_chars` characters, and the sessions it shows.
+pub async fn render(
+    tx: &mut TenantTx,
+    now: DateTime<Utc>,
+    max_chars: usize,
+) -> Result<(String, Vec<SessionId>)> {
     let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions \
          WHERE NOT journal_only AND last_activity_at >= $1 \
@@ -97,16 +102,15 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     .bind(MAX_SESSIONS)
     .fetch_all(tx.conn())
     .await?;
-    let entries: Vec<String> = rows
-        .into_iter()
-        .map(Session::from)
-        .map(|s| entry(&s))
-        .collect();
-    Ok(fit(&entries, max_chars))
+    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+    let entries: Vec<String> = sessions.iter().map(entry).collect();
+    let (markdown, kept) = fit(&entries, max_chars);
+    Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
 }
 
-/// Keeps the newest entries (given newest first) that fit, shows them oldest first.
-pub fn fit(newest_first: &[String], max_chars: usize) -> String {
+/// Keeps the newest entries (given newest first) that fit, shows them oldest first; also says
+/// how many it kept.
+pub fn fit(newest_first: &[String], max_chars: usize) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
     let mut budget = max_chars.saturating_sub(chars(HEADER) + chars(&footer(newest_first.len())));
     let mut kept = Vec::new();
@@ -125,7 +129,7 @@ pub fn fit(newest_first: &[String], max_chars: usize) -> String {
     }
     kept.iter().rev().for_each(|e| out.push_str(e));
     out.push_str(&footer(left_out));
-    out
+    (out, kept.len())
 }
 
 #[cfg(test)]
@@ -137,7 +141,8 @@ mod tests {
         let entries: Vec<String> = (0..50)
             .map(|i| format!("## entry {i:02}\n{}\n\n", "x".repeat(200)))
             .collect();
-        let out = fit(&entries, 1_000);
+        let (out, kept) = fit(&entries, 1_000);
+        assert!(kept > 0 && kept < 50);
         assert!(out.chars().count() <= 1_000, "{}", out.chars().count());
         assert!(out.contains("entry 00") && !out.contains("entry 49"));
         assert!(
@@ -148,7 +153,7 @@ mod tests {
             out.contains("older sessions were left out")
                 && out.ends_with("GET /api/v1/journal/sessions).\n")
         );
-        let all = fit(&entries, MAX_CHARS);
+        let (all, _) = fit(&entries, MAX_CHARS);
         assert!(all.contains("entry 49") && !all.contains("left out"));
     }
 }

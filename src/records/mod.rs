@@ -4,7 +4,7 @@
 
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{self, Kind};
+use crate::ids::{self, AccountId, EntryId, Kind, OrganizationId, RecordId, TypedId};
 use crate::scrub::scrub;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -25,13 +25,13 @@ pub const MAX_PAGE: i64 = 200;
 }))]
 pub struct Record {
     /// The Record id (`rec_…`).
-    pub id: String,
+    pub id: RecordId,
     /// The name of the account or organization it belongs to.
     pub name: String,
     /// `account` for an account's own Record, `organization` for an organization's.
     pub kind: &'static str,
     /// The organization (`org_…`) for an organization's Record.
-    pub organization_id: Option<String>,
+    pub organization_id: Option<OrganizationId>,
     /// When the Record was created.
     pub created_at: DateTime<Utc>,
 }
@@ -47,13 +47,13 @@ pub struct Record {
 }))]
 pub struct Entry {
     /// The entry id (`ent_…`).
-    pub id: String,
+    pub id: EntryId,
     /// The Record it belongs to (`rec_…`).
-    pub record_id: String,
+    pub record_id: RecordId,
     /// The line: one line of text, credentials scrubbed.
     pub line: String,
     /// The account that put it on record (`acc_…`).
-    pub author_account_id: String,
+    pub author_account_id: AccountId,
     /// When it was put on record.
     pub created_at: DateTime<Utc>,
 }
@@ -78,16 +78,14 @@ struct EntryRow {
 impl From<RecordRow> for Record {
     fn from(r: RecordRow) -> Self {
         Record {
-            id: ids::format(Kind::Record, r.record_id),
+            id: RecordId(r.record_id),
             name: r.name,
             kind: if r.organization_id.is_some() {
                 "organization"
             } else {
                 "account"
             },
-            organization_id: r
-                .organization_id
-                .map(|o| ids::format(Kind::Organization, o)),
+            organization_id: r.organization_id.map(OrganizationId),
             created_at: r.created_at,
         }
     }
@@ -96,10 +94,10 @@ impl From<RecordRow> for Record {
 impl From<EntryRow> for Entry {
     fn from(e: EntryRow) -> Self {
         Entry {
-            id: ids::format(Kind::Entry, e.entry_id),
-            record_id: ids::format(Kind::Record, e.record_id),
+            id: EntryId(e.entry_id),
+            record_id: RecordId(e.record_id),
             line: e.line,
-            author_account_id: ids::format(Kind::Account, e.author_account_id),
+            author_account_id: AccountId(e.author_account_id),
             created_at: e.created_at,
         }
     }
@@ -131,38 +129,48 @@ pub async fn list(tx: &mut TenantTx) -> Result<Vec<Record>> {
     Ok(rows.into_iter().map(Record::from).collect())
 }
 
-/// The owning account of a visible Record; 404 when it is not visible (or does not exist).
-async fn owner_of(tx: &mut TenantTx, record: &str) -> Result<(Uuid, Uuid)> {
-    let id =
-        ids::parse(Kind::Record, record).ok_or_else(|| Error::not_found(Kind::Record, record))?;
-    let owner: Option<Uuid> =
-        sqlx::query_scalar("SELECT account_id FROM records WHERE record_id = $1")
+/// A Record the caller can open: whose it is, and which organization's.
+#[derive(Clone, Copy, Debug)]
+pub struct Opened {
+    pub id: RecordId,
+    owner: Uuid,
+    pub organization: Option<OrganizationId>,
+}
+
+/// Opens a visible Record; 404 when it is not visible (or does not exist).
+pub async fn open(tx: &mut TenantTx, id: RecordId) -> Result<Opened> {
+    let row: Option<(Uuid, Option<Uuid>)> =
+        sqlx::query_as("SELECT account_id, organization_id FROM records WHERE record_id = $1")
             .bind(id)
             .fetch_optional(tx.conn())
             .await?;
-    owner
-        .map(|o| (o, id))
-        .ok_or_else(|| Error::not_found(Kind::Record, record))
+    let (owner, organization) =
+        row.ok_or_else(|| Error::not_found(Kind::Record, &id.to_string()))?;
+    Ok(Opened {
+        id,
+        owner,
+        organization: organization.map(OrganizationId),
+    })
 }
 
 pub struct EntryPage {
     pub entries: Vec<Entry>,
-    pub next_cursor: Option<String>,
+    pub next_cursor: Option<EntryId>,
 }
 
 /// Entries newest first; `cursor` is the last entry id of the previous page.
 pub async fn entries(
     tx: &mut TenantTx,
-    record: &str,
+    record: &Opened,
     limit: i64,
     cursor: Option<&str>,
 ) -> Result<EntryPage> {
-    let (owner, record_id) = owner_of(tx, record).await?;
     let before = match cursor {
         None => None,
-        Some(c) => Some(ids::parse(Kind::Entry, c).ok_or_else(|| {
+        Some(c) => Some(EntryId::parse(c).ok_or_else(|| {
             Error::BadRequest(format!(
-                "cursor {c:?} is not a next_cursor this endpoint returned"
+                "cursor {:?} is not a next_cursor this endpoint returned",
+                BadText(c)
             ))
         })?),
     };
@@ -171,8 +179,8 @@ pub async fn entries(
          WHERE account_id = $1 AND record_id = $2 AND ($3::uuid IS NULL OR entry_id < $3) \
          ORDER BY entry_id DESC LIMIT $4",
     )
-    .bind(owner)
-    .bind(record_id)
+    .bind(record.owner)
+    .bind(record.id)
     .bind(before)
     .bind(limit + 1)
     .fetch_all(tx.conn())
@@ -180,7 +188,7 @@ pub async fn entries(
     let mut entries: Vec<Entry> = rows.into_iter().map(Entry::from).collect();
     let next_cursor = if entries.len() as i64 > limit {
         entries.truncate(limit as usize);
-        entries.last().map(|e| e.id.clone())
+        entries.last().map(|e| e.id)
     } else {
         None
     };
@@ -193,20 +201,19 @@ pub async fn entries(
 /// Appends a line (already checked with [`parse_line`]).
 pub async fn append(
     tx: &mut TenantTx,
-    record: &str,
+    record: &Opened,
     line: &str,
     now: DateTime<Utc>,
 ) -> Result<Entry> {
-    let (owner, record_id) = owner_of(tx, record).await?;
     let tenant = tx.tenant().clone();
     let row: EntryRow = sqlx::query_as(
         "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, credential_id, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
          RETURNING entry_id, record_id, line, author_account_id, created_at",
     )
-    .bind(owner)
+    .bind(record.owner)
     .bind(ids::new_id())
-    .bind(record_id)
+    .bind(record.id)
     .bind(line)
     .bind(tenant.account_id)
     .bind(tenant.credential_id)
@@ -214,4 +221,14 @@ pub async fn append(
     .fetch_one(tx.conn())
     .await?;
     Ok(row.into())
+}
+
+/// Caller text shown back in an error, cut short.
+struct BadText<'a>(&'a str);
+
+impl std::fmt::Debug for BadText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let short: String = self.0.chars().take(40).collect();
+        write!(f, "{short:?}")
+    }
 }

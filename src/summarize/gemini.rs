@@ -47,6 +47,7 @@ impl Provider for Gemini {
             "generationConfig": {
                 "responseMimeType": "application/json",
                 "responseSchema": schema,
+                "maxOutputTokens": super::MAX_OUTPUT_TOKENS,
             },
         });
         let answer = post_json(|| {

@@ -7,9 +7,16 @@
 //! Per part of the session, two model calls: a draft, then a much smaller edit that sees only the
 //! draft and may only cut (checked, see `cut`), because a short entry that keeps decisions and
 //! open questions reads better than a long one, and a cut cannot invent. Long sessions are split
-//! into parts of about 30,000 characters so later work is not squeezed out of one short entry.
-//! Whatever goes wrong, a code-written summary remains, at zero model cost.
+//! into parts of about 30,000 characters so later work is not squeezed out of one short entry;
+//! at most `max_parts` of them go to the model, and code summarises the rest.
+//!
+//! Cost is bounded before it is spent: every paid model call first reserves the most it can
+//! cost from a [`Budget`] (the prompt's bytes as input tokens, the output cap as output tokens,
+//! for every attempt the retries allow) and settles to the real cost after. A refused
+//! reservation ends the model's part of the work. Whatever goes wrong, a code-written summary
+//! remains, at zero model cost.
 
+mod budget;
 mod cost;
 mod cut;
 mod gemini;
@@ -18,6 +25,7 @@ mod provider;
 mod proxy;
 mod render;
 
+pub use budget::{Budget, Unlimited};
 pub use cost::{Rates, cost_usd};
 pub use gemini::Gemini;
 pub use prompt::summary_schema;
@@ -35,6 +43,16 @@ pub const PART_CHARS: usize = 30_000;
 
 /// The model name recorded when code wrote the summary.
 pub const CODE_MODEL: &str = "code";
+
+/// Most parts one summary sends to a model (`N8V_SUMMARY_MAX_PARTS`); code summarises the rest.
+pub const DEFAULT_MAX_PARTS: usize = 8;
+
+/// The output tokens a model call may produce (its request says so), which bounds what a
+/// reservation must cover.
+pub const MAX_OUTPUT_TOKENS: u64 = 4_096;
+
+/// Why the model stopped early when the budget refused a reservation.
+pub const BUDGET_SPENT: &str = "the monthly summary budget is spent";
 
 /// One call as the journal keeps it: no payloads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,8 +121,16 @@ impl Spent {
     }
 }
 
+/// How a summary may use its model.
+pub struct Limits<'a> {
+    pub rates: &'a Rates,
+    pub budget: &'a dyn Budget,
+    pub max_parts: usize,
+}
+
 /// Summarises a session. Never fails: any provider failure (HTTP error, timeout, malformed
-/// output) falls back to the code summary, with `fallback` saying why.
+/// output) or a refused budget reservation falls back to the code summary, with `fallback`
+/// saying why.
 ///
 /// When a failure comes after the provider already billed tokens (a malformed draft, or a later
 /// part failing after earlier parts succeeded), the outcome is the code summary with model
@@ -113,9 +139,10 @@ impl Spent {
 /// failure: the draft is kept.
 pub async fn summarize(
     provider: Option<&dyn Provider>,
-    rates: &Rates,
+    limits: &Limits<'_>,
     facts: &SessionFacts,
 ) -> Outcome {
+    let rates = limits.rates;
     let Some(provider) = provider else {
         return fallback(
             facts,
@@ -125,7 +152,7 @@ pub async fn summarize(
             "no model provider is configured",
         );
     };
-    let parts = render_parts(facts, PART_CHARS);
+    let mut parts = render_parts(facts, PART_CHARS);
     if parts.is_empty() {
         // Nothing a model could add to the goal and outcome; don't pay for it.
         return fallback(
@@ -136,20 +163,44 @@ pub async fn summarize(
             "the session has no calls",
         );
     }
+    let total = parts.len();
+    let max_parts = limits.max_parts.max(1);
+    // The calls past the last part the model may see: one line per call, in order.
+    let rest = (total > max_parts).then(|| {
+        parts.truncate(max_parts);
+        let covered: usize = parts.iter().map(|p| p.lines().count()).sum();
+        SessionFacts {
+            calls: facts.calls[covered.min(facts.calls.len())..].to_vec(),
+            ..facts.clone()
+        }
+    });
+    let paid = Paid {
+        provider,
+        rates,
+        budget: limits.budget,
+    };
     let mut spent = Spent::default();
     let mut summaries = Vec::with_capacity(parts.len());
     for (index, part) in parts.iter().enumerate() {
-        match summarize_part(provider, facts, part, index, parts.len(), &mut spent).await {
+        match summarize_part(&paid, facts, part, index, total, &mut spent).await {
             Ok(summary) => summaries.push(summary),
             Err(reason) => {
-                let reason = if parts.len() > 1 {
-                    format!("part {} of {}: {reason}", index + 1, parts.len())
+                let reason = if total > 1 {
+                    format!("part {} of {total}: {reason}", index + 1)
                 } else {
                     reason
                 };
                 return fallback(facts, rates, provider.charges(), spent, &reason);
             }
         }
+    }
+    if let Some(rest) = &rest {
+        let mut tail = code_summary(rest);
+        tail.summary = format!(
+            "Calls after part {max_parts} of {total}, summarised by code: {}",
+            tail.summary
+        );
+        summaries.push(tail);
     }
     Outcome {
         summary: merge(summaries),
@@ -162,9 +213,50 @@ pub async fn summarize(
     }
 }
 
+/// A provider with the budget its calls are reserved from.
+struct Paid<'a> {
+    provider: &'a dyn Provider,
+    rates: &'a Rates,
+    budget: &'a dyn Budget,
+}
+
+impl Paid<'_> {
+    /// One model call, reserved first when the provider charges. `Err(None)`: the budget
+    /// refused it, nothing was called.
+    async fn generate(
+        &self,
+        system: &str,
+        prompt: &str,
+        schema: &serde_json::Value,
+    ) -> Result<Result<Generated, ProviderError>, ()> {
+        if !self.provider.charges() {
+            return Ok(self.provider.generate(system, prompt, schema).await);
+        }
+        let bound_input = (system.len() + prompt.len() + schema.to_string().len()) as u64;
+        let attempts = u64::from(provider::ATTEMPTS);
+        let estimate = cost_usd(
+            self.rates,
+            bound_input.saturating_mul(attempts),
+            MAX_OUTPUT_TOKENS.saturating_mul(attempts),
+        );
+        if !self.budget.reserve(estimate).await {
+            return Err(());
+        }
+        let answer = self.provider.generate(system, prompt, schema).await;
+        let (input, output) = match &answer {
+            Ok(a) => (a.input_tokens, a.output_tokens),
+            Err(e) => e.spent(),
+        };
+        self.budget
+            .settle(estimate, cost_usd(self.rates, input, output))
+            .await;
+        Ok(answer)
+    }
+}
+
 /// Draft, then edit. Errors only when the draft fails; the edit can only improve on it.
 async fn summarize_part(
-    provider: &dyn Provider,
+    paid: &Paid<'_>,
     facts: &SessionFacts,
     part: &str,
     index: usize,
@@ -173,26 +265,25 @@ async fn summarize_part(
 ) -> Result<Summary, String> {
     let schema = summary_schema();
     let prompt = render::draft_prompt(facts, part, index, total);
-    let draft = match provider
-        .generate(prompt::DRAFT_SYSTEM, &prompt, &schema)
-        .await
-    {
-        Ok(answer) => {
+    let draft = match paid.generate(prompt::DRAFT_SYSTEM, &prompt, &schema).await {
+        Err(()) => return Err(BUDGET_SPENT.to_owned()),
+        Ok(Ok(answer)) => {
             spent.add((answer.input_tokens, answer.output_tokens));
             prompt::parse_summary(&answer.text).map_err(|e| format!("draft: {e}"))?
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             spent.add(e.spent());
             return Err(format!("draft: {e}"));
         }
     };
     // The edit sees only the draft, so it cannot reintroduce detail from the calls.
     let draft_json = serde_json::to_string(&draft).map_err(|e| format!("draft: {e}"))?;
-    match provider
+    match paid
         .generate(prompt::EDIT_SYSTEM, &draft_json, &schema)
         .await
     {
-        Ok(answer) => {
+        Err(()) => tracing::info!("summary edit skipped: {BUDGET_SPENT}; keeping the draft"),
+        Ok(Ok(answer)) => {
             spent.add((answer.input_tokens, answer.output_tokens));
             match prompt::parse_summary(&answer.text) {
                 Ok(edit) if cut::only_cuts(&draft, &edit) => return Ok(edit),
@@ -200,7 +291,7 @@ async fn summarize_part(
                 Err(e) => tracing::info!(error = %e, "summary edit unreadable; keeping the draft"),
             }
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             spent.add(e.spent());
             tracing::info!(error = %e, "summary edit failed; keeping the draft");
         }

@@ -73,6 +73,9 @@ impl ProviderError {
 /// Retries after the first attempt. Bounded so a dead provider delays a summary by well under a
 /// second of backoff (plus the timeouts), after which the code summary takes over.
 const RETRIES: u32 = 2;
+
+/// The most attempts one model call makes: what a budget reservation must cover.
+pub const ATTEMPTS: u32 = RETRIES + 1;
 const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 
 /// Sends the request `build` makes, retrying 5xx, 429, transport errors and timeouts (the

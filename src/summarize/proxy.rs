@@ -44,6 +44,7 @@ impl Provider for Proxy {
                 {"role": "system", "content": system},
                 {"role": "user", "content": prompt},
             ],
+            "max_tokens": super::MAX_OUTPUT_TOKENS,
             "response_format": {
                 "type": "json_schema",
                 "json_schema": {"name": "summary", "schema": strict(schema), "strict": true},

@@ -132,3 +132,25 @@ pub struct RecordAppendArgs {
     #[serde(flatten)]
     pub conversation: Conversation,
 }
+
+/// The longest string any tool argument may be (the longest field, `line`, is 4,000
+/// characters; ids, cursors, filters and times are far shorter). Longer arguments are refused
+/// before anything runs, so no oversized text reaches the journal or a model.
+pub const MAX_ARGUMENT_CHARS: usize = 4_000;
+
+/// Refuses any string argument longer than [`MAX_ARGUMENT_CHARS`], naming it.
+pub fn check_lengths(arguments: &serde_json::Value) -> Result<(), String> {
+    let serde_json::Value::Object(map) = arguments else {
+        return Ok(());
+    };
+    for (name, value) in map {
+        if let serde_json::Value::String(text) = value
+            && text.chars().count() > MAX_ARGUMENT_CHARS
+        {
+            return Err(format!(
+                "`{name}` is longer than {MAX_ARGUMENT_CHARS} characters; shorten it"
+            ));
+        }
+    }
+    Ok(())
+}

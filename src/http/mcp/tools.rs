@@ -1,16 +1,19 @@
-//! The tools. Each one validates its conversation arguments, begins a journalled operation,
-//! calls the same functions as the REST handlers, and finishes the operation.
+//! The tools: arguments → a typed operation input → the same `ops` function REST calls →
+//! structured content. [`JournalMcp::run`] validates the conversation arguments and runs the
+//! operation, so a tool cannot forget to record it; failures are recorded with their real status
+//! (a refused `record_append` is a 403, a created entry a 201), as over REST.
 
 use super::args::*;
 use crate::auth::Principal;
 use crate::error::Error;
 use crate::http::AppState;
-use crate::http::rest::{
-    catch_up as rest_catch_up, journal as rest_journal, records as rest_records,
-};
-use crate::ids::{self, Kind};
+use crate::ids::{CallId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
-use crate::operation::{CallContext, JournalUse, Operation, Spec};
+use crate::ops::journal::{
+    EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp, StartSession,
+};
+use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
+use crate::ops::{self, CallContext, Op, Via};
 use axum::http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -37,10 +40,6 @@ enum Output {
     Journal,
 }
 
-const fn spec(id: &'static str, journal: JournalUse) -> Spec {
-    Spec { id, journal }
-}
-
 #[derive(Clone)]
 pub struct JournalMcp {
     state: AppState,
@@ -57,100 +56,60 @@ impl JournalMcp {
     }
 
     /// Read the catch-up brief: decisions, work started, work finished and questions waiting,
-    /// the sessions in the window, and what was put on record meanwhile in the Records you can
-    /// open. Call it first in a new conversation. Needs chats:read.
+    /// the sessions in the window, what was put on record meanwhile in the Records you can
+    /// open, and (with orgs:read) what members did on your organizations' Records. Call it first
+    /// in a new conversation. Needs chats:read.
     #[tool]
     async fn journal_catch_up(
         &self,
         Parameters(a): Parameters<CatchUpArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("journal_catch_up", JournalUse::Read),
-                &a.conversation,
-                &a,
-                vec![],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
+        let input = ReadCatchUp {
+            since: a.since.clone(),
         };
-        let result = rest_catch_up::catch_up_in(&mut op, a.since.as_deref())
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
-            .map(|b| to_value(b.0));
-        self.finish(op, result, Output::Journal).await
     }
 
     /// Open a session for this conversation with one sentence describing the goal. Returns the
-    /// session; pass its id as `session` on every later call.
+    /// session; pass its id as `session` on every later call. Needs chats:read.
     #[tool]
     async fn session_start(
         &self,
         Parameters(a): Parameters<SessionStartArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("session_start", JournalUse::Bookkeeping),
-                &a.conversation,
-                &a,
-                vec![],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
-        };
-        let body = rest_journal::StartRequest {
+        let input = StartSession {
             goal: Some(a.goal.clone()),
-            organization: a.organization.clone(),
+            organization: a.organization.as_deref().map(OrganizationId::arg),
             repository: a.repository.clone(),
         };
-        let result = rest_journal::start_in(&mut op, body)
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
-            .map(|(_, s)| to_value(s.0));
-        self.finish(op, result, Output::Journal).await
     }
 
     /// Close this conversation's session (`session`) with what happened: the handoff for the
-    /// next conversation.
+    /// next conversation. Needs chats:read.
     #[tool]
     async fn session_end(
         &self,
         Parameters(a): Parameters<SessionEndArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let Some(session) = a.conversation.session.clone() else {
+        let Some(session) = a.conversation.session.as_deref() else {
             return tool_error(
                 "Missing session",
                 "session_end closes the session named in `session`; pass the id session_start returned",
                 None,
             );
         };
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("session_end", JournalUse::Bookkeeping),
-                &a.conversation,
-                &a,
-                vec![session.clone()],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
-        };
-        let body = rest_journal::EndRequest {
+        let input = EndSession {
+            session: SessionId::arg(session),
             outcome: Some(a.outcome.clone()),
         };
-        let result = rest_journal::end_in(&mut op, &session, body)
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
-            .map(|s| to_value(s.0));
-        self.finish(op, result, Output::Journal).await
     }
 
     /// List earlier sessions, newest first, filtered by assistant, key, organization,
@@ -161,95 +120,59 @@ impl JournalMcp {
         Parameters(a): Parameters<SessionsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("journal_sessions", JournalUse::Read),
-                &a.conversation,
-                &a,
-                vec![],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
+        let (from, to) = match (
+            parse_time("from", a.from.as_deref()),
+            parse_time("to", a.to.as_deref()),
+        ) {
+            (Ok(from), Ok(to)) => (from, to),
+            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
         };
-        let result = async {
-            let query = rest_journal::ListQuery {
-                assistant: a.assistant.clone(),
-                key: a.key.clone(),
-                organization: a.organization.clone(),
-                repo: a.repo.clone(),
-                from: parse_time("from", a.from.as_deref())?,
-                to: parse_time("to", a.to.as_deref())?,
-                limit: a.limit,
-                cursor: a.cursor.clone(),
-            };
-            rest_journal::list_in(&mut op, query)
-                .await
-                .map(|l| to_value(l.0))
-        }
-        .await;
-        self.finish(op, result, Output::Journal).await
+        let input = ListSessions {
+            assistant: a.assistant.clone(),
+            key: a.key.clone(),
+            organization: a.organization.clone(),
+            repo: a.repo.clone(),
+            from,
+            to,
+            limit: a.limit,
+            cursor: a.cursor.clone(),
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
     }
 
     /// Read one session and its actions (the calls made in it, oldest first): `session_id`
     /// selects the session to read. Up to 300 actions per page; `writes` keeps only writes.
+    /// Needs chats:read.
     #[tool]
     async fn journal_session(
         &self,
         Parameters(a): Parameters<SessionArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("journal_session", JournalUse::Read),
-                &a.conversation,
-                &a,
-                vec![a.session_id.clone()],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
-        };
-        let query = rest_journal::ActionsQuery {
+        let input = GetSession {
+            session: SessionId::arg(&a.session_id),
             limit: a.limit,
             cursor: a.cursor.clone(),
-            writes: a.writes,
+            writes_only: a.writes.unwrap_or(false),
         };
-        let result = rest_journal::get_in(&mut op, &a.session_id, query)
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
-            .map(|d| to_value(d.0));
-        self.finish(op, result, Output::Journal).await
     }
 
     /// Read one call (`entry_id`): its purpose, targets, outcome, input shape and results, with
-    /// a link to its audit entry.
+    /// a link to its audit entry. Needs chats:read.
     #[tool]
     async fn journal_entry(
         &self,
         Parameters(a): Parameters<EntryArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("journal_entry", JournalUse::Read),
-                &a.conversation,
-                &a,
-                vec![a.entry_id.clone()],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
+        let input = GetEntry {
+            call: CallId::arg(&a.entry_id),
         };
-        let result = rest_journal::entry_in(&mut op, &a.entry_id)
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
-            .map(|c| to_value(c.0));
-        self.finish(op, result, Output::Journal).await
     }
 
     /// List the Records you can open: your account's own, and those of organizations where you
@@ -260,21 +183,8 @@ impl JournalMcp {
         Parameters(a): Parameters<RecordListArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("record_list", JournalUse::None),
-                &a.conversation,
-                &a,
-                vec![],
-            )
+        self.run(&ctx, &a.conversation, &a, ListRecords, Output::Ordinary)
             .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
-        };
-        let result = rest_records::list_in(&mut op).await.map(|l| to_value(l.0));
-        self.finish(op, result, Output::Ordinary).await
     }
 
     /// Read a Record's lines, newest first. Needs records:read.
@@ -284,27 +194,13 @@ impl JournalMcp {
         Parameters(a): Parameters<RecordReadArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("record_read", JournalUse::None),
-                &a.conversation,
-                &a,
-                vec![a.record_id.clone()],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
-        };
-        let query = rest_records::EntriesQuery {
+        let input = ListEntries {
+            record: RecordId::arg(&a.record_id),
             limit: a.limit,
             cursor: a.cursor.clone(),
         };
-        let result = rest_records::entries_in(&mut op, &a.record_id, query)
+        self.run(&ctx, &a.conversation, &a, input, Output::Ordinary)
             .await
-            .map(|l| to_value(l.0));
-        self.finish(op, result, Output::Ordinary).await
     }
 
     /// Put a line on record (append-only). Needs records:write.
@@ -314,23 +210,12 @@ impl JournalMcp {
         Parameters(a): Parameters<RecordAppendArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let mut op = match self
-            .begin(
-                &ctx,
-                spec("record_append", JournalUse::None),
-                &a.conversation,
-                &a,
-                vec![a.record_id.clone()],
-            )
-            .await
-        {
-            Ok(op) => op,
-            Err(r) => return r,
+        let input = AppendEntry {
+            record: RecordId::arg(&a.record_id),
+            line: a.line.clone(),
         };
-        let result = rest_records::append_in(&mut op, &a.record_id, &a.line)
+        self.run(&ctx, &a.conversation, &a, input, Output::Ordinary)
             .await
-            .map(|(_, e)| to_value(e.0));
-        self.finish(op, result, Output::Ordinary).await
     }
 }
 
@@ -347,83 +232,74 @@ impl ServerHandler for JournalMcp {
 }
 
 impl JournalMcp {
-    /// Validates the conversation arguments and begins the journalled operation.
-    async fn begin<A: Serialize>(
+    /// Validates the conversation arguments, runs the operation as the caller and renders the
+    /// tool result (structured content, a text rendering, and the session in
+    /// `_meta["n8v/session"]`).
+    async fn run<A: Serialize, I: Op>(
         &self,
         ctx: &RequestContext<RoleServer>,
-        spec: Spec,
         conversation: &Conversation,
         args: &A,
-        targets: Vec<String>,
-    ) -> Result<Operation, CallToolResult> {
+        input: I,
+        output: Output,
+    ) -> CallToolResult
+    where
+        I::Output: Serialize,
+    {
         let Some(parts) = ctx.extensions.get::<Parts>() else {
-            return Err(tool_error(
-                "Internal error",
-                "the request carried no HTTP parts",
-                None,
-            ));
+            return tool_error("Internal error", "the request carried no HTTP parts", None);
         };
         let Some(principal) = parts.extensions.get::<Principal>() else {
-            return Err(tool_error(
+            return tool_error(
                 "Unauthorized",
                 "send `Authorization: Bearer <API key>`",
                 None,
-            ));
+            );
         };
-        let purpose = Purpose::parse(conversation.purpose.as_deref())
-            .map_err(|e| tool_error("Bad purpose", &e, None))?;
-        let session = meta::session_arg(conversation.session.as_deref())
-            .map_err(|e| tool_error("Bad session", &format!("session {e}"), None))?;
         let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
-        let mut shape = meta::shape(&serde_json::to_value(args).unwrap_or_default());
+        let request_id = header("x-request-id").unwrap_or("-").to_owned();
+        let arguments = serde_json::to_value(args).unwrap_or_default();
+        if let Err(e) = check_lengths(&arguments) {
+            return tool_error("Argument too long", &e, None);
+        }
+        let purpose = match Purpose::parse(conversation.purpose.as_deref()) {
+            Ok(p) => p,
+            Err(e) => return tool_error("Bad purpose", &e, None),
+        };
+        let session = match meta::session_arg(conversation.session.as_deref()) {
+            Ok(s) => s,
+            Err(e) => return tool_error("Bad session", &format!("session {e}"), None),
+        };
+        let mut shape = meta::shape(&arguments);
         if let Value::Object(map) = &mut shape {
             map.remove("purpose");
             map.remove("session");
         }
+        let tool = I::SPEC.name(Via::Mcp);
         let context = CallContext {
+            via: Via::Mcp,
             purpose: purpose.map(|p| p.as_str().to_owned()),
-            session: session.map(str::to_owned),
+            session,
             assistant: meta::assistant(header("x-assistant"), header("user-agent")),
-            targets: targets
-                .iter()
-                .map(|t| crate::scrub::scrub(t).into_owned())
-                .collect(),
+            targets: Vec::new(),
             input_shape: Some(json!({ "arguments": shape })),
-            request_id: header("x-request-id").unwrap_or("-").to_owned(),
+            request_id: request_id.clone(),
             method: "MCP".into(),
-            path: format!("/mcp tools/call {}", spec.id),
+            path: format!("/mcp tools/call {tool}"),
         };
-        Operation::begin(
-            &self.state.db,
-            &principal.tenant,
-            spec,
-            context,
-            self.state.clock.now(),
-            self.state.config.session_rules,
-        )
-        .await
-        .map_err(|e| problem_result(&e, None))
-    }
-
-    /// Finishes the operation and renders the tool result (structured content, a text
-    /// rendering, and the session in `_meta["n8v/session"]`).
-    async fn finish(
-        &self,
-        op: Operation,
-        result: Result<Value, Error>,
-        output: Output,
-    ) -> CallToolResult {
-        let status = match &result {
-            Ok(_) => 200,
-            Err(e) => e.status().as_u16(),
-        };
-        let session = match op.finish(status).await {
-            Ok(session) => session.map(|s| ids::format(Kind::Session, s)),
-            Err(e) => return problem_result(&e, None),
-        };
-        match result {
-            Err(e) => problem_result(&e, session.as_deref()),
-            Ok(mut value) => {
+        let finished = ops::run(&self.state, &principal.tenant, context, input).await;
+        let session = finished.session.map(|s| s.to_string());
+        match finished.result {
+            Err(e) => {
+                if e.status().is_server_error() {
+                    tracing::error!(%tool, %request_id, error = %e, "tool failed");
+                } else {
+                    tracing::info!(%tool, %request_id, status = e.status().as_u16(), "tool refused");
+                }
+                problem_result(&e, session.as_deref())
+            }
+            Ok(value) => {
+                let mut value = serde_json::to_value(value).unwrap_or(Value::Null);
                 if let (Output::Ordinary, Value::Object(map), Some(s)) =
                     (output, &mut value, &session)
                 {
@@ -436,10 +312,6 @@ impl JournalMcp {
             }
         }
     }
-}
-
-fn to_value<T: Serialize>(value: T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 fn parse_time(

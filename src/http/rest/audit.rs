@@ -1,19 +1,13 @@
 //! `GET /api/v1/audit/{id}`: the audit entry a journal call links to.
 
-use crate::auth::Scope;
-use crate::error::{Problem, Result};
-use crate::http::call::{ApiCall, respond};
+use crate::error::Problem;
+use crate::http::AppState;
+use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders};
-use crate::http::{ApiJson, AppState};
-use crate::journal::{AuditEntry, reads};
-use crate::operation::{JournalUse, Spec};
+use crate::ids::{AuditId, TypedId};
+use crate::journal::AuditEntry;
+use crate::ops::audit::GetAuditEntry;
 use axum::extract::{Path, State};
-use axum::response::Response;
-
-const AUDIT: Spec = Spec {
-    id: "getAuditEntry",
-    journal: JournalUse::None,
-};
 
 /// Read an audit entry.
 ///
@@ -51,14 +45,9 @@ pub async fn audit(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, AUDIT).await?;
-    let result = async {
-        op.require(Scope::ChatsRead)?;
-        let entry: AuditEntry = reads::audit(op.tx(), &id).await?;
-        op.results([entry.id.clone()], None);
-        Ok(ApiJson(entry))
-    }
-    .await;
-    Ok(respond(op, result).await)
+) -> Reply<AuditEntry> {
+    let input = GetAuditEntry {
+        audit: AuditId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
 }

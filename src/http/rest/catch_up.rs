@@ -1,21 +1,13 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
-use super::journal::journal_read;
-use crate::auth::Scope;
-use crate::error::{Problem, Result};
-use crate::http::call::{ApiCall, respond};
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders};
-use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::journal::catchup::{self, CatchUp};
-use crate::operation::{JournalUse, Operation, Spec};
+use crate::http::{ApiQuery, AppState};
+use crate::journal::catchup::CatchUp;
+use crate::ops::journal::ReadCatchUp;
 use axum::extract::State;
-use axum::response::Response;
 use serde::{Deserialize, Serialize};
-
-const CATCH_UP: Spec = Spec {
-    id: "getCatchUp",
-    journal: JournalUse::Read,
-};
 
 #[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -32,7 +24,8 @@ pub struct CatchUpQuery {
 /// Call it first in a new conversation: decisions, work started, work finished and questions
 /// waiting for you since a time or a previous session, the sessions they come from (`more`
 /// says when older ones were left out), and, with `records:read`, what was put on record
-/// meanwhile in each Record you can open. Needs `chats:read`.
+/// meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+/// Records of organizations you own. Needs `chats:read`.
 #[utoipa::path(
     get,
     path = "/api/v1/journal/catch-up",
@@ -63,24 +56,7 @@ pub async fn catch_up(
     State(state): State<AppState>,
     call: ApiCall,
     ApiQuery(query): ApiQuery<CatchUpQuery>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, CATCH_UP).await?;
-    let result = catch_up_in(&mut op, query.since.as_deref()).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn catch_up_in(
-    op: &mut Operation,
-    since: Option<&str>,
-) -> Result<ApiJson<CatchUp>> {
-    journal_read(op)?;
-    let now = op.now();
-    let since = catchup::resolve_since(op.tx(), since, now).await?;
-    let with_records = op.require(Scope::RecordsRead).is_ok();
-    let brief = catchup::catch_up(op.tx(), since, with_records).await?;
-    op.results(
-        brief.sessions.iter().map(|s| s.id.clone()),
-        Some(brief.sessions.len()),
-    );
-    Ok(ApiJson(brief))
+) -> Reply<CatchUp> {
+    let input = ReadCatchUp { since: query.since };
+    Reply(call.run(&state, input).await)
 }

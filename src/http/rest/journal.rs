@@ -1,50 +1,17 @@
 //! The journal over REST: exactly the seed's table, plus one call and its audit entry.
 
-use crate::auth::Scope;
-use crate::error::{Error, Problem, Result};
-use crate::http::call::{ApiCall, respond};
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::ids::{self, Kind};
-use crate::journal::meta::{parse_text, shape};
-use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
-use crate::journal::{Call, Cursor, Session, sessions};
-use crate::operation::{JournalUse, Operation, Spec};
+use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
+use crate::journal::{Call, Session};
+use crate::ops::journal::{
+    EndSession, GetEntry, GetSession, ListSessions, SessionDetail, SessionList, StartSession,
+};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-
-const START: Spec = Spec {
-    id: "startSession",
-    journal: JournalUse::Bookkeeping,
-};
-const END: Spec = Spec {
-    id: "endSession",
-    journal: JournalUse::Bookkeeping,
-};
-const LIST: Spec = Spec {
-    id: "listSessions",
-    journal: JournalUse::Read,
-};
-const GET: Spec = Spec {
-    id: "getSession",
-    journal: JournalUse::Read,
-};
-const ENTRY: Spec = Spec {
-    id: "getJournalEntry",
-    journal: JournalUse::Read,
-};
-
-pub(super) fn journal_read(op: &Operation) -> Result<()> {
-    op.require_journal()?;
-    op.require(Scope::ChatsRead)
-}
-
-fn bad(e: String) -> Error {
-    Error::BadRequest(e)
-}
 
 /// A conversation to open; every field is optional.
 #[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
@@ -57,7 +24,9 @@ pub struct StartRequest {
     pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
     pub organization: Option<String>,
-    /// The repository the assistant works in, if any (a repository-restricted key's own wins).
+    /// The repository the assistant works in, if any (a repository-restricted key's own wins):
+    /// letters, digits and `. _ - / : @ +`, up to 200 characters.
+    #[schema(max_length = 200, pattern = "^[A-Za-z0-9._/:@+-]+$")]
     pub repository: Option<String>,
 }
 
@@ -65,7 +34,7 @@ pub struct StartRequest {
 ///
 /// Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
 /// on each call of the conversation and close it with what happened. The assistant is taken
-/// from `X-Assistant` (else the `User-Agent`).
+/// from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
 #[utoipa::path(
     post,
     path = "/api/v1/journal/sessions",
@@ -81,7 +50,8 @@ pub struct StartRequest {
         (status = 400, description = "Malformed JSON, a goal or repository that is too long or \
             has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "An operator credential (`forbidden`)",
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), the organization is not one of the account's, or `X-Session-Id` \
@@ -103,36 +73,13 @@ pub async fn start(
     State(state): State<AppState>,
     call: ApiCall,
     ApiJson(body): ApiJson<StartRequest>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, START).await?;
-    op.set_input_shape(shape(&serde_json::to_value(&body).unwrap_or_default()));
-    let result = start_in(&mut op, body).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn start_in(
-    op: &mut Operation,
-    body: StartRequest,
-) -> Result<(StatusCode, ApiJson<Session>)> {
-    op.require_journal()?;
-    let mut opening = op.opening();
-    opening.goal = parse_text(body.goal.as_deref(), "goal").map_err(bad)?;
-    opening.organization = body
-        .organization
-        .as_deref()
-        .map(|o| {
-            ids::parse(Kind::Organization, o).ok_or_else(|| Error::not_found(Kind::Organization, o))
-        })
-        .transpose()?;
-    if opening.repository.is_none() {
-        opening.repository = parse_text(body.repository.as_deref(), "repository").map_err(bad)?;
-    }
-    let now = op.now();
-    let session = sessions::start(op.tx(), &opening, now).await?;
-    let id = ids::parse(Kind::Session, &session.id).expect("formatted by us");
-    op.use_session(id);
-    op.results([session.id.clone()], None);
-    Ok((StatusCode::CREATED, ApiJson(session)))
+) -> Reply<Session> {
+    let input = StartSession {
+        goal: body.goal.clone(),
+        organization: body.organization.as_deref().map(OrganizationId::arg),
+        repository: body.repository.clone(),
+    };
+    Reply(call.body(&body).run(&state, input).await)
 }
 
 /// How a conversation ended.
@@ -149,7 +96,8 @@ pub struct EndRequest {
 /// Close a session.
 ///
 /// Close one of this credential's open sessions with what happened: the handoff the next
-/// conversation reads.
+/// conversation reads. A session closes exactly once: of two concurrent ends, the second is
+/// told it has ended (`409`). Needs `chats:read`.
 #[utoipa::path(
     post,
     path = "/api/v1/journal/sessions/{id}/end",
@@ -169,7 +117,8 @@ pub struct EndRequest {
         (status = 400, description = "Malformed JSON, an outcome that is too long or has \
             control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "An operator credential (`forbidden`)",
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's \
@@ -192,24 +141,12 @@ pub async fn end(
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<EndRequest>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, END).await?;
-    op.set_input_shape(shape(&serde_json::to_value(&body).unwrap_or_default()));
-    let result = end_in(&mut op, &id, body).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn end_in(
-    op: &mut Operation,
-    id: &str,
-    body: EndRequest,
-) -> Result<ApiJson<Session>> {
-    op.require_journal()?;
-    let outcome = parse_text(body.outcome.as_deref(), "outcome").map_err(bad)?;
-    let now = op.now();
-    let session = sessions::end(op.tx(), id, outcome.as_deref(), now).await?;
-    op.use_session(ids::parse(Kind::Session, &session.id).expect("formatted by us"));
-    Ok(ApiJson(session))
+) -> Reply<Session> {
+    let input = EndSession {
+        session: SessionId::arg(&id),
+        outcome: body.outcome.clone(),
+    };
+    Reply(call.body(&body).run(&state, input).await)
 }
 
 #[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
@@ -239,15 +176,6 @@ pub struct ListQuery {
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
-}
-
-/// A page of sessions, newest first.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SessionList {
-    /// The sessions, newest first.
-    pub sessions: Vec<Session>,
-    /// Pass it as `cursor` for the next page; absent on the last page.
-    pub next_cursor: Option<String>,
 }
 
 /// List sessions.
@@ -284,67 +212,19 @@ pub struct SessionList {
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(query): ApiQuery<ListQuery>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, LIST).await?;
-    let result = list_in(&mut op, query).await;
-    Ok(respond(op, result).await)
-}
-
-fn id_param(kind: Kind, name: &str, text: Option<&str>) -> Result<Option<uuid::Uuid>> {
-    text.map(|t| {
-        ids::parse(kind, t).ok_or_else(|| {
-            Error::BadRequest(format!(
-                "{name} {t:?} is not a {} id ({}_…)",
-                kind.noun(),
-                kind.prefix()
-            ))
-        })
-    })
-    .transpose()
-}
-
-fn limit_param(limit: Option<i64>, default: i64, max: i64) -> Result<i64> {
-    let limit = limit.unwrap_or(default);
-    if (1..=max).contains(&limit) {
-        Ok(limit)
-    } else {
-        Err(Error::BadRequest(format!(
-            "limit must be between 1 and {max}"
-        )))
-    }
-}
-
-pub(crate) async fn list_in(op: &mut Operation, q: ListQuery) -> Result<ApiJson<SessionList>> {
-    journal_read(op)?;
-    let filter = SessionFilter {
-        assistant: q.assistant.filter(|a| !a.is_empty()),
-        key: id_param(Kind::Key, "key", q.key.as_deref())?,
-        organization: id_param(
-            Kind::Organization,
-            "organization",
-            q.organization.as_deref(),
-        )?,
-        repository: q.repo.filter(|r| !r.is_empty()),
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Reply<SessionList> {
+    let input = ListSessions {
+        assistant: q.assistant,
+        key: q.key,
+        organization: q.organization,
+        repo: q.repo,
         from: q.from,
         to: q.to,
+        limit: q.limit,
+        cursor: q.cursor,
     };
-    let limit = limit_param(q.limit, 20, MAX_SESSIONS_PAGE)?;
-    let cursor = q
-        .cursor
-        .as_deref()
-        .map(Cursor::decode)
-        .transpose()
-        .map_err(bad)?;
-    let page = reads::list_sessions(op.tx(), &filter, limit, cursor).await?;
-    op.results(
-        page.items.iter().map(|s| s.id.clone()),
-        Some(page.items.len()),
-    );
-    Ok(ApiJson(SessionList {
-        sessions: page.items,
-        next_cursor: page.next_cursor,
-    }))
+    Reply(call.run(&state, input).await)
 }
 
 #[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
@@ -359,17 +239,6 @@ pub struct ActionsQuery {
     /// `true`: only the calls that wrote.
     #[param(example = true)]
     pub writes: Option<bool>,
-}
-
-/// A session and a page of its actions.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SessionDetail {
-    /// The session.
-    pub session: Session,
-    /// The session's calls, oldest first.
-    pub actions: Vec<Call>,
-    /// Pass it as `cursor` for the next page of actions; absent on the last page.
-    pub next_cursor: Option<String>,
 }
 
 /// Read a session's actions.
@@ -411,37 +280,15 @@ pub async fn get(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiQuery(query): ApiQuery<ActionsQuery>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, GET).await?;
-    let result = get_in(&mut op, &id, query).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn get_in(
-    op: &mut Operation,
-    id: &str,
-    q: ActionsQuery,
-) -> Result<ApiJson<SessionDetail>> {
-    journal_read(op)?;
-    let limit = limit_param(q.limit, 100, MAX_ACTIONS_PAGE)?;
-    let cursor = q
-        .cursor
-        .as_deref()
-        .map(Cursor::decode)
-        .transpose()
-        .map_err(bad)?;
-    let session = reads::session(op.tx(), id).await?;
-    let page = reads::actions(op.tx(), &session, limit, cursor, q.writes.unwrap_or(false)).await?;
-    op.results(
-        page.items.iter().map(|c| c.id.clone()),
-        Some(page.items.len()),
-    );
-    Ok(ApiJson(SessionDetail {
-        session,
-        actions: page.items,
-        next_cursor: page.next_cursor,
-    }))
+    ApiQuery(q): ApiQuery<ActionsQuery>,
+) -> Reply<SessionDetail> {
+    let input = GetSession {
+        session: SessionId::arg(&id),
+        limit: q.limit,
+        cursor: q.cursor,
+        writes_only: q.writes.unwrap_or(false),
+    };
+    Reply(call.run(&state, input).await)
 }
 
 /// Read one call.
@@ -481,15 +328,9 @@ pub async fn entry(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, ENTRY).await?;
-    let result = entry_in(&mut op, &id).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn entry_in(op: &mut Operation, id: &str) -> Result<ApiJson<Call>> {
-    journal_read(op)?;
-    let call = reads::call(op.tx(), id).await?;
-    op.results([call.id.clone()], None);
-    Ok(ApiJson(call))
+) -> Reply<Call> {
+    let input = GetEntry {
+        call: CallId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
 }

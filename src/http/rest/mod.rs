@@ -36,6 +36,11 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(admin::set_flag))
 }
 
+/// The OpenAPI document of the REST routes.
+pub fn document() -> utoipa::openapi::OpenApi {
+    api().split_for_parts().1
+}
+
 /// The REST routes, the OpenAPI document at `/openapi.json` and Swagger UI at `/docs`.
 pub fn routes() -> Router<AppState> {
     let (router, document) = api().split_for_parts();

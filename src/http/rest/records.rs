@@ -1,36 +1,14 @@
 //! Records over REST. Ordinary public operations, journalled like every other.
 
-use crate::auth::Scope;
-use crate::error::{Error, Problem, Result};
-use crate::http::call::{ApiCall, respond};
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::operation::{JournalUse, Operation, Spec};
-use crate::records::{self, Entry, Record};
+use crate::ids::{RecordId, TypedId};
+use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
+use crate::records::Entry;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::Response;
 use serde::{Deserialize, Serialize};
-
-const LIST: Spec = Spec {
-    id: "listRecords",
-    journal: JournalUse::None,
-};
-const ENTRIES: Spec = Spec {
-    id: "listRecordEntries",
-    journal: JournalUse::None,
-};
-const APPEND: Spec = Spec {
-    id: "appendRecordEntry",
-    journal: JournalUse::None,
-};
-
-/// The Records this credential can open.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct RecordList {
-    /// The account's own Record first, then those of organizations, oldest first.
-    pub records: Vec<Record>,
-}
 
 /// List the Records you can open.
 ///
@@ -59,17 +37,8 @@ pub struct RecordList {
     ),
     security(("bearer" = []))
 )]
-pub async fn list(State(state): State<AppState>, call: ApiCall) -> Result<Response> {
-    let mut op = call.begin(&state, LIST).await?;
-    let result = list_in(&mut op).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn list_in(op: &mut Operation) -> Result<ApiJson<RecordList>> {
-    op.require(Scope::RecordsRead)?;
-    let records = records::list(op.tx()).await?;
-    op.results(records.iter().map(|r| r.id.clone()), Some(records.len()));
-    Ok(ApiJson(RecordList { records }))
+pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<RecordList> {
+    Reply(call.run(&state, ListRecords).await)
 }
 
 #[derive(Deserialize, Serialize, utoipa::IntoParams)]
@@ -82,15 +51,6 @@ pub struct EntriesQuery {
     /// The `next_cursor` of the previous page.
     #[param(example = "ent_01M72ECX80E7HAP3AMKDQG6STT")]
     pub cursor: Option<String>,
-}
-
-/// A page of a Record's entries, newest first.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct EntryList {
-    /// The entries, newest first.
-    pub entries: Vec<Entry>,
-    /// Pass it as `cursor` for the next page; absent on the last page.
-    pub next_cursor: Option<String>,
 }
 
 /// List a Record's entries.
@@ -131,35 +91,14 @@ pub async fn entries(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiQuery(query): ApiQuery<EntriesQuery>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, ENTRIES).await?;
-    let result = entries_in(&mut op, &id, query).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn entries_in(
-    op: &mut Operation,
-    id: &str,
-    query: EntriesQuery,
-) -> Result<ApiJson<EntryList>> {
-    op.require(Scope::RecordsRead)?;
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=records::MAX_PAGE).contains(&limit) {
-        return Err(Error::BadRequest(format!(
-            "limit must be between 1 and {}",
-            records::MAX_PAGE
-        )));
-    }
-    let page = records::entries(op.tx(), id, limit, query.cursor.as_deref()).await?;
-    op.results(
-        page.entries.iter().map(|e| e.id.clone()),
-        Some(page.entries.len()),
-    );
-    Ok(ApiJson(EntryList {
-        entries: page.entries,
-        next_cursor: page.next_cursor,
-    }))
+    ApiQuery(q): ApiQuery<EntriesQuery>,
+) -> Reply<EntryList> {
+    let input = ListEntries {
+        record: RecordId::arg(&id),
+        limit: q.limit,
+        cursor: q.cursor,
+    };
+    Reply(call.run(&state, input).await)
 }
 
 /// A line to put on record.
@@ -221,25 +160,10 @@ pub async fn append(
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<AppendRequest>,
-) -> Result<Response> {
-    let mut op = call.begin(&state, APPEND).await?;
-    op.set_input_shape(crate::journal::meta::shape(
-        &serde_json::to_value(&body).unwrap_or_default(),
-    ));
-    let result = append_in(&mut op, &id, &body.line).await;
-    Ok(respond(op, result).await)
-}
-
-pub(crate) async fn append_in(
-    op: &mut Operation,
-    id: &str,
-    line: &str,
-) -> Result<(StatusCode, ApiJson<Entry>)> {
-    op.require(Scope::RecordsWrite)?;
-    let line = records::parse_line(line)?;
-    let now = op.now();
-    let entry = records::append(op.tx(), id, &line, now).await?;
-    op.results([entry.id.clone()], None);
-    op.wrote();
-    Ok((StatusCode::CREATED, ApiJson(entry)))
+) -> Reply<Entry> {
+    let input = AppendEntry {
+        record: RecordId::arg(&id),
+        line: body.line.clone(),
+    };
+    Reply(call.body(&body).run(&state, input).await)
 }

@@ -1,4 +1,8 @@
 //! Scopes: what a credential may do. Parsed once at the edge; unknown names are an error.
+//! One type serves every check: the principal's, the operation's, and the tenant the policies
+//! read (a leaf, so `db` can carry it without knowing `auth`).
+
+use crate::error::{Error, Result};
 
 use std::fmt;
 
@@ -64,6 +68,24 @@ impl Scopes {
 
     pub fn contains(&self, scope: Scope) -> bool {
         self.0.contains(&scope)
+    }
+
+    /// `Ok` when the scope is held; otherwise the `missing-scope` problem naming it.
+    pub fn require(&self, scope: Scope) -> Result<()> {
+        if self.contains(scope) {
+            Ok(())
+        } else {
+            Err(Error::MissingScope(scope.as_str()))
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The names joined with commas, as the tenant settings carry them.
+    pub fn joined(&self) -> String {
+        self.names().join(",")
     }
 
     pub fn is_subset_of(&self, other: &Scopes) -> bool {

@@ -1,0 +1,212 @@
+//! Summaries' journal SQL: the facts a summariser may see, the claim on a session snapshot, the
+//! stored result, and the monthly budget's ledger. The orchestration lives in `jobs::summary`.
+//!
+//! Claim once per snapshot, before paying: a job inserts the snapshot's row in
+//! `session_summaries` in a transaction it keeps open while the model works, and stores the
+//! result in the same row before committing. A second job for the same snapshot waits on that
+//! row and then finds it taken (skips, no model call); if the first job dies, its transaction
+//! rolls back and the claim with it, so a retry can do the work. Nothing is lost or doubled.
+
+use crate::db::{Db, Tenant, TenantTx};
+use crate::summarize::{CallFact, Outcome, SessionFacts};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use rust_decimal::Decimal;
+use uuid::Uuid;
+
+/// What the summariser may see of a session, and what decides who pays for it.
+pub struct Loaded {
+    pub facts: SessionFacts,
+    /// `internal` or `customer`: internal accounts use the proxy.
+    pub account_kind: String,
+    /// Every call read the journal: nobody would read a paid summary of it.
+    pub journal_only: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionFactsRow {
+    assistant: String,
+    goal: Option<String>,
+    outcome: Option<String>,
+    kind: String,
+    journal_only: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct CallRow {
+    created_at: DateTime<Utc>,
+    operation: String,
+    purpose: Option<String>,
+    ok: bool,
+    wrote: bool,
+    target_ids: Vec<String>,
+    result_count: Option<i32>,
+}
+
+/// The facts of a session: purposes, goals, outcomes, operation names, ids and counts (all
+/// scrubbed when stored). `None` when the session is gone.
+pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loaded>> {
+    let row: Option<SessionFactsRow> = sqlx::query_as(
+        "SELECT s.assistant, s.goal, s.outcome, a.kind, s.journal_only FROM journal_sessions s \
+         JOIN accounts a ON a.account_id = s.account_id \
+         WHERE s.account_id = n8v_account() AND s.session_id = $1",
+    )
+    .bind(session)
+    .fetch_optional(tx.conn())
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let calls: Vec<CallRow> = sqlx::query_as(
+        "SELECT created_at, operation, purpose, ok, wrote, target_ids, result_count FROM journal_calls \
+         WHERE account_id = n8v_account() AND session_id = $1 ORDER BY created_at, call_id",
+    )
+    .bind(session)
+    .fetch_all(tx.conn())
+    .await?;
+    let facts = SessionFacts {
+        assistant: row.assistant,
+        goal: row.goal,
+        outcome: row.outcome,
+        calls: calls
+            .into_iter()
+            .map(|c| CallFact {
+                at: c.created_at,
+                operation: c.operation,
+                purpose: c.purpose,
+                ok: c.ok,
+                wrote: c.wrote,
+                target_ids: c.target_ids,
+                result_count: c.result_count,
+            })
+            .collect(),
+    };
+    Ok(Some(Loaded {
+        facts,
+        account_kind: row.kind,
+        journal_only: row.journal_only,
+    }))
+}
+
+/// Claims the snapshot for this transaction; `false` when another job stored it already (the
+/// call waits while another job holds the claim, then sees what it did).
+pub async fn claim(
+    tx: &mut TenantTx,
+    session: Uuid,
+    snapshot: i32,
+    now: DateTime<Utc>,
+) -> sqlx::Result<bool> {
+    let claimed: Option<i32> = sqlx::query_scalar(
+        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, \
+             input_tokens, output_tokens, cost_usd, created_at) \
+         VALUES (n8v_account(), $1, $2, '{}'::jsonb, '', 0, 0, 0, $3) \
+         ON CONFLICT (account_id, session_id, snapshot) DO NOTHING RETURNING snapshot",
+    )
+    .bind(session)
+    .bind(snapshot)
+    .bind(now)
+    .fetch_optional(tx.conn())
+    .await?;
+    Ok(claimed.is_some())
+}
+
+/// Stores the summary in the claimed row and on the session.
+pub async fn store(
+    tx: &mut TenantTx,
+    session: Uuid,
+    snapshot: i32,
+    outcome: &Outcome,
+    note: Option<&str>,
+) -> sqlx::Result<()> {
+    let summary =
+        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query(
+        "UPDATE session_summaries SET summary = $3, model = $4, input_tokens = $5, \
+             output_tokens = $6, cost_usd = $7, note = $8 \
+         WHERE account_id = n8v_account() AND session_id = $1 AND snapshot = $2",
+    )
+    .bind(session)
+    .bind(snapshot)
+    .bind(&summary)
+    .bind(&outcome.model)
+    .bind(outcome.input_tokens as i64)
+    .bind(outcome.output_tokens as i64)
+    .bind(outcome.cost_usd)
+    .bind(note)
+    .execute(tx.conn())
+    .await?;
+    sqlx::query(
+        "UPDATE journal_sessions SET summary = $2, summary_model = $3, summary_cost_usd = $4, \
+             summary_input_tokens = $5, summary_output_tokens = $6, summary_note = $7, \
+             summary_snapshot = $8 \
+         WHERE account_id = n8v_account() AND session_id = $1",
+    )
+    .bind(session)
+    .bind(&summary)
+    .bind(&outcome.model)
+    .bind(outcome.cost_usd)
+    .bind(outcome.input_tokens as i64)
+    .bind(outcome.output_tokens as i64)
+    .bind(note)
+    .bind(snapshot)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// The first day of `now`'s month (UTC): the budget's period.
+pub fn month_of(now: DateTime<Utc>) -> NaiveDate {
+    NaiveDate::from_ymd_opt(now.year(), now.month(), 1).expect("the first of a month exists")
+}
+
+/// Reserves `estimate` against the account's monthly budget, in its own committed
+/// transaction so concurrent jobs see it at once. The row lock serialises reservations: of two
+/// jobs that together would pass the budget, one is refused.
+pub async fn reserve(
+    db: &Db,
+    account: Uuid,
+    month: NaiveDate,
+    estimate: Decimal,
+    budget: Decimal,
+) -> sqlx::Result<bool> {
+    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+    sqlx::query(
+        "INSERT INTO summary_budget (account_id, month) VALUES (n8v_account(), $1) \
+         ON CONFLICT (account_id, month) DO NOTHING",
+    )
+    .bind(month)
+    .execute(tx.conn())
+    .await?;
+    let reserved: Option<i32> = sqlx::query_scalar(
+        "UPDATE summary_budget SET reserved_usd = reserved_usd + $2, model_calls = model_calls + 1 \
+         WHERE account_id = n8v_account() AND month = $1 \
+           AND spent_usd + reserved_usd + $2 <= $3 \
+         RETURNING model_calls",
+    )
+    .bind(month)
+    .bind(estimate)
+    .bind(budget)
+    .fetch_optional(tx.conn())
+    .await?;
+    tx.commit().await?;
+    Ok(reserved.is_some())
+}
+
+/// Turns a reservation into what the call really cost.
+pub async fn settle(
+    db: &Db,
+    account: Uuid,
+    month: NaiveDate,
+    estimate: Decimal,
+    actual: Decimal,
+) -> sqlx::Result<()> {
+    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+    sqlx::query(
+        "UPDATE summary_budget SET reserved_usd = GREATEST(reserved_usd - $2, 0), \
+             spent_usd = spent_usd + $3 \
+         WHERE account_id = n8v_account() AND month = $1",
+    )
+    .bind(month)
+    .bind(estimate)
+    .bind(actual)
+    .execute(tx.conn())
+    .await?;
+    tx.commit().await
+}

@@ -1,0 +1,36 @@
+//! Reading the audit entry a journal call links to.
+
+use super::{Op, Operation, Services, target};
+use crate::auth::Scope;
+use crate::error::Result;
+use crate::ids::{AuditId, IdArg};
+use crate::journal::{AuditEntry, reads};
+use crate::operation::{JournalUse, Spec};
+
+/// Reads one entry of the account's audit log. Works whether or not the journal is on.
+#[derive(Debug)]
+pub struct GetAuditEntry {
+    pub audit: IdArg<AuditId>,
+}
+
+impl Op for GetAuditEntry {
+    const SPEC: Spec = Spec {
+        id: "getAuditEntry",
+        tool: None,
+        journal: JournalUse::None,
+        scope: Some(Scope::ChatsRead),
+        needs_journal: false,
+        creates: false,
+    };
+    type Output = AuditEntry;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.audit)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<AuditEntry> {
+        let entry = reads::audit(op.tx(), self.audit?).await?;
+        op.results([entry.id.to_string()], None);
+        Ok(entry)
+    }
+}

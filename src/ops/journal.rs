@@ -1,0 +1,287 @@
+//! The journal's operations: open and close sessions, list and read them, read one call, the
+//! catch-up brief and the markdown window. All need `chats:read` and the `assistantJournal` flag.
+
+use super::{Op, Operation, Services, limit, target};
+use crate::auth::Scope;
+use crate::error::{Error, Result};
+use crate::ids::{CallId, IdArg, KeyId, OrganizationId, SessionId, TypedId};
+use crate::journal::catchup::{self, CatchUp};
+use crate::journal::meta::{parse_repository, parse_text};
+use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
+use crate::journal::{Call, Cursor, Session, sessions, window};
+use crate::operation::{JournalUse, Spec};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// The spec every journal read shares but its names.
+const fn read(id: &'static str, tool: Option<&'static str>) -> Spec {
+    Spec {
+        id,
+        tool,
+        journal: JournalUse::Read,
+        scope: Some(Scope::ChatsRead),
+        needs_journal: true,
+        creates: false,
+    }
+}
+
+fn bad(message: String) -> Error {
+    Error::BadRequest(message)
+}
+
+fn cursor(text: Option<&str>) -> Result<Option<Cursor>> {
+    text.map(Cursor::decode).transpose().map_err(bad)
+}
+
+/// Opens a session with one sentence describing the goal.
+#[derive(Debug, Default)]
+pub struct StartSession {
+    pub goal: Option<String>,
+    pub organization: Option<IdArg<OrganizationId>>,
+    pub repository: Option<String>,
+}
+
+impl Op for StartSession {
+    const SPEC: Spec = Spec {
+        id: "startSession",
+        tool: Some("session_start"),
+        journal: JournalUse::Bookkeeping,
+        scope: Some(Scope::ChatsRead),
+        needs_journal: true,
+        creates: true,
+    };
+    type Output = Session;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
+        let mut opening = op.opening();
+        opening.goal = parse_text(self.goal.as_deref(), "goal").map_err(bad)?;
+        opening.organization = self.organization.transpose()?;
+        if opening.repository.is_none() {
+            opening.repository = parse_repository(self.repository.as_deref()).map_err(bad)?;
+        }
+        let now = op.now();
+        let session = sessions::start(op.tx(), &opening, now).await?;
+        op.use_session(session.id);
+        op.results([session.id.to_string()], None);
+        Ok(session)
+    }
+}
+
+/// Closes one of this credential's open sessions with what happened.
+#[derive(Debug)]
+pub struct EndSession {
+    pub session: IdArg<SessionId>,
+    pub outcome: Option<String>,
+}
+
+impl Op for EndSession {
+    const SPEC: Spec = Spec {
+        id: "endSession",
+        tool: Some("session_end"),
+        journal: JournalUse::Bookkeeping,
+        scope: Some(Scope::ChatsRead),
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = Session;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.session)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
+        let id = self.session?;
+        let outcome = parse_text(self.outcome.as_deref(), "outcome").map_err(bad)?;
+        let now = op.now();
+        let session = sessions::end(op.tx(), id, outcome.as_deref(), now).await?;
+        op.use_session(session.id);
+        Ok(session)
+    }
+}
+
+/// Lists sessions, newest first, with the seed's filters.
+#[derive(Debug, Default)]
+pub struct ListSessions {
+    pub assistant: Option<String>,
+    pub key: Option<String>,
+    pub organization: Option<String>,
+    pub repo: Option<String>,
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+/// A page of sessions, newest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SessionList {
+    /// The sessions, newest first.
+    pub sessions: Vec<Session>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A filter naming an id: 400 when it is not one (a filter is not a target).
+fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
+    text.filter(|t| !t.is_empty())
+        .map(|t| {
+            T::parse(t).ok_or_else(|| {
+                let shown: String = t.chars().take(40).collect();
+                bad(format!(
+                    "{name} {shown:?} is not a {} id ({}_…)",
+                    T::KIND.noun(),
+                    T::KIND.prefix()
+                ))
+            })
+        })
+        .transpose()
+}
+
+impl Op for ListSessions {
+    const SPEC: Spec = read("listSessions", Some("journal_sessions"));
+    type Output = SessionList;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
+        let filter = SessionFilter {
+            assistant: self.assistant.filter(|a| !a.is_empty()),
+            key: filter_id::<KeyId>("key", self.key.as_deref())?,
+            organization: filter_id::<OrganizationId>(
+                "organization",
+                self.organization.as_deref(),
+            )?,
+            repository: self.repo.filter(|r| !r.is_empty()),
+            from: self.from,
+            to: self.to,
+        };
+        let limit = limit(self.limit, 20, MAX_SESSIONS_PAGE)?;
+        let cursor = cursor(self.cursor.as_deref())?;
+        let page = reads::list_sessions(op.tx(), &filter, limit, cursor).await?;
+        op.results(
+            page.items.iter().map(|s| s.id.to_string()),
+            Some(page.items.len()),
+        );
+        Ok(SessionList {
+            sessions: page.items,
+            next_cursor: page.next_cursor,
+        })
+    }
+}
+
+/// Reads one session and a page of its actions.
+#[derive(Debug)]
+pub struct GetSession {
+    pub session: IdArg<SessionId>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+    pub writes_only: bool,
+}
+
+/// A session and a page of its actions.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SessionDetail {
+    /// The session.
+    pub session: Session,
+    /// The session's calls, oldest first.
+    pub actions: Vec<Call>,
+    /// Pass it as `cursor` for the next page of actions; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+impl Op for GetSession {
+    const SPEC: Spec = read("getSession", Some("journal_session"));
+    type Output = SessionDetail;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.session)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionDetail> {
+        let id = self.session?;
+        let limit = limit(self.limit, 100, MAX_ACTIONS_PAGE)?;
+        let cursor = cursor(self.cursor.as_deref())?;
+        let session = reads::session(op.tx(), id).await?;
+        let page = reads::actions(op.tx(), &session, limit, cursor, self.writes_only).await?;
+        op.results(
+            page.items.iter().map(|c| c.id.to_string()),
+            Some(page.items.len()),
+        );
+        Ok(SessionDetail {
+            session,
+            actions: page.items,
+            next_cursor: page.next_cursor,
+        })
+    }
+}
+
+/// Reads one call.
+#[derive(Debug)]
+pub struct GetEntry {
+    pub call: IdArg<CallId>,
+}
+
+impl Op for GetEntry {
+    const SPEC: Spec = read("getJournalEntry", Some("journal_entry"));
+    type Output = Call;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.call)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Call> {
+        let call = reads::call(op.tx(), self.call?).await?;
+        op.results([call.id.to_string()], None);
+        Ok(call)
+    }
+}
+
+/// The catch-up brief since a time or a session.
+#[derive(Debug, Default)]
+pub struct ReadCatchUp {
+    pub since: Option<String>,
+}
+
+impl Op for ReadCatchUp {
+    const SPEC: Spec = read("getCatchUp", Some("journal_catch_up"));
+    type Output = CatchUp;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
+        let now = op.now();
+        let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
+        // Records only with records:read: what was put on record is read as the caller.
+        let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
+        let brief = catchup::catch_up(op.tx(), since, with_records).await?;
+        op.results(
+            brief.sessions.iter().map(|s| s.id.to_string()),
+            Some(brief.sessions.len()),
+        );
+        Ok(brief)
+    }
+}
+
+/// The recent journal as markdown, for session-start hooks.
+#[derive(Debug, Default)]
+pub struct ReadMarkdown {
+    pub max_chars: Option<usize>,
+}
+
+impl Op for ReadMarkdown {
+    const SPEC: Spec = read("getJournalMarkdown", None);
+    type Output = String;
+
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
+        let max = self
+            .max_chars
+            .unwrap_or(services.config.journal_md_max_chars);
+        if !(window::MIN_CHARS..=window::MAX_CHARS).contains(&max) {
+            return Err(bad(format!(
+                "max_chars must be between {} and {}",
+                window::MIN_CHARS,
+                window::MAX_CHARS
+            )));
+        }
+        let now = op.now();
+        let (markdown, shown) = window::render(op.tx(), now, max).await?;
+        op.results(shown.iter().map(SessionId::to_string), Some(shown.len()));
+        Ok(markdown)
+    }
+}

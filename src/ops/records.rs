@@ -1,0 +1,131 @@
+//! The Record operations: ordinary public work, journalled like every other. A call on an
+//! organization's Record is that organization's activity.
+
+use super::{Op, Operation, Services, limit, target};
+use crate::auth::Scope;
+use crate::error::Result;
+use crate::ids::{EntryId, IdArg, RecordId};
+use crate::operation::{JournalUse, Spec};
+use crate::records::{self, Entry, Record};
+use serde::Serialize;
+
+const fn record_op(id: &'static str, tool: &'static str, scope: Scope, creates: bool) -> Spec {
+    Spec {
+        id,
+        tool: Some(tool),
+        journal: JournalUse::None,
+        scope: Some(scope),
+        needs_journal: false,
+        creates,
+    }
+}
+
+/// Opens the Record and marks the call as its organization's activity when it is one's.
+async fn open(op: &mut Operation, id: IdArg<RecordId>) -> Result<records::Opened> {
+    let record = records::open(op.tx(), id?).await?;
+    if let Some(organization) = record.organization {
+        op.organization_activity(organization);
+    }
+    Ok(record)
+}
+
+/// Lists the Records the caller can open.
+#[derive(Debug, Default)]
+pub struct ListRecords;
+
+/// The Records this credential can open.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RecordList {
+    /// The account's own Record first, then those of organizations, oldest first.
+    pub records: Vec<Record>,
+}
+
+impl Op for ListRecords {
+    const SPEC: Spec = record_op("listRecords", "record_list", Scope::RecordsRead, false);
+    type Output = RecordList;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<RecordList> {
+        let records = records::list(op.tx()).await?;
+        op.results(
+            records.iter().map(|r| r.id.to_string()),
+            Some(records.len()),
+        );
+        Ok(RecordList { records })
+    }
+}
+
+/// Reads a Record's lines, newest first.
+#[derive(Debug)]
+pub struct ListEntries {
+    pub record: IdArg<RecordId>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+/// A page of a Record's entries, newest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EntryList {
+    /// The entries, newest first.
+    pub entries: Vec<Entry>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<EntryId>,
+}
+
+impl Op for ListEntries {
+    const SPEC: Spec = record_op(
+        "listRecordEntries",
+        "record_read",
+        Scope::RecordsRead,
+        false,
+    );
+    type Output = EntryList;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.record)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<EntryList> {
+        let limit = limit(self.limit, 50, records::MAX_PAGE)?;
+        let record = open(op, self.record).await?;
+        let page = records::entries(op.tx(), &record, limit, self.cursor.as_deref()).await?;
+        op.results(
+            page.entries.iter().map(|e| e.id.to_string()),
+            Some(page.entries.len()),
+        );
+        Ok(EntryList {
+            entries: page.entries,
+            next_cursor: page.next_cursor,
+        })
+    }
+}
+
+/// Puts a line on record (append-only).
+#[derive(Debug)]
+pub struct AppendEntry {
+    pub record: IdArg<RecordId>,
+    pub line: String,
+}
+
+impl Op for AppendEntry {
+    const SPEC: Spec = record_op(
+        "appendRecordEntry",
+        "record_append",
+        Scope::RecordsWrite,
+        true,
+    );
+    type Output = Entry;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.record)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Entry> {
+        let line = records::parse_line(&self.line)?;
+        let record = open(op, self.record).await?;
+        let now = op.now();
+        let entry = records::append(op.tx(), &record, &line, now).await?;
+        op.results([entry.id.to_string()], None);
+        op.wrote();
+        Ok(entry)
+    }
+}

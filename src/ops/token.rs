@@ -1,0 +1,108 @@
+//! Minting a short-lived access token from an API key. Journalled like any other operation.
+
+use super::{Op, Operation, Services};
+use crate::error::{Error, Result};
+use crate::ids::KeyId;
+use crate::operation::{JournalUse, Spec};
+use crate::scopes::Scopes;
+use serde::Serialize;
+
+/// What to mint. `from_token` says the caller itself authenticated with a minted token.
+#[derive(Debug, Default)]
+pub struct MintToken {
+    pub scopes: Option<Vec<String>>,
+    pub expires_in: Option<i64>,
+    pub from_token: bool,
+}
+
+/// A minted access token.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJrZXlfMDEuLi4ifQ.c2lnbmF0dXJl",
+    "token_type": "Bearer",
+    "expires_in": 600,
+    "scopes": ["chats:read"],
+    "key_id": "key_01KZKXJDM0F4QS4FR84G98PBSK"
+}))]
+pub struct TokenResponse {
+    /// The token (an HS256 JWT), to send as `Authorization: Bearer <token>`.
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: &'static str,
+    /// Seconds until the token expires.
+    pub expires_in: i64,
+    /// The scopes the token carries.
+    pub scopes: Vec<String>,
+    /// The API key the token was minted from (`key_…`); revoking the key revokes the token.
+    pub key_id: KeyId,
+}
+
+impl Op for MintToken {
+    const SPEC: Spec = Spec {
+        id: "mintToken",
+        tool: None,
+        journal: JournalUse::None,
+        scope: None,
+        needs_journal: false,
+        creates: false,
+    };
+    type Output = TokenResponse;
+
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<TokenResponse> {
+        if self.from_token {
+            return Err(Error::Forbidden(
+                "only an API key mints access tokens; a minted token cannot mint another".into(),
+            ));
+        }
+        let held = op.tenant().scopes.clone();
+        let scopes = match &self.scopes {
+            None => held.clone(),
+            Some(names) => {
+                let wanted = Scopes::from_names(names.iter().map(String::as_str))
+                    .map_err(Error::BadRequest)?;
+                if wanted.is_empty() {
+                    return Err(Error::BadRequest(
+                        "scopes must name at least one scope; leave it out for all of the key's"
+                            .into(),
+                    ));
+                }
+                if !wanted.is_subset_of(&held) {
+                    return Err(Error::Forbidden(format!(
+                        "a token cannot hold more scope than its key; this key holds: {}",
+                        held.names().join(", ")
+                    )));
+                }
+                wanted
+            }
+        };
+        let max = services.config.jwt_ttl.as_secs() as i64;
+        let ttl = self.expires_in.unwrap_or(max);
+        if !(60..=max).contains(&ttl) {
+            return Err(Error::BadRequest(format!(
+                "expires_in must be between 60 and {max} seconds"
+            )));
+        }
+        let tenant = op.tenant().clone();
+        let credential = tenant
+            .credential_id
+            .ok_or_else(|| Error::Forbidden("only an API key mints access tokens".into()))?;
+        let token = services
+            .auth
+            .jwt
+            .mint(
+                tenant.account_id,
+                credential,
+                scopes.names(),
+                op.now().timestamp(),
+                ttl,
+            )
+            .map_err(|e| Error::Internal(e.into()))?;
+        Ok(TokenResponse {
+            access_token: token,
+            token_type: "Bearer",
+            expires_in: ttl,
+            scopes: scopes.names(),
+            key_id: KeyId(credential),
+        })
+    }
+}
