@@ -205,12 +205,7 @@ impl TestApp {
     }
 
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
-        self.http
-            .get(self.url(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
+        self.call(reqwest::Method::GET, path).token(token).send().await
     }
 
     pub async fn post(
@@ -219,13 +214,11 @@ impl TestApp {
         path: &str,
         body: serde_json::Value,
     ) -> reqwest::Response {
-        self.http
-            .post(self.url(path))
-            .bearer_auth(token)
-            .json(&body)
+        self.call(reqwest::Method::POST, path)
+            .token(token)
+            .json(body)
             .send()
             .await
-            .unwrap()
     }
 }
 
@@ -268,4 +261,80 @@ impl TestApp {
         .unwrap();
         ids::format(Kind::Record, id)
     }
+}
+
+/// One request, built step by step: every test file drives the API through this.
+///
+/// `app.call(Method::POST, path).token(t).purpose("…").session(s).json(body)`, then `.send()`
+/// for the raw response, `.ok(201)` for the JSON body of an expected success, or
+/// `.problem(404, "not-found")` for an expected problem.
+pub struct Call<'a> {
+    app: &'a TestApp,
+    request: reqwest::RequestBuilder,
+}
+
+impl TestApp {
+    pub fn call(&self, method: reqwest::Method, path: &str) -> Call<'_> {
+        Call {
+            app: self,
+            request: self.http.request(method, self.url(path)),
+        }
+    }
+}
+
+impl Call<'_> {
+    pub fn token(mut self, token: &str) -> Self {
+        self.request = self.request.bearer_auth(token);
+        self
+    }
+
+    pub fn purpose(mut self, purpose: &str) -> Self {
+        self.request = self.request.header("x-purpose", purpose);
+        self
+    }
+
+    /// `X-Session-Id`, when given.
+    pub fn session(mut self, session: Option<&str>) -> Self {
+        if let Some(s) = session {
+            self.request = self.request.header("x-session-id", s);
+        }
+        self
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.request = self.request.header(name, value);
+        self
+    }
+
+    pub fn json(mut self, body: serde_json::Value) -> Self {
+        self.request = self.request.json(&body);
+        self
+    }
+
+    pub async fn send(self) -> reqwest::Response {
+        let _ = self.app;
+        self.request.send().await.unwrap()
+    }
+
+    /// Asserts the status and returns the JSON body.
+    pub async fn ok(self, status: u16) -> serde_json::Value {
+        let response = self.send().await;
+        let got = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        assert_eq!(got, status, "{text}");
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Asserts a problem+json answer; returns its body.
+    pub async fn problem(self, status: u16, slug: &str) -> serde_json::Value {
+        expect_problem(self.send().await, status, slug).await
+    }
+}
+
+/// The session a response was recorded in (`X-Session-Id`).
+pub fn session_of(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get("x-session-id")
+        .map(|v| v.to_str().unwrap().to_owned())
 }
