@@ -38,6 +38,8 @@ pub enum Error {
     UnsupportedMediaType(String),
     #[error("{0}")]
     HeadersTooLarge(String),
+    #[error("{0}")]
+    UriTooLong(String),
     #[error("too many requests; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     #[error("database error: {0}")]
@@ -104,6 +106,7 @@ impl Error {
                 "unsupported-media-type",
                 "Unsupported media type",
             ),
+            Error::UriTooLong(_) => (S::URI_TOO_LONG, "uri-too-long", "URI too long"),
             Error::HeadersTooLarge(_) => (
                 S::REQUEST_HEADER_FIELDS_TOO_LARGE,
                 "headers-too-large",

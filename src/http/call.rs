@@ -140,3 +140,22 @@ impl<T> Reply<T> {
 fn session_header(session: SessionId) -> HeaderValue {
     HeaderValue::from_str(&session.to_string()).expect("ids are ASCII")
 }
+
+/// The longest path (with its query) a request may have. Ids and filters are far shorter; a
+/// longer one is refused before anything runs, so nothing oversized reaches the journal.
+pub const MAX_URI_BYTES: usize = 2048;
+
+/// 414 for paths over [`MAX_URI_BYTES`].
+pub async fn limit_uri(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let length = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if length > MAX_URI_BYTES {
+        return Error::UriTooLong(format!(
+            "the path and query are {length} bytes; this server accepts at most {MAX_URI_BYTES}"
+        ))
+        .into_response();
+    }
+    next.run(request).await
+}

@@ -10,19 +10,41 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// `axum::Json`, with rejections as problems: 400 for malformed JSON, 422 for JSON of the
-/// wrong shape (unknown fields included, where the type denies them), 413 over the body limit,
-/// 415 without `Content-Type: application/json`.
+/// wrong shape (a body that is not an object, or unknown fields where the type denies them),
+/// 413 over the body limit, 415 without `Content-Type: application/json`.
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = Response;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(json_problem(rejection).into_response()),
-        }
+        let value = json_value(req, state).await?;
+        object(value)
+            .map(ApiJson)
+            .map_err(IntoResponse::into_response)
     }
+}
+
+async fn json_value<S: Send + Sync>(
+    req: Request,
+    state: &S,
+) -> Result<serde_json::Value, Response> {
+    match axum::Json::<serde_json::Value>::from_request(req, state).await {
+        Ok(axum::Json(value)) => Ok(value),
+        Err(rejection) => Err(json_problem(rejection).into_response()),
+    }
+}
+
+/// Every request body is a JSON object: serde would otherwise read a struct from an array
+/// (`[null, null]`), which no client means.
+fn object<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, Error> {
+    if !value.is_object() {
+        return Err(Error::Unprocessable(
+            "the body must be a JSON object (see the operation's schema in /openapi.json)".into(),
+        ));
+    }
+    serde_json::from_value(value)
+        .map_err(|e| Error::Unprocessable(format!("the body does not fit the schema: {e}")))
 }
 
 impl<T: Serialize> IntoResponse for ApiJson<T> {
@@ -98,8 +120,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
             )
             .into_response());
         }
-        ApiJson::<Option<T>>::from_request(req, state)
-            .await
-            .map(|j| OptionalJson(j.0))
+        match json_value(req, state).await? {
+            serde_json::Value::Null => Ok(OptionalJson(None)),
+            value => object(value)
+                .map(|v| OptionalJson(Some(v)))
+                .map_err(IntoResponse::into_response),
+        }
     }
 }

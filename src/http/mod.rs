@@ -49,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(move |req, next| {
             middleware::limit_headers(max_headers, req, next)
         }))
+        .layer(axum::middleware::from_fn(call::limit_uri))
         .layer(CatchPanicLayer::custom(middleware::panic_response))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

@@ -205,7 +205,10 @@ impl TestApp {
     }
 
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
-        self.call(reqwest::Method::GET, path).token(token).send().await
+        self.call(reqwest::Method::GET, path)
+            .token(token)
+            .send()
+            .await
     }
 
     pub async fn post(

@@ -1,0 +1,720 @@
+//! The journal's semantics as the product text states them, through REST and MCP alike:
+//! hand-offs, joining, scopes, what is journalled, ending once, organization activity, and the
+//! limits and contents the text promises.
+
+mod common;
+
+use chrono::Duration;
+use common::{TestApp, session_of};
+use n8v_journal::admin;
+use n8v_journal::ids::{self, Kind};
+use reqwest::Method;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn mcp(app: &TestApp, token: &str) -> Client {
+    let config = StreamableHttpClientTransportConfig::with_uri(app.url("/mcp")).auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("initialize")
+}
+
+async fn tool(client: &Client, name: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(name.to_owned())
+        .with_arguments(args.as_object().unwrap().clone());
+    client.call_tool(params).await.expect("tools/call")
+}
+
+fn meta_session(result: &CallToolResult) -> String {
+    result.meta.as_ref().unwrap()["n8v/session"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn start(app: &TestApp, token: &str, goal: &str) -> String {
+    let session = app
+        .call(Method::POST, "/api/v1/journal/sessions")
+        .token(token)
+        .json(json!({ "goal": goal }))
+        .ok(201)
+        .await;
+    session["id"].as_str().unwrap().to_owned()
+}
+
+/// Appends a line; returns the session the call was recorded in.
+async fn append(app: &TestApp, token: &str, record: &str, session: Option<&str>) -> String {
+    let response = app
+        .call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+        .token(token)
+        .purpose("Put it on record")
+        .session(session)
+        .json(json!({"line": "checked the build"}))
+        .send()
+        .await;
+    assert_eq!(response.status(), 201);
+    session_of(&response).unwrap()
+}
+
+async fn listed(app: &TestApp, token: &str) -> Vec<String> {
+    let list = app
+        .call(Method::GET, "/api/v1/journal/sessions?limit=100")
+        .token(token)
+        .ok(200)
+        .await;
+    list["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn actions(app: &TestApp, token: &str, session: &str) -> Vec<Value> {
+    let detail = app
+        .call(
+            Method::GET,
+            &format!("/api/v1/journal/sessions/{session}?limit=300"),
+        )
+        .token(token)
+        .ok(200)
+        .await;
+    detail["actions"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_hand_off_shows_in_the_list_the_brief_and_the_markdown_even_without_other_calls() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+
+    // A session whose calls only read the journal stays out of the list.
+    let reads_only = session_of(
+        &app.call(Method::GET, "/api/v1/journal/sessions")
+            .token(&a.token)
+            .send()
+            .await,
+    )
+    .unwrap();
+    app.clock.advance(Duration::hours(13)); // retire it: the next call opens another
+
+    let handoff = start(&app, &a.token, "Hand the login fix over").await;
+    app.call(
+        Method::POST,
+        &format!("/api/v1/journal/sessions/{handoff}/end"),
+    )
+    .token(&a.token)
+    .json(json!({"outcome": "Fix ready for review; Bea takes it from here"}))
+    .ok(200)
+    .await;
+
+    let seen = listed(&app, &a.token).await;
+    assert!(seen.contains(&handoff), "{seen:?}");
+    assert!(!seen.contains(&reads_only), "{seen:?}");
+    let brief = app
+        .call(Method::GET, "/api/v1/journal/catch-up")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert!(
+        brief["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == handoff.as_str()),
+        "{brief}"
+    );
+    assert!(
+        brief["work_finished"]
+            .to_string()
+            .contains("Bea takes it from here"),
+        "{brief}"
+    );
+    let markdown = app
+        .call(Method::GET, "/journal.md")
+        .token(&a.token)
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(markdown.contains("Hand the login fix over"), "{markdown}");
+}
+
+#[tokio::test]
+async fn a_call_without_a_session_joins_the_callers_most_recent_open_session_over_rest_and_mcp() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let client = mcp(&app, &a.token).await;
+
+    let first = start(&app, &a.token, "First task").await;
+    let second = start(&app, &a.token, "Second task").await;
+    // The most recently active open session: the second, until the first sees a call.
+    assert_eq!(append(&app, &a.token, &record, None).await, second);
+    app.clock.advance(Duration::minutes(5));
+    assert_eq!(append(&app, &a.token, &record, Some(&first)).await, first);
+    assert_eq!(append(&app, &a.token, &record, None).await, first);
+    let listed_via_mcp = tool(&client, "record_list", json!({"purpose": "Find my Record"})).await;
+    assert_eq!(meta_session(&listed_via_mcp), first);
+    assert_eq!(
+        listed_via_mcp.structured_content.unwrap()["session"],
+        first.as_str()
+    );
+
+    // Explicit sessions are joined while open, whatever their quiet time (the sweep closes
+    // them after two hours).
+    app.clock.advance(Duration::minutes(90));
+    assert_eq!(append(&app, &a.token, &record, None).await, first);
+
+    // Another credential of the same account never joins them.
+    let (_, other) = app.key(a.id, ALL, None).await;
+    let theirs = append(&app, &other, &record, None).await;
+    assert!(theirs != first && theirs != second);
+
+    // Once both have ended, a call gets an implicit session, and the next joins it.
+    for s in [&first, &second] {
+        app.call(Method::POST, &format!("/api/v1/journal/sessions/{s}/end"))
+            .token(&a.token)
+            .json(json!({"outcome": "done"}))
+            .ok(200)
+            .await;
+    }
+    let implicit = append(&app, &a.token, &record, None).await;
+    assert!(implicit != first && implicit != second);
+    let via_mcp = tool(&client, "record_list", json!({})).await;
+    assert_eq!(meta_session(&via_mcp), implicit);
+    let detail = app
+        .call(Method::GET, &format!("/api/v1/journal/sessions/{implicit}"))
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(detail["session"]["kind"], "implicit");
+}
+
+#[tokio::test]
+async fn every_journal_operation_needs_chats_read_session_start_and_end_included() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let open = start(&app, &a.token, "Owned by the full key").await;
+    let (_, writer) = app.key(a.id, "records:read,records:write", None).await;
+
+    app.call(Method::POST, "/api/v1/journal/sessions")
+        .token(&writer)
+        .json(json!({"goal": "no chats:read"}))
+        .problem(403, "missing-scope")
+        .await;
+    app.call(
+        Method::POST,
+        &format!("/api/v1/journal/sessions/{open}/end"),
+    )
+    .token(&writer)
+    .json(json!({"outcome": "no chats:read"}))
+    .problem(403, "missing-scope")
+    .await;
+    for path in [
+        "/api/v1/journal/sessions",
+        "/api/v1/journal/catch-up",
+        "/journal.md",
+    ] {
+        app.call(Method::GET, path)
+            .token(&writer)
+            .problem(403, "missing-scope")
+            .await;
+    }
+    let client = mcp(&app, &writer).await;
+    // (session_end names another credential's session here: that is refused first, 404.)
+    let other = tool(
+        &client,
+        "session_end",
+        json!({"session": open, "outcome": "x"}),
+    )
+    .await;
+    assert_eq!(other.is_error, Some(true), "{other:?}");
+    for (name, args) in [
+        ("session_start", json!({"goal": "no chats:read"})),
+        ("journal_catch_up", json!({})),
+        ("journal_sessions", json!({})),
+    ] {
+        let result = tool(&client, name, args).await;
+        assert_eq!(result.is_error, Some(true), "{name}: {result:?}");
+        let text = serde_json::to_string(&result.content).unwrap();
+        assert!(text.contains("chats:read"), "{name}: {text}");
+    }
+    // The refusals were journalled with their real status, in the writer's own session.
+    let refused: Vec<(String, i32)> = sqlx::query_as(
+        "SELECT operation, status FROM journal_calls WHERE status = 403 ORDER BY created_at, call_id",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    for expected in [
+        "startSession",
+        "endSession",
+        "session_start",
+        "journal_sessions",
+    ] {
+        assert!(
+            refused.iter().any(|(op, _)| op == expected),
+            "{expected} not recorded: {refused:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn minting_a_token_and_reading_the_markdown_are_journalled() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let session = start(&app, &a.token, "Mint and read").await;
+
+    let minted = app
+        .call(Method::POST, "/api/v1/auth/token")
+        .token(&a.token)
+        .purpose("Get a short-lived token for the helper")
+        .session(Some(&session))
+        .json(json!({"scopes": ["chats:read"], "expires_in": 600}))
+        .send()
+        .await;
+    assert_eq!(minted.status(), 200);
+    assert_eq!(session_of(&minted).as_deref(), Some(session.as_str()));
+    let token = minted.json::<Value>().await.unwrap()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let markdown = app
+        .call(Method::GET, "/journal.md")
+        .token(&a.token)
+        .purpose("Load the recent journal")
+        .session(Some(&session))
+        .send()
+        .await;
+    assert_eq!(markdown.status(), 200);
+    assert_eq!(session_of(&markdown).as_deref(), Some(session.as_str()));
+
+    let calls = actions(&app, &a.token, &session).await;
+    let mint = calls
+        .iter()
+        .find(|c| c["operation"] == "mintToken")
+        .unwrap();
+    assert_eq!(mint["purpose"], "Get a short-lived token for the helper");
+    assert_eq!(mint["status"], 200);
+    assert_eq!(
+        mint["input_shape"],
+        json!({"body": {"scopes": ["string"], "expires_in": "number"}})
+    );
+    assert!(!mint.to_string().contains(&token), "never the token");
+    let read = calls
+        .iter()
+        .find(|c| c["operation"] == "getJournalMarkdown")
+        .unwrap();
+    assert_eq!(read["journal_read"], true);
+    assert_eq!(read["purpose"], "Load the recent journal");
+
+    // Only keys mint; a scope list must name something; the body must be an object.
+    app.call(Method::POST, "/api/v1/auth/token")
+        .token(&token)
+        .problem(403, "forbidden")
+        .await;
+    app.call(Method::POST, "/api/v1/auth/token")
+        .token(&a.token)
+        .json(json!({"scopes": []}))
+        .problem(400, "bad-request")
+        .await;
+    for body in [json!([null, null]), json!("scopes"), json!(3)] {
+        app.call(Method::POST, "/api/v1/auth/token")
+            .token(&a.token)
+            .json(body)
+            .problem(422, "invalid-body")
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn a_session_ends_exactly_once_under_concurrent_ends() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    for round in 0..5 {
+        let session = start(&app, &a.token, &format!("Race {round}")).await;
+        let end = |outcome: &'static str| {
+            app.call(
+                Method::POST,
+                &format!("/api/v1/journal/sessions/{session}/end"),
+            )
+            .token(&a.token)
+            .json(json!({ "outcome": outcome }))
+            .send()
+        };
+        let (x, y) = tokio::join!(end("first"), end("second"));
+        let mut statuses = [x.status().as_u16(), y.status().as_u16()];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}");
+        let id = ids::parse(Kind::Session, &session).unwrap();
+        let jobs: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM apalis.jobs WHERE convert_from(job, 'UTF8')::jsonb ->> 'session_id' = $1",
+        )
+        .bind(id.to_string())
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+        assert_eq!(jobs, 1, "round {round}: one summary job");
+    }
+}
+
+#[tokio::test]
+async fn an_end_racing_the_quiet_sweep_closes_the_session_once() {
+    use n8v_journal::clock::Clock;
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    for round in 0..5 {
+        let session = start(&app, &a.token, &format!("Quiet {round}")).await;
+        app.clock.advance(Duration::hours(3));
+        let end = app
+            .call(
+                Method::POST,
+                &format!("/api/v1/journal/sessions/{session}/end"),
+            )
+            .token(&a.token)
+            .json(json!({"outcome": "late"}))
+            .send();
+        let sweep = n8v_journal::jobs::sweep::close_quiet_sessions(
+            &app.db,
+            app.clock.now(),
+            Duration::hours(2),
+        );
+        let (ended, swept) = tokio::join!(end, sweep);
+        swept.unwrap();
+        let status = ended.status().as_u16();
+        assert!(status == 200 || status == 409, "round {round}: {status}");
+        let id = ids::parse(Kind::Session, &session).unwrap();
+        let (reason, jobs): (String, i64) = sqlx::query_as(
+            "SELECT s.end_reason, (SELECT count(*) FROM apalis.jobs j \
+                 WHERE convert_from(j.job, 'UTF8')::jsonb ->> 'session_id' = $1) \
+             FROM journal_sessions s WHERE s.session_id = $2::uuid",
+        )
+        .bind(id.to_string())
+        .bind(id)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+        assert_eq!(
+            reason,
+            if status == 200 { "ended" } else { "quiet" },
+            "round {round}: the end answered {status}"
+        );
+        assert_eq!(jobs, 1, "round {round}: one summary job");
+    }
+}
+
+#[tokio::test]
+async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_an_implicit_session()
+{
+    let app = common::spawn_app().await;
+    let owner = app.account("Owner", ALL).await;
+    let member = app.account("Member", ALL).await;
+    for acc in [&owner, &member] {
+        app.journal_on(acc.id).await;
+    }
+    let org = admin::create_org(&app.owner, owner.id, "Acme")
+        .await
+        .unwrap();
+    admin::add_member(&app.owner, org, member.id, true)
+        .await
+        .unwrap();
+    let records = app
+        .call(Method::GET, "/api/v1/records")
+        .token(&member.token)
+        .ok(200)
+        .await;
+    let org_record = records["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "organization")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let own_record = app.record_of(member.id).await;
+
+    // The member works without a session: one implicit session holds both calls.
+    let on_org = append(&app, &member.token, &org_record, None).await;
+    let private = app
+        .call(
+            Method::POST,
+            &format!("/api/v1/records/{own_record}/entries"),
+        )
+        .token(&member.token)
+        .purpose("My own notes")
+        .json(json!({"line": "private"}))
+        .send()
+        .await;
+    assert_eq!(session_of(&private).unwrap(), on_org);
+    let member_calls = actions(&app, &member.token, &on_org).await;
+    let org_call = member_calls
+        .iter()
+        .find(|c| c["target_ids"][0] == org_record.as_str())
+        .unwrap();
+    let org_ext = ids::format(Kind::Organization, org);
+    assert_eq!(org_call["organization_id"], org_ext.as_str());
+    let private_call = member_calls
+        .iter()
+        .find(|c| c["target_ids"][0] == own_record.as_str())
+        .unwrap();
+    assert!(private_call["organization_id"].is_null());
+
+    // The owner, with orgs:read, reads the organization's call in its brief, and only that.
+    let brief = app
+        .call(Method::GET, "/api/v1/journal/catch-up")
+        .token(&owner.token)
+        .ok(200)
+        .await;
+    let activity = brief["organization_activity"].as_array().unwrap();
+    assert_eq!(activity.len(), 1, "{brief}");
+    assert_eq!(activity[0]["call_id"], org_call["id"]);
+    assert_eq!(activity[0]["organization_id"], org_ext.as_str());
+    assert_eq!(activity[0]["account_id"], member.ext.as_str());
+    assert_eq!(activity[0]["purpose"], "Put it on record");
+    assert_eq!(activity[0]["wrote"], true);
+    let entry_path = format!(
+        "/api/v1/journal/entries/{}",
+        org_call["id"].as_str().unwrap()
+    );
+    app.call(Method::GET, &entry_path)
+        .token(&owner.token)
+        .ok(200)
+        .await;
+    // The member's session and its private call stay the member's.
+    app.call(Method::GET, &format!("/api/v1/journal/sessions/{on_org}"))
+        .token(&owner.token)
+        .problem(404, "not-found")
+        .await;
+    app.call(
+        Method::GET,
+        &format!(
+            "/api/v1/journal/entries/{}",
+            private_call["id"].as_str().unwrap()
+        ),
+    )
+    .token(&owner.token)
+    .problem(404, "not-found")
+    .await;
+
+    // Without orgs:read, or with fewer scopes than the member's key, the owner sees none of it.
+    let (_, no_orgs) = app
+        .key(owner.id, "chats:read,records:read,records:write", None)
+        .await;
+    let (_, narrow) = app.key(owner.id, "chats:read,orgs:read", None).await;
+    for token in [&no_orgs, &narrow] {
+        let brief = app
+            .call(Method::GET, "/api/v1/journal/catch-up")
+            .token(token)
+            .ok(200)
+            .await;
+        assert_eq!(brief["organization_activity"], json!([]), "{brief}");
+        app.call(Method::GET, &entry_path)
+            .token(token)
+            .problem(404, "not-found")
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn a_page_holds_up_to_300_actions_and_the_rest_follow() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let session = start(&app, &a.token, "Many calls").await;
+    for _ in 0..305 {
+        append(&app, &a.token, &record, Some(&session)).await;
+    }
+    app.call(
+        Method::POST,
+        &format!("/api/v1/journal/sessions/{session}/end"),
+    )
+    .token(&a.token)
+    .json(json!({"outcome": "done"}))
+    .ok(200)
+    .await;
+    let first = app
+        .call(
+            Method::GET,
+            &format!("/api/v1/journal/sessions/{session}?limit=300"),
+        )
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let page = first["actions"].as_array().unwrap();
+    assert_eq!(page.len(), 300);
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let rest = app
+        .call(
+            Method::GET,
+            &format!("/api/v1/journal/sessions/{session}?limit=300&cursor={cursor}"),
+        )
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let rest = rest["actions"].as_array().unwrap();
+    assert_eq!(rest.len(), 7, "start, 305 appends and the end");
+    let mut ids: Vec<&str> = page
+        .iter()
+        .chain(rest)
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 307);
+    app.call(
+        Method::GET,
+        &format!("/api/v1/journal/sessions/{session}?limit=301"),
+    )
+    .token(&a.token)
+    .problem(400, "bad-request")
+    .await;
+}
+
+#[tokio::test]
+async fn an_open_session_shows_its_provisional_account_and_the_brief_needs_records_read_for_records()
+ {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let session = start(&app, &a.token, "Provisional").await;
+    for purpose in ["Check the build", "Fix the test", "Record the fix"] {
+        app.call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+            .token(&a.token)
+            .purpose(purpose)
+            .session(Some(&session))
+            .json(json!({"line": purpose}))
+            .ok(201)
+            .await;
+        app.clock.advance(Duration::seconds(1));
+    }
+    let detail = app
+        .call(Method::GET, &format!("/api/v1/journal/sessions/{session}"))
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(
+        detail["session"]["provisional"],
+        json!({
+            "calls": 4,
+            "writes": 3,
+            "recent_purposes": ["Record the fix", "Fix the test", "Check the build"]
+        }),
+        "{detail}"
+    );
+
+    let with_records = app
+        .call(Method::GET, "/api/v1/journal/catch-up")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(with_records["records"][0]["count"], 3, "{with_records}");
+    assert_eq!(
+        with_records["records"][0]["newest_lines"],
+        json!(["Record the fix", "Fix the test", "Check the build"])
+    );
+    let (_, chats_only) = app.key(a.id, "chats:read", None).await;
+    let without = app
+        .call(Method::GET, "/api/v1/journal/catch-up")
+        .token(&chats_only)
+        .ok(200)
+        .await;
+    assert_eq!(without["records"], json!([]), "{without}");
+}
+
+#[tokio::test]
+async fn mcp_records_the_real_outcome_of_each_tool_call() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let (_, reader) = app.key(a.id, "chats:read,records:read", None).await;
+
+    let client = mcp(&app, &a.token).await;
+    let appended = tool(
+        &client,
+        "record_append",
+        json!({"record_id": record, "line": "via MCP", "purpose": "Put it on record"}),
+    )
+    .await;
+    let session = meta_session(&appended);
+    let refused_client = mcp(&app, &reader).await;
+    let refused = tool(
+        &refused_client,
+        "record_append",
+        json!({"record_id": record, "line": "not allowed"}),
+    )
+    .await;
+    assert_eq!(refused.is_error, Some(true));
+    let unknown = tool(
+        &client,
+        "record_read",
+        json!({"record_id": format!("rec_{}", "x".repeat(3000))}),
+    )
+    .await;
+    assert_eq!(unknown.is_error, Some(true));
+
+    let statuses: Vec<(String, i32, Vec<String>)> = sqlx::query_as(
+        "SELECT operation, status, target_ids FROM journal_calls ORDER BY created_at, call_id",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(statuses[0].0, "record_append");
+    assert_eq!(statuses[0].1, 201, "{statuses:?}");
+    assert!(
+        statuses
+            .iter()
+            .any(|(op, status, _)| op == "record_append" && *status == 403),
+        "{statuses:?}"
+    );
+    let (_, status, targets) = statuses
+        .iter()
+        .find(|(op, _, _)| op == "record_read")
+        .unwrap();
+    assert_eq!(*status, 404);
+    assert!(targets[0].chars().count() <= 41, "never stored in full");
+    let detail = actions(&app, &a.token, &session).await;
+    assert_eq!(detail[0]["status"], 201);
+}
+
+#[tokio::test]
+async fn ids_that_are_not_ours_are_404_and_never_stored_in_full() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let long = format!("ses_{}", "A".repeat(1500));
+    let response = app
+        .call(Method::GET, &format!("/api/v1/journal/sessions/{long}"))
+        .token(&a.token)
+        .send()
+        .await;
+    let session = session_of(&response).unwrap();
+    common::expect_problem(response, 404, "not-found").await;
+    let calls = actions(&app, &a.token, &session).await;
+    let target = calls[0]["target_ids"][0].as_str().unwrap();
+    assert!(target.chars().count() <= 41, "{target}");
+    // Paths over 2 KiB are refused before anything runs.
+    let huge = format!("ses_{}", "A".repeat(2100));
+    app.call(Method::GET, &format!("/api/v1/journal/sessions/{huge}"))
+        .token(&a.token)
+        .problem(414, "uri-too-long")
+        .await;
+}
