@@ -3,54 +3,8 @@
 
 mod common;
 
-use common::TestApp;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
+use common::mcp::{call, connect, error_text, meta_session, structured};
 use serde_json::{Value, json};
-
-type Client = RunningService<RoleClient, ()>;
-
-async fn connect(app: &TestApp, token: &str) -> Client {
-    let config = StreamableHttpClientTransportConfig::with_uri(app.url("/mcp")).auth_header(token);
-    ().serve(StreamableHttpClientTransport::from_config(config))
-        .await
-        .expect("initialize")
-}
-
-async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(tool.to_owned())
-        .with_arguments(args.as_object().unwrap().clone());
-    client.call_tool(params).await.expect("tools/call")
-}
-
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "tool error: {result:?}");
-    result
-        .structured_content
-        .clone()
-        .expect("structured content")
-}
-
-fn meta_session(result: &CallToolResult) -> Option<String> {
-    result
-        .meta
-        .as_ref()?
-        .get("n8v/session")?
-        .as_str()
-        .map(str::to_owned)
-}
-
-fn error_text(result: &CallToolResult) -> String {
-    assert_eq!(
-        result.is_error,
-        Some(true),
-        "expected a tool error: {result:?}"
-    );
-    serde_json::to_string(&result.content).unwrap()
-}
 
 #[tokio::test]
 async fn an_assistant_works_a_whole_conversation_through_mcp() {

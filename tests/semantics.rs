@@ -5,39 +5,17 @@
 mod common;
 
 use chrono::Duration;
+use common::mcp::{call as tool, connect as mcp};
 use common::{TestApp, session_of};
 use n8v_journal::admin;
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
 const ALL: &str = "chats:read,records:read,records:write,orgs:read";
 
-type Client = RunningService<RoleClient, ()>;
-
-async fn mcp(app: &TestApp, token: &str) -> Client {
-    let config = StreamableHttpClientTransportConfig::with_uri(app.url("/mcp")).auth_header(token);
-    ().serve(StreamableHttpClientTransport::from_config(config))
-        .await
-        .expect("initialize")
-}
-
-async fn tool(client: &Client, name: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_owned())
-        .with_arguments(args.as_object().unwrap().clone());
-    client.call_tool(params).await.expect("tools/call")
-}
-
-fn meta_session(result: &CallToolResult) -> String {
-    result.meta.as_ref().unwrap()["n8v/session"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+fn meta_session(result: &rmcp::model::CallToolResult) -> String {
+    common::mcp::meta_session(result).expect("_meta n8v/session")
 }
 
 async fn start(app: &TestApp, token: &str, goal: &str) -> String {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod mcp;
+
 use n8v_journal::admin;
 use n8v_journal::auth::Scopes;
 use n8v_journal::clock::ManualClock;
