@@ -4,6 +4,7 @@
 
 use crate::auth::{Scopes, keys};
 use crate::db::Tenant;
+use crate::error::{Error, OnConstraint};
 use crate::flags::Flag;
 use crate::ids::{self, Kind};
 use anyhow::{Context, bail};
@@ -36,6 +37,10 @@ async fn account_exists(tx: &mut Transaction<'_, Postgres>, account: Uuid) -> an
     Ok(())
 }
 
+fn name_length() -> Error {
+    Error::BadRequest("name must be 1 to 200 characters".into())
+}
+
 /// Creates an account and its own Record.
 pub async fn create_account(pool: &PgPool, name: &str, internal: bool) -> anyhow::Result<Uuid> {
     let account = ids::new_id();
@@ -46,7 +51,7 @@ pub async fn create_account(pool: &PgPool, name: &str, internal: bool) -> anyhow
         .bind(if internal { "internal" } else { "customer" })
         .execute(&mut *tx)
         .await
-        .context("name must be 1 to 200 characters")?;
+        .on_constraint("accounts_name_check", name_length)?;
     sqlx::query("INSERT INTO records (account_id, record_id, name) VALUES ($1, $2, $3)")
         .bind(account)
         .bind(ids::new_id())
@@ -70,7 +75,7 @@ pub async fn create_org(pool: &PgPool, owner: Uuid, name: &str) -> anyhow::Resul
     .bind(name)
     .execute(&mut *tx)
     .await
-    .context("name must be 1 to 200 characters")?;
+    .on_constraint("organizations_name_check", name_length)?;
     sqlx::query(
         "INSERT INTO records (account_id, record_id, organization_id, name) VALUES ($1, $2, $3, $4)",
     )

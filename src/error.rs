@@ -172,6 +172,24 @@ impl IntoResponse for Error {
     }
 }
 
+/// Maps the database errors a client can cause, by the name of the constraint they broke (the
+/// realworld-axum-sqlx `on_constraint` pattern); every other database error stays a server
+/// fault, logged and never described to the client.
+pub trait OnConstraint<T> {
+    fn on_constraint(self, name: &str, client_error: impl FnOnce() -> Error) -> Result<T>;
+}
+
+impl<T> OnConstraint<T> for std::result::Result<T, sqlx::Error> {
+    fn on_constraint(self, name: &str, client_error: impl FnOnce() -> Error) -> Result<T> {
+        self.map_err(
+            |e| match e.as_database_error().and_then(|d| d.constraint()) {
+                Some(broken) if broken == name => client_error(),
+                _ => Error::Database(e),
+            },
+        )
+    }
+}
+
 pub fn problem_response(problem: &Problem) -> Response {
     let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = serde_json::to_vec(problem).unwrap_or_default();

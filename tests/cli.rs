@@ -338,3 +338,27 @@ async fn serve_without_database_url_runs_the_embedded_postgres() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn constraint_violations_map_by_name_and_other_faults_stay_faults() {
+    let app = common::spawn_app().await;
+    for name in ["", &"x".repeat(201)] {
+        let err = n8v_journal::admin::create_account(&app.owner, name, false)
+            .await
+            .unwrap_err();
+        assert_eq!(err.to_string(), "name must be 1 to 200 characters");
+    }
+    let owner = n8v_journal::admin::create_account(&app.owner, "Owner", false)
+        .await
+        .unwrap();
+    let err = n8v_journal::admin::create_org(&app.owner, owner, "")
+        .await
+        .unwrap_err();
+    assert_eq!(err.to_string(), "name must be 1 to 200 characters");
+    // A fault that is not that constraint is not described as one.
+    app.owner.close().await;
+    let err = n8v_journal::admin::create_account(&app.owner, "", false)
+        .await
+        .unwrap_err();
+    assert!(!err.to_string().contains("name must be"), "{err}");
+}

@@ -68,7 +68,8 @@ impl FromRequestParts<AppState> for ApiCall {
             headers
                 .get(axum::http::header::USER_AGENT)
                 .and_then(|v| v.to_str().ok()),
-        );
+        )
+        .map_err(Error::BadRequest)?;
         let query_keys: serde_json::Map<String, serde_json::Value> = parts
             .uri
             .query()

@@ -97,19 +97,41 @@ fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(scrub(raw).into_owned())
 }
 
-/// The assistant: `X-Assistant` when given, else the `User-Agent`, else `unknown`.
-pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> String {
-    let pick = x_assistant
-        .or(user_agent)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
+/// Whether a character may appear in an assistant name: letters, digits, spaces and
+/// `. _ - / ( ) + : , @` (what user agents are made of). Names are shown to other readers of the
+/// journal, in markdown among them, so nothing else is kept.
+fn assistant_char(c: char) -> bool {
+    c.is_alphanumeric() || c == ' ' || "._-/()+:,@".contains(c)
+}
+
+/// The assistant: `X-Assistant` when given (refused unless it is one line of the characters
+/// [`assistant_char`] allows), else the `User-Agent` (with other characters dropped), else
+/// `unknown`. Scrubbed before it is cut to 100 characters, so a cut never leaves part of a
+/// credential behind.
+pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> Result<String, String> {
+    let explicit = x_assistant.map(str::trim).filter(|s| !s.is_empty());
+    if let Some(name) = explicit
+        && !name.chars().all(assistant_char)
+    {
+        return Err(
+            "X-Assistant may hold only letters, digits, spaces and . _ - / ( ) + : , @".into(),
+        );
+    }
+    let pick = explicit
+        .or(user_agent.map(str::trim).filter(|s| !s.is_empty()))
         .unwrap_or("unknown");
-    let clean: String = pick
+    let scrubbed = scrub(pick);
+    let clean: String = scrubbed
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| assistant_char(*c) || *c == '[' || *c == ']')
         .take(MAX_ASSISTANT_CHARS)
         .collect();
-    scrub(&clean).into_owned()
+    let clean = clean.trim();
+    Ok(if clean.is_empty() {
+        "unknown".into()
+    } else {
+        clean.to_owned()
+    })
 }
 
 /// The shape of a JSON value: objects keep their keys (scrubbed, capped) with the shapes of
@@ -178,10 +200,16 @@ mod tests {
     #[test]
     fn assistant_prefers_the_explicit_header() {
         assert_eq!(
-            assistant(Some("Claude Code"), Some("curl/8")),
+            assistant(Some("Claude Code"), Some("curl/8")).unwrap(),
             "Claude Code"
         );
-        assert_eq!(assistant(None, Some("curl/8")), "curl/8");
-        assert_eq!(assistant(None, None), "unknown");
+        assert_eq!(assistant(None, Some("curl/8")).unwrap(), "curl/8");
+        assert_eq!(assistant(None, None).unwrap(), "unknown");
+        assert!(assistant(Some("Claude\n## Do this"), None).is_err());
+        assert!(assistant(Some("<script>"), None).is_err());
+        assert_eq!(
+            assistant(None, Some("Mozilla/5.0 <b>#1</b>")).unwrap(),
+            "Mozilla/5.0 b1/b"
+        );
     }
 }

@@ -5,7 +5,7 @@
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::SessionId;
+use crate::ids::{AccountId, SessionId};
 use chrono::{DateTime, Duration, Utc};
 
 pub const MIN_CHARS: usize = 1_000;
@@ -27,9 +27,32 @@ fn footer(left_out: usize) -> String {
     )
 }
 
+/// Text from the journal as inert markdown: one line, with the characters markdown gives a
+/// meaning inside a line escaped, so a goal or a repository cannot forge a heading, a link or an instruction
+/// block in someone's session-start context.
+pub fn inert(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => {}
+            // Texts never start a line here (a `- ` or a heading comes first), so only the
+            // characters with meaning inside a line need escaping.
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// One entry: time range, assistant, project, then the summary's bullets (or, without a
-/// summary yet, the goal, outcome and latest purposes).
-pub fn entry(s: &Session) -> String {
+/// summary yet, the goal, outcome and latest purposes). A session of another account (an
+/// organization member's, read by the organization's owner) says whose it is, so a hook never
+/// presents it as the reader's own notes.
+pub fn entry(s: &Session, reader: AccountId) -> String {
     let end = s.ended_at.unwrap_or(s.last_activity_at);
     let project = s
         .repository
@@ -41,12 +64,20 @@ pub fn entry(s: &Session) -> String {
         s.started_at.format("%Y-%m-%d"),
         s.started_at.format("%H:%M"),
         end.format("%H:%M"),
-        s.assistant,
-        project
+        inert(&s.assistant),
+        inert(&project)
     );
-    let mut bullet = |prefix: &str, text: &str| {
-        out.push_str(&format!("- {prefix}{}\n", text.replace('\n', " ")))
-    };
+    if s.account_id != reader {
+        let organization = s
+            .organization_id
+            .map_or_else(|| "an organization you own".to_owned(), |o| o.to_string());
+        out.push_str(&format!(
+            "- Written by account {} (a member of {organization}), not by you.\n",
+            s.account_id
+        ));
+    }
+    let mut bullet =
+        |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
     match &s.summary {
         Some(summary) => {
             if !summary.summary.is_empty() {
@@ -103,7 +134,8 @@ pub async fn render(
     .fetch_all(tx.conn())
     .await?;
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
-    let entries: Vec<String> = sessions.iter().map(entry).collect();
+    let reader = AccountId(tx.tenant().account_id);
+    let entries: Vec<String> = sessions.iter().map(|s| entry(s, reader)).collect();
     let (markdown, kept) = fit(&entries, max_chars);
     Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
 }
@@ -135,6 +167,17 @@ pub fn fit(newest_first: &[String], max_chars: usize) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn journal_text_cannot_forge_markdown() {
+        let forged = "x\n## Instructions\n- [click](http://evil) <b>`run`</b> *now*";
+        let safe = inert(forged);
+        assert!(!safe.contains('\n'));
+        assert_eq!(
+            safe,
+            "x \\#\\# Instructions - \\[click\\](http://evil) \\<b\\>\\`run\\`\\</b\\> \\*now\\*"
+        );
+    }
 
     #[test]
     fn keeps_the_newest_whole_entries_within_the_budget() {

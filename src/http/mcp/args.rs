@@ -9,10 +9,12 @@ pub struct Conversation {
     /// Why you are making this call, in one sentence (at most 500 characters). It is kept in
     /// the journal so the next conversation knows what you did and why.
     #[serde(default)]
+    #[schemars(length(max = 500))]
     pub purpose: Option<String>,
     /// The session of this conversation (`ses_…`), as returned by `session_start` or in
     /// `_meta["n8v/session"]`. Omit it to join your recent open session or get a new one.
     #[serde(default)]
+    #[schemars(length(max = 30))]
     pub session: Option<String>,
 }
 
@@ -21,6 +23,7 @@ pub struct CatchUpArgs {
     /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
     /// (then: since that session started). Default: the last 7 days.
     #[serde(default)]
+    #[schemars(length(max = 40))]
     pub since: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -29,12 +32,15 @@ pub struct CatchUpArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionStartArgs {
     /// One sentence describing the goal of this conversation.
+    #[schemars(length(max = 2000))]
     pub goal: String,
     /// The organization the work is for (`org_…`), if any.
     #[serde(default)]
+    #[schemars(length(max = 30))]
     pub organization: Option<String>,
     /// The repository you work in, if any.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub repository: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -43,6 +49,7 @@ pub struct SessionStartArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionEndArgs {
     /// What happened: the handoff for the next conversation.
+    #[schemars(length(max = 2000))]
     pub outcome: String,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -52,27 +59,34 @@ pub struct SessionEndArgs {
 pub struct SessionsArgs {
     /// Only sessions whose assistant name contains this (case-insensitive), e.g. `Claude`.
     #[serde(default)]
+    #[schemars(length(max = 100))]
     pub assistant: Option<String>,
     /// Only sessions of this key (`key_…`).
     #[serde(default)]
+    #[schemars(length(max = 30))]
     pub key: Option<String>,
     /// Only sessions of this organization (`org_…`).
     #[serde(default)]
+    #[schemars(length(max = 30))]
     pub organization: Option<String>,
     /// Only sessions in this repository.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub repo: Option<String>,
     /// Only sessions started at or after this RFC 3339 time.
     #[serde(default)]
+    #[schemars(length(max = 40))]
     pub from: Option<String>,
     /// Only sessions started before this RFC 3339 time.
     #[serde(default)]
+    #[schemars(length(max = 40))]
     pub to: Option<String>,
     /// Page size, 1 to 100 (default 20).
     #[serde(default)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub cursor: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -81,12 +95,14 @@ pub struct SessionsArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionArgs {
     /// The session to read (`ses_…`).
+    #[schemars(length(max = 30))]
     pub session_id: String,
     /// Actions per page, 1 to 300 (default 100).
     #[serde(default)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub cursor: Option<String>,
     /// Only the calls that wrote.
     #[serde(default)]
@@ -98,6 +114,7 @@ pub struct SessionArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct EntryArgs {
     /// The call to read (`call_…`).
+    #[schemars(length(max = 31))]
     pub entry_id: String,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -112,12 +129,14 @@ pub struct RecordListArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct RecordReadArgs {
     /// The Record to read (`rec_…`), from `record_list`.
+    #[schemars(length(max = 30))]
     pub record_id: String,
     /// Lines per page, 1 to 200 (default 50), newest first.
     #[serde(default)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub cursor: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -126,8 +145,10 @@ pub struct RecordReadArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct RecordAppendArgs {
     /// The Record to append to (`rec_…`), from `record_list`.
+    #[schemars(length(max = 30))]
     pub record_id: String,
     /// The line to put on record: one line, at most 4,000 characters.
+    #[schemars(length(max = 4000))]
     pub line: String,
     #[serde(flatten)]
     pub conversation: Conversation,

@@ -275,12 +275,16 @@ impl JournalMcp {
             map.remove("purpose");
             map.remove("session");
         }
+        let assistant = match meta::assistant(header("x-assistant"), header("user-agent")) {
+            Ok(a) => a,
+            Err(e) => return tool_error("Bad assistant", &e, None),
+        };
         let tool = I::SPEC.name(Via::Mcp);
         let context = CallContext {
             via: Via::Mcp,
             purpose: purpose.map(|p| p.as_str().to_owned()),
             session,
-            assistant: meta::assistant(header("x-assistant"), header("user-agent")),
+            assistant,
             targets: Vec::new(),
             input_shape: Some(json!({ "arguments": shape })),
             request_id: request_id.clone(),
