@@ -68,24 +68,16 @@ fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
 
 /// Opens a session, appends a line in it, ends it; returns its id.
 async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) -> String {
-    let started: Value = app
-        .post(token, "/api/v1/journal/sessions", json!({"goal": goal}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let started = app.start_session(token, None, json!({"goal": goal})).await;
     let id = started["id"].as_str().unwrap().to_owned();
-    let appended = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{record}/entries")))
-        .bearer_auth(token)
-        .header("x-session-id", &id)
-        .header("x-purpose", "Put the fix on record")
-        .json(&json!({"line": "Login fix merged"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(appended.status(), 201);
+    app.append(
+        token,
+        record,
+        Some(&id),
+        Some("Put the fix on record"),
+        "Login fix merged",
+    )
+    .await;
     let ended = app
         .post(
             token,
@@ -266,37 +258,16 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
     app.journal_on(a.id).await;
     let b = app.account("B", ALL).await;
     app.journal_on(b.id).await;
-    let old: Value = app
-        .post(
-            &a.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "left open"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let other: Value = app
-        .post(
-            &b.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "also left open"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let old = app
+        .start_session(&a.token, None, json!({"goal": "left open"}))
+        .await;
+    let other = app
+        .start_session(&b.token, None, json!({"goal": "also left open"}))
+        .await;
     app.clock.advance(Duration::minutes(119));
-    let fresh: Value = app
-        .post(
-            &a.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "recent"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let fresh = app
+        .start_session(&a.token, None, json!({"goal": "recent"}))
+        .await;
     app.clock.advance(Duration::minutes(2));
     let now = app.clock.now();
     let closed = sweep::close_quiet_sessions(&app.db, now, Duration::hours(2))
@@ -530,27 +501,22 @@ async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read()
         .as_str()
         .unwrap()
         .to_owned();
-    let started: Value = app
-        .post(
+    let started = app
+        .start_session(
             &member.token,
-            "/api/v1/journal/sessions",
+            None,
             json!({"goal": "Ship the Acme report", "organization": org_id}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     let session = started["id"].as_str().unwrap().to_owned();
-    let appended = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{org_record}/entries")))
-        .bearer_auth(&member.token)
-        .header("x-session-id", &session)
-        .json(&json!({"line": "Acme report shipped"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(appended.status(), 201);
+    app.append(
+        &member.token,
+        &org_record,
+        Some(&session),
+        None,
+        "Acme report shipped",
+    )
+    .await;
 
     let brief: Value = app
         .get(&owner.token, "/api/v1/journal/catch-up")
