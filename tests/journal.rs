@@ -4,7 +4,7 @@
 mod common;
 
 use chrono::Duration;
-use common::{TestApp, expect_ok, expect_problem, session_of};
+use common::{expect_ok, expect_problem, session_of};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -12,17 +12,6 @@ const ALL: &str = "chats:read,records:read,records:write,orgs:read";
 
 /// The line every append here writes (the tests look at sessions and purposes, not lines).
 const LINE: &str = "checked the build";
-
-/// One session's detail (`query` is empty or starts with `?`); asserts 200.
-async fn session(app: &TestApp, token: &str, id: &str, query: &str) -> Value {
-    app.call(
-        Method::GET,
-        &format!("/api/v1/journal/sessions/{id}{query}"),
-    )
-    .token(token)
-    .ok(200)
-    .await
-}
 
 #[tokio::test]
 async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_minutes_or_12_hours()
@@ -53,7 +42,7 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
         .append(&a.token, &record, None, Some("after a pause"), LINE)
         .await;
     assert_ne!(second, first, "a new session after 30 quiet minutes");
-    let old = session(&app, &a.token, &first, "").await;
+    let old = app.session_detail(&a.token, &first).await;
     assert_eq!(old["session"]["status"], "closed");
     assert_eq!(old["session"]["end_reason"], "retired");
     assert_eq!(old["session"]["kind"], "implicit");
@@ -66,7 +55,7 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
             .append(&a.token, &record, None, Some("steady work"), LINE)
             .await;
         if joined != second {
-            let age = session(&app, &a.token, &second, "").await;
+            let age = app.session_detail(&a.token, &second).await;
             let started: chrono::DateTime<chrono::Utc> = age["session"]["started_at"]
                 .as_str()
                 .unwrap()
@@ -170,20 +159,18 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
         "{problem}"
     );
     let end_by_other = app
-        .post(
-            &other,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({"outcome": "x"}),
-        )
+        .end_session(&other, &id, json!({"outcome": "x"}))
+        .send()
         .await;
     expect_problem(end_by_other, 404, "not-found").await;
 
     let ended = app
-        .post(
+        .end_session(
             &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
+            &id,
             json!({"outcome": "Fix ready for review; tests passed"}),
         )
+        .send()
         .await;
     assert_eq!(ended.status(), 200);
     assert_eq!(session_of(&ended).as_deref(), Some(id.as_str()));
@@ -198,16 +185,10 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
         .session(Some(&id))
         .problem(409, "conflict")
         .await;
-    let again = app
-        .post(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({}),
-        )
-        .await;
+    let again = app.end_session(&a.token, &id, json!({})).send().await;
     expect_problem(again, 409, "conflict").await;
 
-    let read = session(&app, &a.token, &id, "").await;
+    let read = app.session_detail(&a.token, &id).await;
     let operations: Vec<&str> = read["actions"]
         .as_array()
         .unwrap()
@@ -265,7 +246,7 @@ async fn a_call_keeps_purpose_targets_shape_outcome_and_audit_link_but_never_the
     let session_id = session_of(&response).unwrap();
     let entry = expect_ok(response, 201).await;
 
-    let read = session(&app, &a.token, &session_id, "").await;
+    let read = app.session_detail(&a.token, &session_id).await;
     let call = read["actions"]
         .as_array()
         .unwrap()
@@ -342,7 +323,7 @@ async fn failed_calls_are_recorded_with_their_outcome_and_leave_no_effect() {
         .await;
     let session_id = session_of(&denied).unwrap();
     expect_problem(denied, 403, "missing-scope").await;
-    let read = session(&app, &a.token, &session_id, "").await;
+    let read = app.session_detail(&a.token, &session_id).await;
     let failed = read["actions"]
         .as_array()
         .unwrap()
@@ -420,11 +401,13 @@ async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
     let ids = app.session_ids(&a.token, None, "").await;
     assert_eq!(ids, std::slice::from_ref(&worker));
     // Its journal read is recorded all the same.
-    let read_session = session(&app, &a.token, &reader, "").await;
+    let read_session = app.session_detail(&a.token, &reader).await;
     assert_eq!(read_session["actions"][0]["operation"], "listSessions");
     assert_eq!(read_session["actions"][0]["journal_read"], true);
 
-    let writes = session(&app, &a.token, &worker, "?writes=true").await;
+    let writes = app
+        .session_detail(&a.token, &format!("{worker}?writes=true"))
+        .await;
     let ops: Vec<&str> = writes["actions"]
         .as_array()
         .unwrap()
@@ -432,7 +415,7 @@ async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
         .map(|c| c["operation"].as_str().unwrap())
         .collect();
     assert_eq!(ops, ["appendRecordEntry"]);
-    let everything = session(&app, &a.token, &worker, "").await;
+    let everything = app.session_detail(&a.token, &worker).await;
     assert!(everything["actions"].as_array().unwrap().len() >= 2);
 }
 
@@ -457,24 +440,15 @@ async fn action_limits_and_paging_return_every_item_once() {
         .await;
     }
     assert_eq!(
-        app.get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}?limit=300")
-        )
-        .await
-        .status(),
+        app.get_session(&a.token, &format!("{id}?limit=300"))
+            .send()
+            .await
+            .status(),
         200
     );
-    expect_problem(
-        app.get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}?limit=301"),
-        )
-        .await,
-        400,
-        "bad-request",
-    )
-    .await;
+    app.get_session(&a.token, &format!("{id}?limit=301"))
+        .problem(400, "bad-request")
+        .await;
     let mut seen = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
@@ -482,7 +456,7 @@ async fn action_limits_and_paging_return_every_item_once() {
             Some(c) => format!("?limit=3&cursor={c}"),
             None => "?limit=3".into(),
         };
-        let page = session(&app, &a.token, &id, &query).await;
+        let page = app.session_detail(&a.token, &format!("{id}{query}")).await;
         seen.extend(
             page["actions"]
                 .as_array()
@@ -561,7 +535,7 @@ async fn session_list_filters_and_pages_every_session_once() {
     assert_eq!(by_key, [made[5].clone(), made[3].clone(), made[1].clone()]);
     let by_repo = app.session_ids(&a.token, None, "?repo=acme/api").await;
     assert_eq!(by_repo, [made[0].clone()]);
-    let first = session(&app, &a.token, &made[3], "").await;
+    let first = app.session_detail(&a.token, &made[3]).await;
     let from = first["session"]["started_at"]
         .as_str()
         .unwrap()

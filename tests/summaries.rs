@@ -79,11 +79,8 @@ async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) ->
     )
     .await;
     let ended = app
-        .post(
-            token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({"outcome": "Fix ready for review"}),
-        )
+        .end_session(token, &id, json!({"outcome": "Fix ready for review"}))
+        .send()
         .await;
     assert_eq!(ended.status(), 200);
     id
@@ -124,13 +121,7 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
         }]
     );
     // A refused close (already ended) enqueues nothing.
-    let again = app
-        .post(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({}),
-        )
-        .await;
+    let again = app.end_session(&a.token, &id, json!({})).send().await;
     expect_problem(again, 409, "conflict").await;
     assert_eq!(queued(&app).await.len(), 1);
     // Retiring an implicit session enqueues too.
@@ -169,12 +160,7 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
         .unwrap();
     assert_eq!(stored, 1);
 
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &id).await;
     let session = &read["session"];
     assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
     // Draft and edit: 2 calls × (500 in, 100 out) = 1,000 in and 200 out → exactly $0.00055.
@@ -201,12 +187,7 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
             .await
             .unwrap()
     );
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &id).await;
     assert_eq!(read["session"]["summary_model"], "code");
     assert_eq!(read["session"]["summary_cost_usd"], "0");
     assert!(
@@ -241,12 +222,7 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
         0,
         "no model call once the budget is spent"
     );
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{second}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &second).await;
     assert_eq!(read["session"]["summary_model"], "code");
     assert_eq!(read["session"]["summary_note"], summary::BUDGET_NOTE);
 }
@@ -284,25 +260,13 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
         0,
         "idempotent"
     );
-    let read: Value = app
-        .get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{}", old["id"].as_str().unwrap()),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app
+        .session_detail(&a.token, old["id"].as_str().unwrap())
+        .await;
     assert_eq!(read["session"]["end_reason"], "quiet");
-    let recent: Value = app
-        .get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{}", fresh["id"].as_str().unwrap()),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let recent = app
+        .session_detail(&a.token, fresh["id"].as_str().unwrap())
+        .await;
     assert_eq!(recent["session"]["status"], "open");
     let sessions: Vec<Uuid> = queued(&app).await.iter().map(|j| j.session_id).collect();
     assert!(sessions.contains(&uuid_of(old["id"].as_str().unwrap())));

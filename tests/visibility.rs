@@ -21,13 +21,6 @@ async fn listed(app: &TestApp, token: &str, query: &str) -> Vec<String> {
         .await
 }
 
-/// A request for one session's detail (finish with `.ok(200)` or `.problem(…)`).
-fn get_session<'a>(app: &'a TestApp, token: &str, session: &str) -> Call<'a> {
-    app.call(Method::GET, &format!("/api/v1/journal/sessions/{session}"))
-        .token(token)
-        .purpose(PURPOSE)
-}
-
 /// A request for one call of the journal (finish with `.ok(200)` or `.problem(…)`).
 fn get_entry<'a>(app: &'a TestApp, token: &str, call: &str) -> Call<'a> {
     app.call(Method::GET, &format!("/api/v1/journal/entries/{call}"))
@@ -37,7 +30,11 @@ fn get_entry<'a>(app: &'a TestApp, token: &str, call: &str) -> Call<'a> {
 
 /// The call of the given operation in a session (as its own credential sees it).
 async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> Value {
-    let detail = get_session(app, token, session).ok(200).await;
+    let detail = app
+        .get_session(token, session)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     detail["actions"]
         .as_array()
         .unwrap()
@@ -103,7 +100,8 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         .await
         .contains(&sid)
     );
-    get_session(&app, &narrow, &sid)
+    app.get_session(&narrow, &sid)
+        .purpose(PURPOSE)
         .problem(404, "not-found")
         .await;
     get_entry(&app, &narrow, &call_id)
@@ -113,7 +111,8 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     // A key with a different, non-covering set (records:write missing) is refused too.
     let (_, sideways) = app.key(acc.id, "chats:read,records:read", None).await;
     assert!(!listed(&app, &sideways, "").await.contains(&sid));
-    get_session(&app, &sideways, &sid)
+    app.get_session(&sideways, &sid)
+        .purpose(PURPOSE)
         .problem(404, "not-found")
         .await;
     get_entry(&app, &sideways, &call_id)
@@ -125,7 +124,7 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         .key(acc.id, "chats:read,records:write,records:read", None)
         .await;
     assert!(listed(&app, &wide, "").await.contains(&sid));
-    let detail = get_session(&app, &wide, &sid).ok(200).await;
+    let detail = app.get_session(&wide, &sid).purpose(PURPOSE).ok(200).await;
     assert_eq!(detail["session"]["id"], sid.as_str());
     assert!(
         detail["actions"]
@@ -140,10 +139,8 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     assert_eq!(entry["operation"], "appendRecordEntry");
     assert_eq!(entry["wrote"], true);
     // Seeing is not owning: only the recording key may end it.
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{sid}/end"))
-        .token(&wide)
+    app.end_session(&wide, &sid, json!({"outcome": "not mine"}))
         .purpose(PURPOSE)
-        .json(json!({"outcome": "not mine"}))
         .problem(404, "not-found")
         .await;
 
@@ -160,7 +157,10 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     .await;
     let jwt = minted["access_token"].as_str().unwrap();
     assert!(!listed(&app, jwt, "").await.contains(&sid));
-    get_session(&app, jwt, &sid).problem(404, "not-found").await;
+    app.get_session(jwt, &sid)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
     get_entry(&app, jwt, &call_id)
         .problem(404, "not-found")
         .await;
@@ -222,15 +222,10 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
         .await;
     assert_eq!(joined, mine);
     // ...and once that has ended, lands in an implicit one, also bound to the repository.
-    app.call(
-        Method::POST,
-        &format!("/api/v1/journal/sessions/{mine}/end"),
-    )
-    .token(&restricted)
-    .purpose(PURPOSE)
-    .json(json!({"outcome": "web work done"}))
-    .ok(200)
-    .await;
+    app.end_session(&restricted, &mine, json!({"outcome": "web work done"}))
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     let implicit = app
         .append(&restricted, &record, None, Some(PURPOSE), "implicit")
         .await;
@@ -240,10 +235,15 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
     assert!(seen.contains(&mine) && seen.contains(&implicit), "{seen:?}");
     assert!(!seen.contains(&theirs), "{seen:?}");
     for sid in [&mine, &implicit] {
-        let detail = get_session(&app, &restricted, sid).ok(200).await;
+        let detail = app
+            .get_session(&restricted, sid)
+            .purpose(PURPOSE)
+            .ok(200)
+            .await;
         assert_eq!(detail["session"]["repository"], "acme/web", "{detail}");
     }
-    get_session(&app, &restricted, &theirs)
+    app.get_session(&restricted, &theirs)
+        .purpose(PURPOSE)
         .problem(404, "not-found")
         .await;
     get_entry(&app, &restricted, &their_call_id)
@@ -266,15 +266,10 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
         .problem(404, "not-found")
         .await;
     // And it cannot end or borrow the other key's session.
-    app.call(
-        Method::POST,
-        &format!("/api/v1/journal/sessions/{theirs}/end"),
-    )
-    .token(&restricted)
-    .purpose(PURPOSE)
-    .json(json!({"outcome": "not mine"}))
-    .problem(404, "not-found")
-    .await;
+    app.end_session(&restricted, &theirs, json!({"outcome": "not mine"}))
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
     app.call(Method::POST, &format!("/api/v1/records/{record}/entries"))
         .token(&restricted)
         .purpose(PURPOSE)
@@ -293,7 +288,7 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
             seen.contains(&mine) && seen.contains(&implicit) && seen.contains(&theirs),
             "{seen:?}"
         );
-        let detail = get_session(&app, token, &mine).ok(200).await;
+        let detail = app.get_session(token, &mine).purpose(PURPOSE).ok(200).await;
         assert_eq!(detail["session"]["repository"], "acme/web");
         assert!(
             detail["actions"]
@@ -394,7 +389,11 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
         listed(&app, &o.token, &format!("&organization={org_ext}")).await,
         std::slice::from_ref(&sid)
     );
-    let detail = get_session(&app, &o.token, &sid).ok(200).await;
+    let detail = app
+        .get_session(&o.token, &sid)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["account_id"], m.ext.as_str());
     assert_eq!(detail["session"]["organization_id"], org_ext.as_str());
     assert!(
@@ -408,10 +407,8 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     let entry = get_entry(&app, &o.token, &call_id).ok(200).await;
     assert_eq!(entry["session_id"], sid.as_str());
     // The owner cannot write the member's session.
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{sid}/end"))
-        .token(&o.token)
+    app.end_session(&o.token, &sid, json!({"outcome": "ended by someone else"}))
         .purpose(PURPOSE)
-        .json(json!({"outcome": "ended by someone else"}))
         .problem(404, "not-found")
         .await;
 
@@ -427,7 +424,8 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
                 .await
                 .is_empty()
         );
-        get_session(&app, token, &sid)
+        app.get_session(token, &sid)
+            .purpose(PURPOSE)
             .problem(404, "not-found")
             .await;
         get_entry(&app, token, &call_id)
@@ -438,10 +436,8 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     // Orgs:read reaches only organizations the account owns: the member's other work stays
     // private, and a non-member owner sees nothing. (Once the organization's session has
     // ended, a call without a session lands in a new implicit one.)
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{sid}/end"))
-        .token(&m.token)
+    app.end_session(&m.token, &sid, json!({"outcome": "org work done"}))
         .purpose(PURPOSE)
-        .json(json!({"outcome": "org work done"}))
         .ok(200)
         .await;
     let private = app
@@ -455,12 +451,14 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
         .await;
     assert_ne!(private, sid);
     assert!(!listed(&app, &o.token, "").await.contains(&private));
-    get_session(&app, &o.token, &private)
+    app.get_session(&o.token, &private)
+        .purpose(PURPOSE)
         .problem(404, "not-found")
         .await;
     for token in [&t.token, &n.token] {
         assert!(!listed(&app, token, "").await.contains(&sid));
-        get_session(&app, token, &sid)
+        app.get_session(token, &sid)
+            .purpose(PURPOSE)
             .problem(404, "not-found")
             .await;
     }
@@ -652,7 +650,11 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
 
     // Nothing of A's changed: its session is open, with A's calls only, and its Record has
     // A's line alone.
-    let detail = get_session(&app, &a.token, &a_session).ok(200).await;
+    let detail = app
+        .get_session(&a.token, &a_session)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["status"], "open", "{detail}");
     assert_eq!(detail["session"]["outcome"], Value::Null);
     let a_keys = ids::format(Kind::Key, a.key_id);
@@ -745,7 +747,11 @@ async fn operator_keys_cannot_read_or_write_the_journal() {
             .await;
         expect_problem(response, 403, "forbidden").await;
     }
-    let detail = get_session(&app, &a.token, &sid).ok(200).await;
+    let detail = app
+        .get_session(&a.token, &sid)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["status"], "open");
 }
 

@@ -437,6 +437,32 @@ impl TestApp {
         session
     }
 
+    /// A request for one session as the credential: `session` is its id, with a `?query` when
+    /// wanted. Finish it with `.ok(200)`, `.problem(…)` or `.send()`.
+    pub fn get_session(&self, token: &str, session: &str) -> Call<'_> {
+        self.call(
+            reqwest::Method::GET,
+            &format!("/api/v1/journal/sessions/{session}"),
+        )
+        .token(token)
+    }
+
+    /// One session's detail (`session` as for `get_session`); asserts 200.
+    pub async fn session_detail(&self, token: &str, session: &str) -> serde_json::Value {
+        self.get_session(token, session).ok(200).await
+    }
+
+    /// A request ending a session with the given body. Finish it with `.ok(200)`,
+    /// `.problem(…)` or `.send()`.
+    pub fn end_session(&self, token: &str, session: &str, body: serde_json::Value) -> Call<'_> {
+        self.call(
+            reqwest::Method::POST,
+            &format!("/api/v1/journal/sessions/{session}/end"),
+        )
+        .token(token)
+        .json(body)
+    }
+
     /// The ids of the sessions on one page of `GET /api/v1/journal/sessions{query}` (so
     /// `query` is empty or starts with `?`); asserts 200.
     pub async fn session_ids(
