@@ -28,6 +28,15 @@ fn get_entry<'a>(app: &'a TestApp, token: &str, call: &str) -> Call<'a> {
         .purpose(PURPOSE)
 }
 
+/// Neither the session nor its call exists for this credential (both answer 404).
+async fn hidden_from(app: &TestApp, token: &str, session: &str, call: &str) {
+    app.get_session(token, session)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
+    get_entry(app, token, call).problem(404, "not-found").await;
+}
+
 /// The call of the given operation in a session (as its own credential sees it).
 async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> Value {
     let detail = app
@@ -100,24 +109,12 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         .await
         .contains(&sid)
     );
-    app.get_session(&narrow, &sid)
-        .purpose(PURPOSE)
-        .problem(404, "not-found")
-        .await;
-    get_entry(&app, &narrow, &call_id)
-        .problem(404, "not-found")
-        .await;
+    hidden_from(&app, &narrow, &sid, &call_id).await;
 
     // A key with a different, non-covering set (records:write missing) is refused too.
     let (_, sideways) = app.key(acc.id, "chats:read,records:read", None).await;
     assert!(!listed(&app, &sideways, "").await.contains(&sid));
-    app.get_session(&sideways, &sid)
-        .purpose(PURPOSE)
-        .problem(404, "not-found")
-        .await;
-    get_entry(&app, &sideways, &call_id)
-        .problem(404, "not-found")
-        .await;
+    hidden_from(&app, &sideways, &sid, &call_id).await;
 
     // A superset of the session's scopes sees it, its calls and each call.
     let (_, wide) = app
@@ -157,13 +154,7 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     .await;
     let jwt = minted["access_token"].as_str().unwrap();
     assert!(!listed(&app, jwt, "").await.contains(&sid));
-    app.get_session(jwt, &sid)
-        .purpose(PURPOSE)
-        .problem(404, "not-found")
-        .await;
-    get_entry(&app, jwt, &call_id)
-        .problem(404, "not-found")
-        .await;
+    hidden_from(&app, jwt, &sid, &call_id).await;
 }
 
 #[tokio::test]
@@ -424,13 +415,7 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
                 .await
                 .is_empty()
         );
-        app.get_session(token, &sid)
-            .purpose(PURPOSE)
-            .problem(404, "not-found")
-            .await;
-        get_entry(&app, token, &call_id)
-            .problem(404, "not-found")
-            .await;
+        hidden_from(&app, token, &sid, &call_id).await;
     }
 
     // Orgs:read reaches only organizations the account owns: the member's other work stays
