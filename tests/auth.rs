@@ -3,6 +3,7 @@
 mod common;
 
 use common::expect_problem;
+use reqwest::Method;
 use serde_json::json;
 
 #[tokio::test]
@@ -10,23 +11,14 @@ async fn missing_malformed_unknown_revoked_and_expired_credentials_get_401() {
     let app = common::spawn_app().await;
     let a = app.account("A", "records:read").await;
 
-    let none = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .send()
-        .await
-        .unwrap();
+    let none = app.call(Method::GET, "/api/v1/records").send().await;
     assert_eq!(none.headers()["www-authenticate"], "Bearer");
     expect_problem(none, 401, "unauthorized").await;
 
-    let basic = app
-        .http
-        .get(app.url("/api/v1/records"))
+    app.call(Method::GET, "/api/v1/records")
         .header("authorization", "Basic dXNlcjpwYXNz")
-        .send()
-        .await
-        .unwrap();
-    expect_problem(basic, 401, "unauthorized").await;
+        .problem(401, "unauthorized")
+        .await;
     for token in ["n8v_sk_short", "not-a-token", "a.b.c"] {
         expect_problem(app.get(token, "/api/v1/records").await, 401, "unauthorized").await;
     }
@@ -135,12 +127,10 @@ async fn a_minted_token_never_exceeds_its_keys_scopes() {
     assert_eq!(all["token_type"], "Bearer");
     // No body, or JSON `null`, asks for the same as `{}`: the body is optional and nullable.
     let no_body = app
-        .http
-        .post(app.url("/api/v1/auth/token"))
-        .bearer_auth(&a.token)
+        .call(Method::POST, "/api/v1/auth/token")
+        .token(&a.token)
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(no_body.status(), 200);
     let null: serde_json::Value = app
         .post(&a.token, "/api/v1/auth/token", serde_json::Value::Null)
@@ -177,8 +167,7 @@ async fn a_minted_token_never_exceeds_its_keys_scopes() {
     let jwt = narrow["access_token"].as_str().unwrap();
     assert_eq!(app.get(jwt, "/api/v1/records").await.status(), 200);
     // The narrowed token cannot write, though its key could.
-    let records: serde_json::Value = app.get(jwt, "/api/v1/records").await.json().await.unwrap();
-    let rec = records["records"][0]["id"].as_str().unwrap();
+    let rec = app.first_record(jwt).await;
     let write = app
         .post(
             jwt,
@@ -236,13 +225,14 @@ async fn operator_keys_alone_reach_the_admin_endpoints() {
     );
 
     let set = app
-        .http
-        .put(app.url("/internal/admin/feature-flags/assistantJournal"))
-        .bearer_auth(&operator.token)
-        .json(&json!({"enabled": true, "account": a.ext}))
+        .call(
+            Method::PUT,
+            "/internal/admin/feature-flags/assistantJournal",
+        )
+        .token(&operator.token)
+        .json(json!({"enabled": true, "account": a.ext}))
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(set.status(), 200);
     let for_a: serde_json::Value = app
         .get(

@@ -3,40 +3,32 @@
 mod common;
 
 use common::expect_problem;
+use reqwest::Method;
 
 #[tokio::test]
 async fn malformed_oversized_and_misdirected_requests_get_problems() {
     let app = common::spawn_app().await;
     let a = app.account("A", "records:read,records:write").await;
-    let records: serde_json::Value = app
-        .get(&a.token, "/api/v1/records")
-        .await
-        .json()
-        .await
-        .unwrap();
     let entries = format!(
         "/api/v1/records/{}/entries",
-        records["records"][0]["id"].as_str().unwrap()
+        app.first_record(&a.token).await
     );
     let post = |body: reqwest::Body, content_type: &'static str| {
-        app.http
-            .post(app.url(&entries))
-            .bearer_auth(&a.token)
+        app.call(Method::POST, &entries)
+            .token(&a.token)
             .header("content-type", content_type)
             .body(body)
             .send()
     };
 
     expect_problem(
-        post("{\"line\": ".into(), "application/json")
-            .await
-            .unwrap(),
+        post("{\"line\": ".into(), "application/json").await,
         400,
         "bad-request",
     )
     .await;
     expect_problem(
-        post("[1,2]".into(), "application/json").await.unwrap(),
+        post("[1,2]".into(), "application/json").await,
         422,
         "invalid-body",
     )
@@ -45,31 +37,26 @@ async fn malformed_oversized_and_misdirected_requests_get_problems() {
         r#"{"line": "x", "colour": "red"}"#.into(),
         "application/json",
     )
-    .await
-    .unwrap();
+    .await;
     let body = expect_problem(unknown_field, 422, "invalid-body").await;
     assert!(
         body["detail"].as_str().unwrap().contains("colour"),
         "{body}"
     );
     expect_problem(
-        post(r#"{"line": "x"}"#.into(), "text/plain").await.unwrap(),
+        post(r#"{"line": "x"}"#.into(), "text/plain").await,
         415,
         "unsupported-media-type",
     )
     .await;
     expect_problem(
-        post(r#"{"line": ""}"#.into(), "application/json")
-            .await
-            .unwrap(),
+        post(r#"{"line": ""}"#.into(), "application/json").await,
         400,
         "bad-request",
     )
     .await;
     expect_problem(
-        post(r#"{"line": "a\u0000b"}"#.into(), "application/json")
-            .await
-            .unwrap(),
+        post(r#"{"line": "a\u0000b"}"#.into(), "application/json").await,
         400,
         "bad-request",
     )
@@ -77,32 +64,26 @@ async fn malformed_oversized_and_misdirected_requests_get_problems() {
 
     let big = format!(r#"{{"line": "{}"}}"#, "x".repeat(2 * 1024 * 1024));
     expect_problem(
-        post(big.into(), "application/json").await.unwrap(),
+        post(big.into(), "application/json").await,
         413,
         "payload-too-large",
     )
     .await;
 
     let huge_header = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-filler", "y".repeat(64 * 1024))
+        .call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .header("x-filler", &"y".repeat(64 * 1024))
         .send()
-        .await
-        .unwrap();
+        .await;
     assert!(huge_header.status().is_client_error());
     expect_problem(huge_header, 431, "headers-too-large").await;
 
     expect_problem(app.get(&a.token, "/api/v1/nowhere").await, 404, "not-found").await;
-    let wrong_method = app
-        .http
-        .delete(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .send()
-        .await
-        .unwrap();
-    expect_problem(wrong_method, 405, "method-not-allowed").await;
+    app.call(Method::DELETE, "/api/v1/records")
+        .token(&a.token)
+        .problem(405, "method-not-allowed")
+        .await;
     expect_problem(
         app.get(&a.token, &format!("{entries}?limit=abc")).await,
         400,
@@ -136,21 +117,11 @@ async fn malformed_oversized_and_misdirected_requests_get_problems() {
 #[tokio::test]
 async fn health_and_readiness() {
     let app = common::spawn_app().await;
-    assert_eq!(
-        app.http
-            .get(app.url("/healthz"))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
+    assert_eq!(app.call(Method::GET, "/healthz").send().await.status(), 200);
     let ready: serde_json::Value = app
-        .http
-        .get(app.url("/readyz"))
+        .call(Method::GET, "/readyz")
         .send()
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -160,6 +131,7 @@ async fn health_and_readiness() {
         .execute(&app.owner)
         .await
         .unwrap();
-    let not_ready = app.http.get(app.url("/readyz")).send().await.unwrap();
-    expect_problem(not_ready, 503, "unavailable").await;
+    app.call(Method::GET, "/readyz")
+        .problem(503, "unavailable")
+        .await;
 }

@@ -4,53 +4,14 @@
 mod common;
 
 use chrono::Duration;
-use common::{TestApp, expect_problem};
+use common::{expect_ok, expect_problem, session_of};
+use reqwest::Method;
 use serde_json::{Value, json};
 
 const ALL: &str = "chats:read,records:read,records:write,orgs:read";
 
-async fn own_record(app: &TestApp, token: &str) -> String {
-    let records: Value = app
-        .get(token, "/api/v1/records")
-        .await
-        .json()
-        .await
-        .unwrap();
-    records["records"][0]["id"].as_str().unwrap().to_owned()
-}
-
-/// Appends a line with an optional session and purpose; returns the response's session id.
-async fn append(
-    app: &TestApp,
-    token: &str,
-    record: &str,
-    session: Option<&str>,
-    purpose: &str,
-) -> String {
-    let mut request = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{record}/entries")))
-        .bearer_auth(token)
-        .header("x-purpose", purpose)
-        .json(&json!({"line": "checked the build"}));
-    if let Some(s) = session {
-        request = request.header("x-session-id", s);
-    }
-    let response = request.send().await.unwrap();
-    assert_eq!(response.status(), 201);
-    response.headers()["x-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn session(app: &TestApp, token: &str, id: &str, query: &str) -> Value {
-    let response = app
-        .get(token, &format!("/api/v1/journal/sessions/{id}{query}"))
-        .await;
-    assert_eq!(response.status(), 200, "{id}{query}");
-    response.json().await.unwrap()
-}
+/// The line every append here writes (the tests look at sessions and purposes, not lines).
+const LINE: &str = "checked the build";
 
 #[tokio::test]
 async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_minutes_or_12_hours()
@@ -60,25 +21,28 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
 
-    let first = append(&app, &a.token, &record, None, "one").await;
+    let first = app.append(&a.token, &record, None, Some("one"), LINE).await;
     assert!(first.starts_with("ses_"));
     app.clock.advance(Duration::minutes(29));
     assert_eq!(
-        append(&app, &a.token, &record, None, "two").await,
+        app.append(&a.token, &record, None, Some("two"), LINE).await,
         first,
         "joined within 30 quiet minutes"
     );
     app.clock.advance(Duration::minutes(29));
     assert_eq!(
-        append(&app, &a.token, &record, None, "three").await,
+        app.append(&a.token, &record, None, Some("three"), LINE)
+            .await,
         first,
         "quiet time counts from the last call"
     );
 
     app.clock.advance(Duration::minutes(31));
-    let second = append(&app, &a.token, &record, None, "after a pause").await;
+    let second = app
+        .append(&a.token, &record, None, Some("after a pause"), LINE)
+        .await;
     assert_ne!(second, first, "a new session after 30 quiet minutes");
-    let old = session(&app, &a.token, &first, "").await;
+    let old = app.session_detail(&a.token, &first).await;
     assert_eq!(old["session"]["status"], "closed");
     assert_eq!(old["session"]["end_reason"], "retired");
     assert_eq!(old["session"]["kind"], "implicit");
@@ -87,9 +51,11 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
     // Keep the second one busy (never 30 minutes quiet) until it is 12 hours old.
     for _ in 0..30 {
         app.clock.advance(Duration::minutes(29));
-        let joined = append(&app, &a.token, &record, None, "steady work").await;
+        let joined = app
+            .append(&a.token, &record, None, Some("steady work"), LINE)
+            .await;
         if joined != second {
-            let age = session(&app, &a.token, &second, "").await;
+            let age = app.session_detail(&a.token, &second).await;
             let started: chrono::DateTime<chrono::Utc> = age["session"]["started_at"]
                 .as_str()
                 .unwrap()
@@ -112,33 +78,19 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
 
 #[tokio::test]
 async fn concurrent_first_calls_share_one_implicit_session() {
-    let app = common::spawn_app().await;
+    let app = std::sync::Arc::new(common::spawn_app().await);
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let record = own_record(&app, &a.token).await;
-    // `own_record` itself opened the implicit session; move past it.
+    let record = app.first_record(&a.token).await;
+    // `first_record` itself opened the implicit session; move past it.
     app.clock.advance(Duration::hours(1));
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..6 {
-        let (http, url, token) = (
-            app.http.clone(),
-            app.url(&format!("/api/v1/records/{record}/entries")),
-            a.token.clone(),
-        );
+        let (app, record, token) = (app.clone(), record.clone(), a.token.clone());
         tasks.spawn(async move {
-            let response = http
-                .post(url)
-                .bearer_auth(token)
-                .header("x-purpose", format!("parallel {i}"))
-                .json(&json!({"line": "in parallel"}))
-                .send()
+            let purpose = format!("parallel {i}");
+            app.append(&token, &record, None, Some(&purpose), "in parallel")
                 .await
-                .unwrap();
-            assert_eq!(response.status(), 201);
-            response.headers()["x-session-id"]
-                .to_str()
-                .unwrap()
-                .to_owned()
         });
     }
     let sessions = tasks.join_all().await;
@@ -150,24 +102,18 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let record = own_record(&app, &a.token).await;
+    let record = app.first_record(&a.token).await;
 
     let started = app
-        .http
-        .post(app.url("/api/v1/journal/sessions"))
-        .bearer_auth(&a.token)
-        .header("x-purpose", "Open this conversation")
+        .call(Method::POST, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .purpose("Open this conversation")
         .header("x-assistant", "Claude Code")
-        .json(&json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))
+        .json(json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))
         .send()
-        .await
-        .unwrap();
-    assert_eq!(started.status(), 201);
-    let header = started.headers()["x-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let body: Value = started.json().await.unwrap();
+        .await;
+    let header = session_of(&started).unwrap();
+    let body = expect_ok(started, 201).await;
     let id = body["id"].as_str().unwrap().to_owned();
     assert_eq!(header, id);
     assert_eq!(body["kind"], "explicit");
@@ -181,25 +127,30 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     );
 
     assert_eq!(
-        append(&app, &a.token, &record, Some(&id), "Record the fix").await,
+        app.append(&a.token, &record, Some(&id), Some("Record the fix"), LINE)
+            .await,
         id
     );
     assert_eq!(
-        append(&app, &a.token, &record, Some(&id), "Record the test run").await,
+        app.append(
+            &a.token,
+            &record,
+            Some(&id),
+            Some("Record the test run"),
+            LINE
+        )
+        .await,
         id
     );
 
     // Another credential of the same account cannot use it.
     let (_, other) = app.key(a.id, ALL, None).await;
-    let refused = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&other)
-        .header("x-session-id", &id)
-        .send()
-        .await
-        .unwrap();
-    let problem = expect_problem(refused, 404, "not-found").await;
+    let problem = app
+        .call(Method::GET, "/api/v1/records")
+        .token(&other)
+        .session(Some(&id))
+        .problem(404, "not-found")
+        .await;
     assert!(
         problem["detail"]
             .as_str()
@@ -208,48 +159,36 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
         "{problem}"
     );
     let end_by_other = app
-        .post(
-            &other,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({"outcome": "x"}),
-        )
+        .end_session(&other, &id, json!({"outcome": "x"}))
+        .send()
         .await;
     expect_problem(end_by_other, 404, "not-found").await;
 
     let ended = app
-        .post(
+        .end_session(
             &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
+            &id,
             json!({"outcome": "Fix ready for review; tests passed"}),
         )
+        .send()
         .await;
     assert_eq!(ended.status(), 200);
-    assert_eq!(ended.headers()["x-session-id"], id.as_str());
+    assert_eq!(session_of(&ended).as_deref(), Some(id.as_str()));
     let ended: Value = ended.json().await.unwrap();
     assert_eq!(ended["status"], "closed");
     assert_eq!(ended["end_reason"], "ended");
     assert_eq!(ended["outcome"], "Fix ready for review; tests passed");
 
     // An ended session is refused.
-    let late = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-session-id", &id)
-        .send()
-        .await
-        .unwrap();
-    expect_problem(late, 409, "conflict").await;
-    let again = app
-        .post(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({}),
-        )
+    app.call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .session(Some(&id))
+        .problem(409, "conflict")
         .await;
+    let again = app.end_session(&a.token, &id, json!({})).send().await;
     expect_problem(again, 409, "conflict").await;
 
-    let read = session(&app, &a.token, &id, "").await;
+    let read = app.session_detail(&a.token, &id).await;
     let operations: Vec<&str> = read["actions"]
         .as_array()
         .unwrap()
@@ -283,15 +222,11 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     assert_eq!(read["session"]["call_count"], 4);
     assert_eq!(read["session"]["write_count"], 2);
     // Bad session headers are 400s, not silent drops.
-    let malformed = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-session-id", "nope")
-        .send()
-        .await
-        .unwrap();
-    expect_problem(malformed, 400, "bad-request").await;
+    app.call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .session(Some("nope"))
+        .problem(400, "bad-request")
+        .await;
 }
 
 #[tokio::test]
@@ -299,25 +234,19 @@ async fn a_call_keeps_purpose_targets_shape_outcome_and_audit_link_but_never_the
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let record = own_record(&app, &a.token).await;
+    let record = app.first_record(&a.token).await;
     let distinctive = "zebra-quartz-7f3a9c";
     let response = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{record}/entries")))
-        .bearer_auth(&a.token)
-        .header("x-purpose", "Note the deploy")
-        .json(&json!({"line": format!("deployed {distinctive}")}))
+        .call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+        .token(&a.token)
+        .purpose("Note the deploy")
+        .json(json!({"line": format!("deployed {distinctive}")}))
         .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201);
-    let session_id = response.headers()["x-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let entry: Value = response.json().await.unwrap();
+        .await;
+    let session_id = session_of(&response).unwrap();
+    let entry = expect_ok(response, 201).await;
 
-    let read = session(&app, &a.token, &session_id, "").await;
+    let read = app.session_detail(&a.token, &session_id).await;
     let call = read["actions"]
         .as_array()
         .unwrap()
@@ -384,22 +313,17 @@ async fn failed_calls_are_recorded_with_their_outcome_and_leave_no_effect() {
     let app = common::spawn_app().await;
     let a = app.account("A", "chats:read,records:read").await;
     app.journal_on(a.id).await;
-    let record = own_record(&app, &a.token).await;
+    let record = app.first_record(&a.token).await;
     let denied = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{record}/entries")))
-        .bearer_auth(&a.token)
-        .header("x-purpose", "Try to write")
-        .json(&json!({"line": "nope"}))
+        .call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+        .token(&a.token)
+        .purpose("Try to write")
+        .json(json!({"line": "nope"}))
         .send()
-        .await
-        .unwrap();
-    let session_id = denied.headers()["x-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
+        .await;
+    let session_id = session_of(&denied).unwrap();
     expect_problem(denied, 403, "missing-scope").await;
-    let read = session(&app, &a.token, &session_id, "").await;
+    let read = app.session_detail(&a.token, &session_id).await;
     let failed = read["actions"]
         .as_array()
         .unwrap()
@@ -422,24 +346,16 @@ async fn purposes_are_validated_and_scrubbed() {
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let long = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-purpose", "x".repeat(501))
-        .send()
-        .await
-        .unwrap();
-    expect_problem(long, 400, "bad-request").await;
-    let control = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-purpose", "a\tb")
-        .send()
-        .await
-        .unwrap();
-    expect_problem(control, 400, "bad-request").await;
+    app.call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose(&"x".repeat(501))
+        .problem(400, "bad-request")
+        .await;
+    app.call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose("a\tb")
+        .problem(400, "bad-request")
+        .await;
     let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls")
         .fetch_one(&app.owner)
         .await
@@ -451,13 +367,11 @@ async fn purposes_are_validated_and_scrubbed() {
         "a1B2c3D4e5".repeat(4).chars().take(36).collect::<String>()
     );
     let leaky = app
-        .http
-        .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
-        .header("x-purpose", format!("use {token} to fetch the repo"))
+        .call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose(&format!("use {token} to fetch the repo"))
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(leaky.status(), 200);
     let stored: String = sqlx::query_scalar("SELECT purpose FROM journal_calls")
         .fetch_one(&app.owner)
@@ -474,33 +388,26 @@ async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
     app.journal_on(a.id).await;
     // Session 1 only reads the journal.
     let list = app.get(&a.token, "/api/v1/journal/sessions").await;
-    let reader = list.headers()["x-session-id"].to_str().unwrap().to_owned();
+    let reader = session_of(&list).unwrap();
     let listed: Value = list.json().await.unwrap();
     assert_eq!(listed["sessions"], json!([]));
     // Session 2 (an hour later) does Record work: reads, then a write.
     app.clock.advance(Duration::hours(1));
-    let record = own_record(&app, &a.token).await;
-    let worker = append(&app, &a.token, &record, None, "write it down").await;
+    let record = app.first_record(&a.token).await;
+    let worker = app
+        .append(&a.token, &record, None, Some("write it down"), LINE)
+        .await;
     assert_ne!(reader, worker);
-    let listed: Value = app
-        .get(&a.token, "/api/v1/journal/sessions")
-        .await
-        .json()
-        .await
-        .unwrap();
-    let ids: Vec<&str> = listed["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, [worker.as_str()]);
+    let ids = app.session_ids(&a.token, None, "").await;
+    assert_eq!(ids, std::slice::from_ref(&worker));
     // Its journal read is recorded all the same.
-    let read_session = session(&app, &a.token, &reader, "").await;
+    let read_session = app.session_detail(&a.token, &reader).await;
     assert_eq!(read_session["actions"][0]["operation"], "listSessions");
     assert_eq!(read_session["actions"][0]["journal_read"], true);
 
-    let writes = session(&app, &a.token, &worker, "?writes=true").await;
+    let writes = app
+        .session_detail(&a.token, &format!("{worker}?writes=true"))
+        .await;
     let ops: Vec<&str> = writes["actions"]
         .as_array()
         .unwrap()
@@ -508,7 +415,7 @@ async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
         .map(|c| c["operation"].as_str().unwrap())
         .collect();
     assert_eq!(ops, ["appendRecordEntry"]);
-    let everything = session(&app, &a.token, &worker, "").await;
+    let everything = app.session_detail(&a.token, &worker).await;
     assert!(everything["actions"].as_array().unwrap().len() >= 2);
 }
 
@@ -517,40 +424,31 @@ async fn action_limits_and_paging_return_every_item_once() {
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let record = own_record(&app, &a.token).await;
-    let started: Value = app
-        .post(
-            &a.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "many calls"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let record = app.first_record(&a.token).await;
+    let started = app
+        .start_session(&a.token, None, json!({"goal": "many calls"}))
+        .await;
     let id = started["id"].as_str().unwrap().to_owned();
     for i in 0..7 {
-        append(&app, &a.token, &record, Some(&id), &format!("call {i}")).await;
+        app.append(
+            &a.token,
+            &record,
+            Some(&id),
+            Some(&format!("call {i}")),
+            LINE,
+        )
+        .await;
     }
     assert_eq!(
-        app.get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}?limit=300")
-        )
-        .await
-        .status(),
+        app.get_session(&a.token, &format!("{id}?limit=300"))
+            .send()
+            .await
+            .status(),
         200
     );
-    expect_problem(
-        app.get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}?limit=301"),
-        )
-        .await,
-        400,
-        "bad-request",
-    )
-    .await;
+    app.get_session(&a.token, &format!("{id}?limit=301"))
+        .problem(400, "bad-request")
+        .await;
     let mut seen = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
@@ -558,7 +456,7 @@ async fn action_limits_and_paging_return_every_item_once() {
             Some(c) => format!("?limit=3&cursor={c}"),
             None => "?limit=3".into(),
         };
-        let page = session(&app, &a.token, &id, &query).await;
+        let page = app.session_detail(&a.token, &format!("{id}{query}")).await;
         seen.extend(
             page["actions"]
                 .as_array()
@@ -588,20 +486,16 @@ async fn session_list_filters_and_pages_every_session_once() {
     for i in 0..7 {
         let token = if i % 2 == 0 { &a.token } else { &second_key };
         let assistant = if i < 3 { "Claude Code" } else { "Codex CLI" };
-        let started: Value = app
-            .http
-            .post(app.url("/api/v1/journal/sessions"))
-            .bearer_auth(token)
+        let started = app
+            .call(Method::POST, "/api/v1/journal/sessions")
+            .token(token)
             .header("x-assistant", assistant)
-            .json(&json!({"goal": format!("goal {i}"), "repository": if i == 0 { "acme/api" } else { "acme/web" }}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+            .json(json!({"goal": format!("goal {i}"), "repository": if i == 0 { "acme/api" } else { "acme/web" }}))
+            .ok(201)
+            .await;
         let id = started["id"].as_str().unwrap().to_owned();
-        append(&app, token, &record, Some(&id), "work").await;
+        app.append(token, &record, Some(&id), Some("work"), LINE)
+            .await;
         made.push(id);
         app.clock.advance(Duration::minutes(5));
     }
@@ -632,52 +526,23 @@ async fn session_list_filters_and_pages_every_session_once() {
         "paging returns every session once, newest first"
     );
 
-    let ids = |v: Value| -> Vec<String> {
-        v["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["id"].as_str().unwrap().to_owned())
-            .collect()
-    };
-    let claude = ids(app
-        .get(&a.token, "/api/v1/journal/sessions?assistant=claude")
-        .await
-        .json()
-        .await
-        .unwrap());
+    let claude = app.session_ids(&a.token, None, "?assistant=claude").await;
     assert_eq!(claude, [made[2].clone(), made[1].clone(), made[0].clone()]);
     let key = n8v_journal::ids::format(n8v_journal::ids::Kind::Key, second_key_id);
-    let by_key = ids(app
-        .get(&a.token, &format!("/api/v1/journal/sessions?key={key}"))
-        .await
-        .json()
-        .await
-        .unwrap());
+    let by_key = app
+        .session_ids(&a.token, None, &format!("?key={key}"))
+        .await;
     assert_eq!(by_key, [made[5].clone(), made[3].clone(), made[1].clone()]);
-    let by_repo = ids(app
-        .get(&a.token, "/api/v1/journal/sessions?repo=acme/api")
-        .await
-        .json()
-        .await
-        .unwrap());
+    let by_repo = app.session_ids(&a.token, None, "?repo=acme/api").await;
     assert_eq!(by_repo, [made[0].clone()]);
-    let first: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{}", made[3]))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let first = app.session_detail(&a.token, &made[3]).await;
     let from = first["session"]["started_at"]
         .as_str()
         .unwrap()
         .replace('+', "%2B");
-    let later = ids(app
-        .get(&a.token, &format!("/api/v1/journal/sessions?from={from}"))
-        .await
-        .json()
-        .await
-        .unwrap());
+    let later = app
+        .session_ids(&a.token, None, &format!("?from={from}"))
+        .await;
     assert_eq!(
         later,
         [
@@ -687,12 +552,9 @@ async fn session_list_filters_and_pages_every_session_once() {
             made[3].clone()
         ]
     );
-    let earlier = ids(app
-        .get(&a.token, &format!("/api/v1/journal/sessions?to={from}"))
-        .await
-        .json()
-        .await
-        .unwrap());
+    let earlier = app
+        .session_ids(&a.token, None, &format!("?to={from}"))
+        .await;
     assert_eq!(earlier, [made[2].clone(), made[1].clone(), made[0].clone()]);
     expect_problem(
         app.get(&a.token, "/api/v1/journal/sessions?key=nope").await,

@@ -68,30 +68,19 @@ fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
 
 /// Opens a session, appends a line in it, ends it; returns its id.
 async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) -> String {
-    let started: Value = app
-        .post(token, "/api/v1/journal/sessions", json!({"goal": goal}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let started = app.start_session(token, None, json!({"goal": goal})).await;
     let id = started["id"].as_str().unwrap().to_owned();
-    let appended = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{record}/entries")))
-        .bearer_auth(token)
-        .header("x-session-id", &id)
-        .header("x-purpose", "Put the fix on record")
-        .json(&json!({"line": "Login fix merged"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(appended.status(), 201);
+    app.append(
+        token,
+        record,
+        Some(&id),
+        Some("Put the fix on record"),
+        "Login fix merged",
+    )
+    .await;
     let ended = app
-        .post(
-            token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({"outcome": "Fix ready for review"}),
-        )
+        .end_session(token, &id, json!({"outcome": "Fix ready for review"}))
+        .send()
         .await;
     assert_eq!(ended.status(), 200);
     id
@@ -132,13 +121,7 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
         }]
     );
     // A refused close (already ended) enqueues nothing.
-    let again = app
-        .post(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{id}/end"),
-            json!({}),
-        )
-        .await;
+    let again = app.end_session(&a.token, &id, json!({})).send().await;
     expect_problem(again, 409, "conflict").await;
     assert_eq!(queued(&app).await.len(), 1);
     // Retiring an implicit session enqueues too.
@@ -177,12 +160,7 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
         .unwrap();
     assert_eq!(stored, 1);
 
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &id).await;
     let session = &read["session"];
     assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
     // Draft and edit: 2 calls × (500 in, 100 out) = 1,000 in and 200 out → exactly $0.00055.
@@ -209,12 +187,7 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
             .await
             .unwrap()
     );
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &id).await;
     assert_eq!(read["session"]["summary_model"], "code");
     assert_eq!(read["session"]["summary_cost_usd"], "0");
     assert!(
@@ -249,12 +222,7 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
         0,
         "no model call once the budget is spent"
     );
-    let read: Value = app
-        .get(&a.token, &format!("/api/v1/journal/sessions/{second}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app.session_detail(&a.token, &second).await;
     assert_eq!(read["session"]["summary_model"], "code");
     assert_eq!(read["session"]["summary_note"], summary::BUDGET_NOTE);
 }
@@ -266,37 +234,16 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
     app.journal_on(a.id).await;
     let b = app.account("B", ALL).await;
     app.journal_on(b.id).await;
-    let old: Value = app
-        .post(
-            &a.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "left open"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let other: Value = app
-        .post(
-            &b.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "also left open"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let old = app
+        .start_session(&a.token, None, json!({"goal": "left open"}))
+        .await;
+    let other = app
+        .start_session(&b.token, None, json!({"goal": "also left open"}))
+        .await;
     app.clock.advance(Duration::minutes(119));
-    let fresh: Value = app
-        .post(
-            &a.token,
-            "/api/v1/journal/sessions",
-            json!({"goal": "recent"}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let fresh = app
+        .start_session(&a.token, None, json!({"goal": "recent"}))
+        .await;
     app.clock.advance(Duration::minutes(2));
     let now = app.clock.now();
     let closed = sweep::close_quiet_sessions(&app.db, now, Duration::hours(2))
@@ -313,25 +260,13 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
         0,
         "idempotent"
     );
-    let read: Value = app
-        .get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{}", old["id"].as_str().unwrap()),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read = app
+        .session_detail(&a.token, old["id"].as_str().unwrap())
+        .await;
     assert_eq!(read["session"]["end_reason"], "quiet");
-    let recent: Value = app
-        .get(
-            &a.token,
-            &format!("/api/v1/journal/sessions/{}", fresh["id"].as_str().unwrap()),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let recent = app
+        .session_detail(&a.token, fresh["id"].as_str().unwrap())
+        .await;
     assert_eq!(recent["session"]["status"], "open");
     let sessions: Vec<Uuid> = queued(&app).await.iter().map(|j| j.session_id).collect();
     assert!(sessions.contains(&uuid_of(old["id"].as_str().unwrap())));
@@ -530,27 +465,22 @@ async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read()
         .as_str()
         .unwrap()
         .to_owned();
-    let started: Value = app
-        .post(
+    let started = app
+        .start_session(
             &member.token,
-            "/api/v1/journal/sessions",
+            None,
             json!({"goal": "Ship the Acme report", "organization": org_id}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     let session = started["id"].as_str().unwrap().to_owned();
-    let appended = app
-        .http
-        .post(app.url(&format!("/api/v1/records/{org_record}/entries")))
-        .bearer_auth(&member.token)
-        .header("x-session-id", &session)
-        .json(&json!({"line": "Acme report shipped"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(appended.status(), 201);
+    app.append(
+        &member.token,
+        &org_record,
+        Some(&session),
+        None,
+        "Acme report shipped",
+    )
+    .await;
 
     let brief: Value = app
         .get(&owner.token, "/api/v1/journal/catch-up")

@@ -4,160 +4,46 @@
 
 mod common;
 
-use common::{TestApp, expect_problem};
+use common::{Call, TestApp, expect_ok, expect_problem, session_of};
 use n8v_journal::admin;
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};
-use uuid::Uuid;
 
 const ALL_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
 
-/// One request with optional `X-Session-Id` and a JSON body; sends `X-Purpose` always.
-async fn send(
-    app: &TestApp,
-    method: Method,
-    token: &str,
-    path: &str,
-    session: Option<&str>,
-    body: Option<Value>,
-) -> reqwest::Response {
-    let mut request = app
-        .http
-        .request(method, app.url(path))
-        .bearer_auth(token)
-        .header("x-purpose", "check who can see what");
-    if let Some(session) = session {
-        request = request.header("x-session-id", session);
-    }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    request.send().await.unwrap()
-}
-
-/// Asserts the status and returns the JSON body.
-async fn json_ok(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let url = response.url().to_string();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{url}: {body}");
-    body
-}
-
-fn session_header(response: &reqwest::Response) -> Option<String> {
-    response
-        .headers()
-        .get("x-session-id")
-        .map(|v| v.to_str().unwrap().to_owned())
-}
-
-/// Starts an explicit session; returns its id (and checks the header names it).
-async fn start(app: &TestApp, token: &str, body: Value) -> Value {
-    let response = send(
-        app,
-        Method::POST,
-        token,
-        "/api/v1/journal/sessions",
-        None,
-        Some(body),
-    )
-    .await;
-    let header = session_header(&response);
-    let session = json_ok(response, 201).await;
-    assert_eq!(header.as_deref(), session["id"].as_str(), "{session}");
-    assert!(session["id"].as_str().unwrap().starts_with("ses_"));
-    session
-}
-
-/// The account's own Record, read from the owner's connection (for keys without records:read).
-async fn own_record(app: &TestApp, account: Uuid) -> String {
-    let id: Uuid = sqlx::query_scalar(
-        "SELECT record_id FROM records WHERE account_id = $1 AND organization_id IS NULL",
-    )
-    .bind(account)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
-    ids::format(Kind::Record, id)
-}
-
-/// Appends a line to a Record in the given session; returns the session the call landed in.
-async fn append(
-    app: &TestApp,
-    token: &str,
-    record: &str,
-    session: Option<&str>,
-    line: &str,
-) -> String {
-    let response = send(
-        app,
-        Method::POST,
-        token,
-        &format!("/api/v1/records/{record}/entries"),
-        session,
-        Some(json!({ "line": line })),
-    )
-    .await;
-    let header = session_header(&response);
-    json_ok(response, 201).await;
-    let header = header.expect("a journalled call answers with x-session-id");
-    if let Some(session) = session {
-        assert_eq!(header, session);
-    }
-    header
-}
+/// Every request here says why it is made.
+const PURPOSE: &str = "check who can see what";
 
 /// The ids of the sessions the credential lists (one page of 100).
 async fn listed(app: &TestApp, token: &str, query: &str) -> Vec<String> {
-    let body = json_ok(
-        send(
-            app,
-            Method::GET,
-            token,
-            &format!("/api/v1/journal/sessions?limit=100{query}"),
-            None,
-            None,
-        )
-        .await,
-        200,
-    )
-    .await;
-    body["sessions"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{body}"))
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_owned())
-        .collect()
+    app.session_ids(token, Some(PURPOSE), &format!("?limit=100{query}"))
+        .await
 }
 
-async fn get_session(app: &TestApp, token: &str, session: &str) -> reqwest::Response {
-    send(
-        app,
-        Method::GET,
-        token,
-        &format!("/api/v1/journal/sessions/{session}"),
-        None,
-        None,
-    )
-    .await
+/// A request for one call of the journal (finish with `.ok(200)` or `.problem(…)`).
+fn get_entry<'a>(app: &'a TestApp, token: &str, call: &str) -> Call<'a> {
+    app.call(Method::GET, &format!("/api/v1/journal/entries/{call}"))
+        .token(token)
+        .purpose(PURPOSE)
 }
 
-async fn get_entry(app: &TestApp, token: &str, call: &str) -> reqwest::Response {
-    send(
-        app,
-        Method::GET,
-        token,
-        &format!("/api/v1/journal/entries/{call}"),
-        None,
-        None,
-    )
-    .await
+/// Neither the session nor its call exists for this credential (both answer 404).
+async fn hidden_from(app: &TestApp, token: &str, session: &str, call: &str) {
+    app.get_session(token, session)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
+    get_entry(app, token, call).problem(404, "not-found").await;
 }
 
 /// The call of the given operation in a session (as its own credential sees it).
 async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> Value {
-    let detail = json_ok(get_session(app, token, session).await, 200).await;
+    let detail = app
+        .get_session(token, session)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     detail["actions"]
         .as_array()
         .unwrap()
@@ -168,11 +54,12 @@ async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> 
 }
 
 async fn records_of(app: &TestApp, token: &str) -> Vec<Value> {
-    let body = json_ok(
-        send(app, Method::GET, token, "/api/v1/records", None, None).await,
-        200,
-    )
-    .await;
+    let body = app
+        .call(Method::GET, "/api/v1/records")
+        .token(token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     body["records"].as_array().unwrap().clone()
 }
 
@@ -192,9 +79,11 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     let app = common::spawn_app().await;
     let acc = app.account("A", "chats:read,records:write").await;
     app.journal_on(acc.id).await;
-    let record = own_record(&app, acc.id).await;
+    let record = app.record_of(acc.id).await;
 
-    let session = start(&app, &acc.token, json!({"goal": "write a line"})).await;
+    let session = app
+        .start_session(&acc.token, Some(PURPOSE), json!({"goal": "write a line"}))
+        .await;
     let sid = session["id"].as_str().unwrap().to_owned();
     assert_eq!(
         str_set(&session["scopes"]),
@@ -202,7 +91,8 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         "{session}"
     );
     assert_eq!(session["key_id"], ids::format(Kind::Key, acc.key_id));
-    append(&app, &acc.token, &record, Some(&sid), "one line").await;
+    app.append(&acc.token, &record, Some(&sid), Some(PURPOSE), "one line")
+        .await;
     let call = call_of(&app, &acc.token, &sid, "appendRecordEntry").await;
     let call_id = call["id"].as_str().unwrap().to_owned();
     assert!(listed(&app, &acc.token, "").await.contains(&sid));
@@ -219,21 +109,19 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         .await
         .contains(&sid)
     );
-    expect_problem(get_session(&app, &narrow, &sid).await, 404, "not-found").await;
-    expect_problem(get_entry(&app, &narrow, &call_id).await, 404, "not-found").await;
+    hidden_from(&app, &narrow, &sid, &call_id).await;
 
     // A key with a different, non-covering set (records:write missing) is refused too.
     let (_, sideways) = app.key(acc.id, "chats:read,records:read", None).await;
     assert!(!listed(&app, &sideways, "").await.contains(&sid));
-    expect_problem(get_session(&app, &sideways, &sid).await, 404, "not-found").await;
-    expect_problem(get_entry(&app, &sideways, &call_id).await, 404, "not-found").await;
+    hidden_from(&app, &sideways, &sid, &call_id).await;
 
     // A superset of the session's scopes sees it, its calls and each call.
     let (_, wide) = app
         .key(acc.id, "chats:read,records:write,records:read", None)
         .await;
     assert!(listed(&app, &wide, "").await.contains(&sid));
-    let detail = json_ok(get_session(&app, &wide, &sid).await, 200).await;
+    let detail = app.get_session(&wide, &sid).purpose(PURPOSE).ok(200).await;
     assert_eq!(detail["session"]["id"], sid.as_str());
     assert!(
         detail["actions"]
@@ -243,28 +131,18 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
             .any(|c| c["id"] == call_id.as_str()),
         "{detail}"
     );
-    let entry = json_ok(get_entry(&app, &wide, &call_id).await, 200).await;
+    let entry = get_entry(&app, &wide, &call_id).ok(200).await;
     assert_eq!(entry["session_id"], sid.as_str());
     assert_eq!(entry["operation"], "appendRecordEntry");
     assert_eq!(entry["wrote"], true);
     // Seeing is not owning: only the recording key may end it.
-    expect_problem(
-        send(
-            &app,
-            Method::POST,
-            &wide,
-            &format!("/api/v1/journal/sessions/{sid}/end"),
-            None,
-            Some(json!({"outcome": "not mine"})),
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.end_session(&wide, &sid, json!({"outcome": "not mine"}))
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
 
     // A token minted from the wide key with fewer scopes is held to the token's scopes.
-    let minted = json_ok(
+    let minted = expect_ok(
         app.post(
             &wide,
             "/api/v1/auth/token",
@@ -276,8 +154,7 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     .await;
     let jwt = minted["access_token"].as_str().unwrap();
     assert!(!listed(&app, jwt, "").await.contains(&sid));
-    expect_problem(get_session(&app, jwt, &sid).await, 404, "not-found").await;
-    expect_problem(get_entry(&app, jwt, &call_id).await, 404, "not-found").await;
+    hidden_from(&app, jwt, &sid, &call_id).await;
 }
 
 #[tokio::test]
@@ -285,69 +162,84 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
     let app = common::spawn_app().await;
     let acc = app.account("A", "chats:read,records:write").await;
     app.journal_on(acc.id).await;
-    let record = own_record(&app, acc.id).await;
+    let record = app.record_of(acc.id).await;
     let (restricted_id, restricted) = app
         .key(acc.id, "chats:read,records:write", Some("acme/web"))
         .await;
 
     // The unrestricted key's session, with the same scopes.
-    let theirs = start(&app, &acc.token, json!({"goal": "unrestricted work"})).await;
+    let theirs = app
+        .start_session(
+            &acc.token,
+            Some(PURPOSE),
+            json!({"goal": "unrestricted work"}),
+        )
+        .await;
     let theirs = theirs["id"].as_str().unwrap().to_owned();
-    append(&app, &acc.token, &record, Some(&theirs), "from everywhere").await;
+    app.append(
+        &acc.token,
+        &record,
+        Some(&theirs),
+        Some(PURPOSE),
+        "from everywhere",
+    )
+    .await;
     let their_call = call_of(&app, &acc.token, &theirs, "appendRecordEntry").await;
     let their_call_id = their_call["id"].as_str().unwrap().to_owned();
     let their_audit = their_call["audit_id"].as_str().unwrap().to_owned();
 
     // The restricted key's session: its own repository wins over the one in the body.
-    let mine = start(
-        &app,
-        &restricted,
-        json!({"goal": "web work", "repository": "acme/other"}),
-    )
-    .await;
+    let mine = app
+        .start_session(
+            &restricted,
+            Some(PURPOSE),
+            json!({"goal": "web work", "repository": "acme/other"}),
+        )
+        .await;
     assert_eq!(mine["repository"], "acme/web", "{mine}");
     assert_eq!(mine["key_id"], ids::format(Kind::Key, restricted_id));
     let mine = mine["id"].as_str().unwrap().to_owned();
-    append(&app, &restricted, &record, Some(&mine), "from acme/web").await;
-    // A call without a session joins the caller's open session...
-    let joined = append(&app, &restricted, &record, None, "joins").await;
-    assert_eq!(joined, mine);
-    // ...and once that has ended, lands in an implicit one, also bound to the repository.
-    json_ok(
-        send(
-            &app,
-            Method::POST,
-            &restricted,
-            &format!("/api/v1/journal/sessions/{mine}/end"),
-            None,
-            Some(json!({"outcome": "web work done"})),
-        )
-        .await,
-        200,
+    app.append(
+        &restricted,
+        &record,
+        Some(&mine),
+        Some(PURPOSE),
+        "from acme/web",
     )
     .await;
-    let implicit = append(&app, &restricted, &record, None, "implicit").await;
+    // A call without a session joins the caller's open session...
+    let joined = app
+        .append(&restricted, &record, None, Some(PURPOSE), "joins")
+        .await;
+    assert_eq!(joined, mine);
+    // ...and once that has ended, lands in an implicit one, also bound to the repository.
+    app.end_session(&restricted, &mine, json!({"outcome": "web work done"}))
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
+    let implicit = app
+        .append(&restricted, &record, None, Some(PURPOSE), "implicit")
+        .await;
     assert_ne!(implicit, mine);
 
     let seen = listed(&app, &restricted, "").await;
     assert!(seen.contains(&mine) && seen.contains(&implicit), "{seen:?}");
     assert!(!seen.contains(&theirs), "{seen:?}");
     for sid in [&mine, &implicit] {
-        let detail = json_ok(get_session(&app, &restricted, sid).await, 200).await;
+        let detail = app
+            .get_session(&restricted, sid)
+            .purpose(PURPOSE)
+            .ok(200)
+            .await;
         assert_eq!(detail["session"]["repository"], "acme/web", "{detail}");
     }
-    expect_problem(
-        get_session(&app, &restricted, &theirs).await,
-        404,
-        "not-found",
-    )
-    .await;
-    expect_problem(
-        get_entry(&app, &restricted, &their_call_id).await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.get_session(&restricted, &theirs)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
+    get_entry(&app, &restricted, &their_call_id)
+        .problem(404, "not-found")
+        .await;
     // Filtering by the other key does not reveal it either.
     assert!(
         listed(
@@ -359,49 +251,23 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
         .is_empty()
     );
     // Nor does the audit log: a restricted key reads only its own entries.
-    expect_problem(
-        send(
-            &app,
-            Method::GET,
-            &restricted,
-            &format!("/api/v1/audit/{their_audit}"),
-            None,
-            None,
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.call(Method::GET, &format!("/api/v1/audit/{their_audit}"))
+        .token(&restricted)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
     // And it cannot end or borrow the other key's session.
-    expect_problem(
-        send(
-            &app,
-            Method::POST,
-            &restricted,
-            &format!("/api/v1/journal/sessions/{theirs}/end"),
-            None,
-            Some(json!({"outcome": "not mine"})),
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
-    expect_problem(
-        send(
-            &app,
-            Method::POST,
-            &restricted,
-            &format!("/api/v1/records/{record}/entries"),
-            Some(&theirs),
-            Some(json!({"line": "borrowed"})),
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.end_session(&restricted, &theirs, json!({"outcome": "not mine"}))
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
+    app.call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+        .token(&restricted)
+        .purpose(PURPOSE)
+        .session(Some(&theirs))
+        .json(json!({"line": "borrowed"}))
+        .problem(404, "not-found")
+        .await;
 
     // Unrestricted keys holding the session's scopes (or more) see the restricted key's sessions.
     let (_, wide) = app
@@ -413,7 +279,7 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
             seen.contains(&mine) && seen.contains(&implicit) && seen.contains(&theirs),
             "{seen:?}"
         );
-        let detail = json_ok(get_session(&app, token, &mine).await, 200).await;
+        let detail = app.get_session(token, &mine).purpose(PURPOSE).ok(200).await;
         assert_eq!(detail["session"]["repository"], "acme/web");
         assert!(
             detail["actions"]
@@ -470,63 +336,41 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
             .all(|r| r["id"] != rec.as_str())
     );
     for token in [&n.token, &t.token] {
-        expect_problem(
-            send(
-                &app,
-                Method::GET,
-                token,
-                &format!("/api/v1/records/{rec}/entries"),
-                None,
-                None,
-            )
-            .await,
-            404,
-            "not-found",
-        )
-        .await;
-        expect_problem(
-            send(
-                &app,
-                Method::POST,
-                token,
-                &format!("/api/v1/records/{rec}/entries"),
-                None,
-                Some(json!({"line": "not allowed"})),
-            )
-            .await,
-            404,
-            "not-found",
-        )
-        .await;
+        app.call(Method::GET, &format!("/api/v1/records/{rec}/entries"))
+            .token(token)
+            .purpose(PURPOSE)
+            .problem(404, "not-found")
+            .await;
+        app.call(Method::POST, &format!("/api/v1/records/{rec}/entries"))
+            .token(token)
+            .purpose(PURPOSE)
+            .json(json!({"line": "not allowed"}))
+            .problem(404, "not-found")
+            .await;
     }
 
     // The member works for the organization in a session naming it.
-    let session = start(
-        &app,
-        &m.token,
-        json!({"goal": "org work", "organization": org_ext}),
-    )
-    .await;
+    let session = app
+        .start_session(
+            &m.token,
+            Some(PURPOSE),
+            json!({"goal": "org work", "organization": org_ext}),
+        )
+        .await;
     assert_eq!(session["organization_id"], org_ext.as_str(), "{session}");
     let sid = session["id"].as_str().unwrap().to_owned();
-    append(&app, &m.token, &rec, Some(&sid), "member line").await;
+    app.append(&m.token, &rec, Some(&sid), Some(PURPOSE), "member line")
+        .await;
     let call = call_of(&app, &m.token, &sid, "appendRecordEntry").await;
     let call_id = call["id"].as_str().unwrap().to_owned();
 
     // The owner reads the line in its Record.
-    let entries = json_ok(
-        send(
-            &app,
-            Method::GET,
-            &o.token,
-            &format!("/api/v1/records/{rec}/entries"),
-            None,
-            None,
-        )
-        .await,
-        200,
-    )
-    .await;
+    let entries = app
+        .call(Method::GET, &format!("/api/v1/records/{rec}/entries"))
+        .token(&o.token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(entries["entries"][0]["line"], "member line", "{entries}");
     assert_eq!(entries["entries"][0]["author_account_id"], m.ext.as_str());
 
@@ -536,7 +380,11 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
         listed(&app, &o.token, &format!("&organization={org_ext}")).await,
         std::slice::from_ref(&sid)
     );
-    let detail = json_ok(get_session(&app, &o.token, &sid).await, 200).await;
+    let detail = app
+        .get_session(&o.token, &sid)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["account_id"], m.ext.as_str());
     assert_eq!(detail["session"]["organization_id"], org_ext.as_str());
     assert!(
@@ -547,23 +395,13 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
             .any(|c| c["id"] == call_id.as_str()),
         "{detail}"
     );
-    let entry = json_ok(get_entry(&app, &o.token, &call_id).await, 200).await;
+    let entry = get_entry(&app, &o.token, &call_id).ok(200).await;
     assert_eq!(entry["session_id"], sid.as_str());
     // The owner cannot write the member's session.
-    expect_problem(
-        send(
-            &app,
-            Method::POST,
-            &o.token,
-            &format!("/api/v1/journal/sessions/{sid}/end"),
-            None,
-            Some(json!({"outcome": "ended by someone else"})),
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.end_session(&o.token, &sid, json!({"outcome": "ended by someone else"}))
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
 
     // Without orgs:read (same other scopes), or without one of the session's scopes: nothing.
     let (_, no_orgs) = app
@@ -577,58 +415,53 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
                 .await
                 .is_empty()
         );
-        expect_problem(get_session(&app, token, &sid).await, 404, "not-found").await;
-        expect_problem(get_entry(&app, token, &call_id).await, 404, "not-found").await;
+        hidden_from(&app, token, &sid, &call_id).await;
     }
 
     // Orgs:read reaches only organizations the account owns: the member's other work stays
     // private, and a non-member owner sees nothing. (Once the organization's session has
     // ended, a call without a session lands in a new implicit one.)
-    json_ok(
-        send(
-            &app,
-            Method::POST,
+    app.end_session(&m.token, &sid, json!({"outcome": "org work done"}))
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
+    let private = app
+        .append(
             &m.token,
-            &format!("/api/v1/journal/sessions/{sid}/end"),
+            &m_record(&member_view),
             None,
-            Some(json!({"outcome": "org work done"})),
+            Some(PURPOSE),
+            "private",
         )
-        .await,
-        200,
-    )
-    .await;
-    let private = append(&app, &m.token, &m_record(&member_view), None, "private").await;
+        .await;
     assert_ne!(private, sid);
     assert!(!listed(&app, &o.token, "").await.contains(&private));
-    expect_problem(
-        get_session(&app, &o.token, &private).await,
-        404,
-        "not-found",
-    )
-    .await;
+    app.get_session(&o.token, &private)
+        .purpose(PURPOSE)
+        .problem(404, "not-found")
+        .await;
     for token in [&t.token, &n.token] {
         assert!(!listed(&app, token, "").await.contains(&sid));
-        expect_problem(get_session(&app, token, &sid).await, 404, "not-found").await;
+        app.get_session(token, &sid)
+            .purpose(PURPOSE)
+            .problem(404, "not-found")
+            .await;
     }
 
     // Only members and the owner may name the organization.
-    expect_problem(
-        send(
-            &app,
-            Method::POST,
-            &t.token,
-            "/api/v1/journal/sessions",
-            None,
-            Some(json!({"goal": "intrude", "organization": org_ext})),
-        )
-        .await,
-        404,
-        "not-found",
-    )
-    .await;
-    let owner_session = start(&app, &o.token, json!({"organization": org_ext})).await;
+    app.call(Method::POST, "/api/v1/journal/sessions")
+        .token(&t.token)
+        .purpose(PURPOSE)
+        .json(json!({"goal": "intrude", "organization": org_ext}))
+        .problem(404, "not-found")
+        .await;
+    let owner_session = app
+        .start_session(&o.token, Some(PURPOSE), json!({"organization": org_ext}))
+        .await;
     assert_eq!(owner_session["organization_id"], org_ext.as_str());
-    let member_session = start(&app, &n.token, json!({"organization": org_ext})).await;
+    let member_session = app
+        .start_session(&n.token, Some(PURPOSE), json!({"organization": org_ext}))
+        .await;
     assert_eq!(member_session["organization_id"], org_ext.as_str());
 }
 
@@ -651,9 +484,18 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
 
     // A's real ids.
     let a_record = m_record(&records_of(&app, &a.token).await);
-    let a_session = start(&app, &a.token, json!({"goal": "A's work"})).await;
+    let a_session = app
+        .start_session(&a.token, Some(PURPOSE), json!({"goal": "A's work"}))
+        .await;
     let a_session = a_session["id"].as_str().unwrap().to_owned();
-    append(&app, &a.token, &a_record, Some(&a_session), "A's line").await;
+    app.append(
+        &a.token,
+        &a_record,
+        Some(&a_session),
+        Some(PURPOSE),
+        "A's line",
+    )
+    .await;
     let a_call = call_of(&app, &a.token, &a_session, "appendRecordEntry").await;
     let a_call_id = a_call["id"].as_str().unwrap().to_owned();
     let a_audit = a_call["audit_id"].as_str().unwrap().to_owned();
@@ -662,23 +504,17 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
         format!("/api/v1/audit/{a_audit}").as_str()
     );
     // A itself can follow the audit link.
-    json_ok(
-        send(
-            &app,
-            Method::GET,
-            &a.token,
-            &format!("/api/v1/audit/{a_audit}"),
-            None,
-            None,
-        )
-        .await,
-        200,
-    )
-    .await;
+    app.call(Method::GET, &format!("/api/v1/audit/{a_audit}"))
+        .token(&a.token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
 
     // B has a life of its own.
     let b_record = m_record(&records_of(&app, &b.token).await);
-    let b_session = append(&app, &b.token, &b_record, None, "B's line").await;
+    let b_session = app
+        .append(&b.token, &b_record, None, Some(PURPOSE), "B's line")
+        .await;
 
     let probes: Vec<(Method, String, Option<Value>)> = vec![
         (
@@ -714,7 +550,13 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
         ),
     ];
     for (method, path, body) in &probes {
-        let response = send(&app, method.clone(), &b.token, path, None, body.clone()).await;
+        let response = app
+            .call(method.clone(), path)
+            .token(&b.token)
+            .purpose(PURPOSE)
+            .json_opt(body.clone())
+            .send()
+            .await;
         let problem = expect_problem(response, 404, "not-found").await;
         // Indistinguishable from an id that does not exist: nothing of A's is revealed.
         assert!(
@@ -757,8 +599,15 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
     .chain(probes)
     .collect();
     for (method, path, body) in with_a_session {
-        let response = send(&app, method, &b.token, &path, Some(&a_session), body).await;
-        assert!(session_header(&response).is_none(), "{path}");
+        let response = app
+            .call(method, &path)
+            .token(&b.token)
+            .purpose(PURPOSE)
+            .session(Some(&a_session))
+            .json_opt(body)
+            .send()
+            .await;
+        assert!(session_of(&response).is_none(), "{path}");
         expect_problem(response, 404, "not-found").await;
     }
 
@@ -770,19 +619,15 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
     ] {
         let seen = listed(&app, &b.token, &query).await;
         assert!(!seen.contains(&a_session), "{query}: {seen:?}");
-        let body = json_ok(
-            send(
-                &app,
+        let body = app
+            .call(
                 Method::GET,
-                &b.token,
                 &format!("/api/v1/journal/sessions?limit=100{query}"),
-                None,
-                None,
             )
-            .await,
-            200,
-        )
-        .await;
+            .token(&b.token)
+            .purpose(PURPOSE)
+            .ok(200)
+            .await;
         for s in body["sessions"].as_array().unwrap() {
             assert_eq!(s["account_id"], b.ext.as_str(), "{s}");
         }
@@ -790,7 +635,11 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
 
     // Nothing of A's changed: its session is open, with A's calls only, and its Record has
     // A's line alone.
-    let detail = json_ok(get_session(&app, &a.token, &a_session).await, 200).await;
+    let detail = app
+        .get_session(&a.token, &a_session)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["status"], "open", "{detail}");
     assert_eq!(detail["session"]["outcome"], Value::Null);
     let a_keys = ids::format(Kind::Key, a.key_id);
@@ -815,19 +664,12 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
     for call in detail["actions"].as_array().unwrap() {
         assert_eq!(call["session_id"], a_session.as_str(), "{call}");
     }
-    let entries = json_ok(
-        send(
-            &app,
-            Method::GET,
-            &a.token,
-            &format!("/api/v1/records/{a_record}/entries"),
-            None,
-            None,
-        )
-        .await,
-        200,
-    )
-    .await;
+    let entries = app
+        .call(Method::GET, &format!("/api/v1/records/{a_record}/entries"))
+        .token(&a.token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     let lines: Vec<&str> = entries["entries"]
         .as_array()
         .unwrap()
@@ -851,7 +693,9 @@ async fn operator_keys_cannot_read_or_write_the_journal() {
     let app = common::spawn_app().await;
     let a = app.account("A", ALL_SCOPES).await;
     app.journal_on(a.id).await;
-    let session = start(&app, &a.token, json!({"goal": "work"})).await;
+    let session = app
+        .start_session(&a.token, Some(PURPOSE), json!({"goal": "work"}))
+        .await;
     let sid = session["id"].as_str().unwrap().to_owned();
     let call = call_of(&app, &a.token, &sid, "startSession").await;
     let call_id = call["id"].as_str().unwrap().to_owned();
@@ -879,10 +723,20 @@ async fn operator_keys_cannot_read_or_write_the_journal() {
         (Method::GET, format!("/api/v1/audit/{audit}"), None),
     ];
     for (method, path, body) in requests {
-        let response = send(&app, method, &operator.token, &path, None, body).await;
+        let response = app
+            .call(method, &path)
+            .token(&operator.token)
+            .purpose(PURPOSE)
+            .json_opt(body)
+            .send()
+            .await;
         expect_problem(response, 403, "forbidden").await;
     }
-    let detail = json_ok(get_session(&app, &a.token, &sid).await, 200).await;
+    let detail = app
+        .get_session(&a.token, &sid)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
     assert_eq!(detail["session"]["status"], "open");
 }
 
@@ -918,29 +772,39 @@ async fn with_the_journal_off_nothing_is_journalled_and_journal_endpoints_are_go
         ),
     ];
     for (method, path, body) in requests {
-        let response = send(&app, method, &a.token, &path, None, body).await;
-        assert!(session_header(&response).is_none());
+        let response = app
+            .call(method, &path)
+            .token(&a.token)
+            .purpose(PURPOSE)
+            .json_opt(body)
+            .send()
+            .await;
+        assert!(session_of(&response).is_none());
         expect_problem(response, 404, "journal-off").await;
     }
 
     // Ordinary work goes on, unjournalled, with or without a session header.
     for session in [None, Some(some_session.as_str())] {
-        let response = send(
-            &app,
-            Method::POST,
-            &a.token,
-            &format!("/api/v1/records/{record}/entries"),
-            session,
-            Some(json!({"line": "journal off"})),
-        )
-        .await;
-        assert!(session_header(&response).is_none());
-        let entry = json_ok(response, 201).await;
+        let response = app
+            .call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+            .token(&a.token)
+            .purpose(PURPOSE)
+            .session(session)
+            .json(json!({"line": "journal off"}))
+            .send()
+            .await;
+        assert!(session_of(&response).is_none());
+        let entry = expect_ok(response, 201).await;
         assert_eq!(entry["line"], "journal off");
     }
-    let response = send(&app, Method::GET, &a.token, "/api/v1/records", None, None).await;
-    assert!(session_header(&response).is_none());
-    json_ok(response, 200).await;
+    let response = app
+        .call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose(PURPOSE)
+        .send()
+        .await;
+    assert!(session_of(&response).is_none());
+    expect_ok(response, 200).await;
 
     let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_sessions")
         .fetch_one(&app.owner)
@@ -962,18 +826,9 @@ async fn with_the_journal_off_nothing_is_journalled_and_journal_endpoints_are_go
     // Switched on for another account only: still off for this one.
     let other = app.account("Other", ALL_SCOPES).await;
     app.journal_on(other.id).await;
-    expect_problem(
-        send(
-            &app,
-            Method::GET,
-            &a.token,
-            "/api/v1/journal/sessions",
-            None,
-            None,
-        )
-        .await,
-        404,
-        "journal-off",
-    )
-    .await;
+    app.call(Method::GET, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .purpose(PURPOSE)
+        .problem(404, "journal-off")
+        .await;
 }

@@ -316,6 +316,28 @@ impl Call<'_> {
         self
     }
 
+    /// `X-Purpose`, when given.
+    pub fn purpose_opt(self, purpose: Option<&str>) -> Self {
+        match purpose {
+            Some(p) => self.purpose(p),
+            None => self,
+        }
+    }
+
+    /// A JSON body, when given (none at all otherwise).
+    pub fn json_opt(self, body: Option<serde_json::Value>) -> Self {
+        match body {
+            Some(b) => self.json(b),
+            None => self,
+        }
+    }
+
+    /// A raw body, sent as it is (set `content-type` with `.header`).
+    pub fn body(mut self, body: impl Into<reqwest::Body>) -> Self {
+        self.request = self.request.body(body);
+        self
+    }
+
     pub async fn send(self) -> reqwest::Response {
         let _ = self.app;
         self.request.send().await.unwrap()
@@ -323,11 +345,7 @@ impl Call<'_> {
 
     /// Asserts the status and returns the JSON body.
     pub async fn ok(self, status: u16) -> serde_json::Value {
-        let response = self.send().await;
-        let got = response.status().as_u16();
-        let text = response.text().await.unwrap();
-        assert_eq!(got, status, "{text}");
-        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+        expect_ok(self.send().await, status).await
     }
 
     /// Asserts a problem+json answer; returns its body.
@@ -336,10 +354,139 @@ impl Call<'_> {
     }
 }
 
+/// Asserts the status of a response and returns its JSON body (`null` when it has none).
+pub async fn expect_ok(response: reqwest::Response, status: u16) -> serde_json::Value {
+    let got = response.status().as_u16();
+    let url = response.url().to_string();
+    let text = response.text().await.unwrap();
+    assert_eq!(got, status, "{url}: {text}");
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+}
+
 /// The session a response was recorded in (`X-Session-Id`).
 pub fn session_of(response: &reqwest::Response) -> Option<String> {
     response
         .headers()
         .get("x-session-id")
         .map(|v| v.to_str().unwrap().to_owned())
+}
+
+/// Journal work over REST, built on `call`: the steps several test files take the same way.
+impl TestApp {
+    /// The id of the first Record the credential lists (the account's own, for an account in
+    /// no organization). Unlike `record_of`, this is a call like any other: journalled when
+    /// the journal is on.
+    pub async fn first_record(&self, token: &str) -> String {
+        let body = self
+            .call(reqwest::Method::GET, "/api/v1/records")
+            .token(token)
+            .ok(200)
+            .await;
+        body["records"][0]["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{body}"))
+            .to_owned()
+    }
+
+    /// Appends `line` to a Record, naming a session and a purpose when given; asserts 201 and
+    /// returns the session the call landed in (the named one, when one is named).
+    pub async fn append(
+        &self,
+        token: &str,
+        record: &str,
+        session: Option<&str>,
+        purpose: Option<&str>,
+        line: &str,
+    ) -> String {
+        let response = self
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/v1/records/{record}/entries"),
+            )
+            .token(token)
+            .purpose_opt(purpose)
+            .session(session)
+            .json(serde_json::json!({ "line": line }))
+            .send()
+            .await;
+        let landed = session_of(&response);
+        expect_ok(response, 201).await;
+        let landed = landed.expect("a journalled call answers with x-session-id");
+        if let Some(session) = session {
+            assert_eq!(landed, session);
+        }
+        landed
+    }
+
+    /// Starts an explicit session; asserts 201 and that `X-Session-Id` names it; returns it.
+    pub async fn start_session(
+        &self,
+        token: &str,
+        purpose: Option<&str>,
+        body: serde_json::Value,
+    ) -> serde_json::Value {
+        let response = self
+            .call(reqwest::Method::POST, "/api/v1/journal/sessions")
+            .token(token)
+            .purpose_opt(purpose)
+            .json(body)
+            .send()
+            .await;
+        let header = session_of(&response);
+        let session = expect_ok(response, 201).await;
+        assert_eq!(header.as_deref(), session["id"].as_str(), "{session}");
+        assert!(session["id"].as_str().unwrap().starts_with("ses_"));
+        session
+    }
+
+    /// A request for one session as the credential: `session` is its id, with a `?query` when
+    /// wanted. Finish it with `.ok(200)`, `.problem(…)` or `.send()`.
+    pub fn get_session(&self, token: &str, session: &str) -> Call<'_> {
+        self.call(
+            reqwest::Method::GET,
+            &format!("/api/v1/journal/sessions/{session}"),
+        )
+        .token(token)
+    }
+
+    /// One session's detail (`session` as for `get_session`); asserts 200.
+    pub async fn session_detail(&self, token: &str, session: &str) -> serde_json::Value {
+        self.get_session(token, session).ok(200).await
+    }
+
+    /// A request ending a session with the given body. Finish it with `.ok(200)`,
+    /// `.problem(…)` or `.send()`.
+    pub fn end_session(&self, token: &str, session: &str, body: serde_json::Value) -> Call<'_> {
+        self.call(
+            reqwest::Method::POST,
+            &format!("/api/v1/journal/sessions/{session}/end"),
+        )
+        .token(token)
+        .json(body)
+    }
+
+    /// The ids of the sessions on one page of `GET /api/v1/journal/sessions{query}` (so
+    /// `query` is empty or starts with `?`); asserts 200.
+    pub async fn session_ids(
+        &self,
+        token: &str,
+        purpose: Option<&str>,
+        query: &str,
+    ) -> Vec<String> {
+        let body = self
+            .call(
+                reqwest::Method::GET,
+                &format!("/api/v1/journal/sessions{query}"),
+            )
+            .token(token)
+            .purpose_opt(purpose)
+            .ok(200)
+            .await;
+        body["sessions"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}"))
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect()
+    }
 }
