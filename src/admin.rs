@@ -223,3 +223,52 @@ pub async fn set_flag(
     }
     Ok(())
 }
+
+/// Deletes the account and every row of it (see `n8v_delete_account` in the migrations),
+/// acting for it, as the given actor; returns the rows deleted per table.
+pub async fn delete_account(
+    pool: &PgPool,
+    account: Uuid,
+    actor: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let mut tx = acting_for(pool, account).await?;
+    account_exists(&mut tx, account).await?;
+    let counts: serde_json::Value = sqlx::query_scalar("SELECT n8v_delete_account($1, $2)")
+        .bind(account)
+        .bind(actor)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(counts)
+}
+
+/// Runs one pass of a background job now (`retention`, `audit-retention` or `sweep`) and
+/// returns what it did.
+pub async fn run_job(
+    owner_url: &str,
+    config: &crate::config::Config,
+    job: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let db = crate::db::Db::connect(owner_url, &config.app_role, 2).await?;
+    let state = crate::jobs::WorkerState {
+        db: db.clone(),
+        config: std::sync::Arc::new(config.clone()),
+        clock: std::sync::Arc::new(crate::clock::SystemClock),
+    };
+    let out = match job {
+        "retention" => serde_json::to_value(crate::jobs::retention(&state).await?)?,
+        "audit-retention" => serde_json::to_value(crate::jobs::audit_retention(&state).await?)?,
+        "sweep" => {
+            let closed = crate::jobs::sweep::close_quiet_sessions(
+                &db,
+                chrono::Utc::now(),
+                config.summaries.quiet_after,
+            )
+            .await?;
+            serde_json::json!({ "sessions_closed": closed })
+        }
+        other => bail!("no job {other:?}; run retention, audit-retention or sweep"),
+    };
+    db.close().await;
+    Ok(out)
+}

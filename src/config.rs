@@ -32,6 +32,50 @@ pub struct Config {
     pub summaries: SummaryConfig,
     /// Default size of `GET /journal.md` (what a Claude Code hook can show).
     pub journal_md_max_chars: usize,
+    pub lifecycle: Lifecycle,
+}
+
+/// Retention, caps and their schedules: the product text's numbers by default.
+#[derive(Clone, Debug)]
+pub struct Lifecycle {
+    pub retention: crate::journal::retention::Rules,
+    /// How long audit entries are kept, independently of the journal.
+    pub audit_retention: chrono::Duration,
+    /// When the retention pass runs (cron, seconds first).
+    pub retention_schedule: String,
+    /// When the audit retention pass runs.
+    pub audit_retention_schedule: String,
+}
+
+impl Default for Lifecycle {
+    fn default() -> Self {
+        Self {
+            retention: crate::journal::retention::Rules::default(),
+            audit_retention: chrono::Duration::days(400),
+            retention_schedule: "0 30 3 * * *".into(),
+            audit_retention_schedule: "0 45 3 * * *".into(),
+        }
+    }
+}
+
+impl Lifecycle {
+    fn from_env() -> anyhow::Result<Self> {
+        let d = crate::journal::retention::Rules::default();
+        Ok(Self {
+            retention: crate::journal::retention::Rules {
+                calls: chrono::Duration::days(parse("N8V_CALL_RETENTION_DAYS", 90)?),
+                sessions: chrono::Duration::days(parse("N8V_SESSION_RETENTION_DAYS", 400)?),
+                cap_calls: parse("N8V_CAP_CALLS", d.cap_calls)?,
+                cap_sessions: parse("N8V_CAP_SESSIONS", d.cap_sessions)?,
+                batch: parse("N8V_RETENTION_BATCH", d.batch)?,
+            },
+            audit_retention: chrono::Duration::days(parse("N8V_AUDIT_RETENTION_DAYS", 400)?),
+            retention_schedule: var("N8V_RETENTION_SCHEDULE")
+                .unwrap_or_else(|| "0 30 3 * * *".into()),
+            audit_retention_schedule: var("N8V_AUDIT_RETENTION_SCHEDULE")
+                .unwrap_or_else(|| "0 45 3 * * *".into()),
+        })
+    }
 }
 
 /// A model provider's endpoint.
@@ -135,6 +179,7 @@ impl Config {
             },
             summaries: SummaryConfig::from_env()?,
             journal_md_max_chars: parse("N8V_JOURNAL_MD_MAX_CHARS", 9_500)?,
+            lifecycle: Lifecycle::from_env()?,
         })
     }
 
@@ -157,6 +202,7 @@ impl Config {
             session_rules: crate::journal::SessionRules::default(),
             summaries: SummaryConfig::default(),
             journal_md_max_chars: 9_500,
+            lifecycle: Lifecycle::default(),
         }
     }
 }

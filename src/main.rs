@@ -77,6 +77,17 @@ enum AdminCommand {
         #[arg(long)]
         key: String,
     },
+    /// Deletes an account and every row of it, in every table, with its queued jobs; the
+    /// deletion is written to the operator log.
+    DeleteAccount {
+        #[arg(long)]
+        account: String,
+    },
+    /// Runs one pass of a background job now and prints what it did.
+    Run {
+        #[arg(value_parser = ["retention", "audit-retention", "sweep"])]
+        job: String,
+    },
     /// Feature flags.
     #[command(subcommand)]
     Flag(FlagCommand),
@@ -125,7 +136,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Admin(command) => {
             let database = Database::resolve(&config).await?;
-            let result = run_admin(&database.owner_url, command).await;
+            let result = run_admin(&database.owner_url, &config, command).await;
             database.stop().await;
             print(result?);
             Ok(())
@@ -134,7 +145,11 @@ async fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-async fn run_admin(owner_url: &str, command: AdminCommand) -> anyhow::Result<Value> {
+async fn run_admin(
+    owner_url: &str,
+    config: &Config,
+    command: AdminCommand,
+) -> anyhow::Result<Value> {
     let pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(1)
         .connect(owner_url)
@@ -176,6 +191,11 @@ async fn run_admin(owner_url: &str, command: AdminCommand) -> anyhow::Result<Val
             admin::revoke_key(&pool, admin::parse_id(Kind::Key, &key)?).await?;
             json!({})
         }
+        AdminCommand::DeleteAccount { account } => {
+            let deleted = admin::delete_account(&pool, acc(&account)?, "cli").await?;
+            json!({"account_id": account, "deleted": deleted})
+        }
+        AdminCommand::Run { job } => admin::run_job(owner_url, config, &job).await?,
         AdminCommand::Flag(FlagCommand::Set {
             flag,
             value,

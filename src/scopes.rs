@@ -12,14 +12,17 @@ pub enum Scope {
     RecordsRead,
     RecordsWrite,
     OrgsRead,
+    /// Deletes the whole account (`DELETE /api/v1/account`); never implied by another scope.
+    AccountDelete,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [
+    pub const ALL: [Scope; 5] = [
         Scope::ChatsRead,
         Scope::RecordsRead,
         Scope::RecordsWrite,
         Scope::OrgsRead,
+        Scope::AccountDelete,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -28,6 +31,7 @@ impl Scope {
             Scope::RecordsRead => "records:read",
             Scope::RecordsWrite => "records:write",
             Scope::OrgsRead => "orgs:read",
+            Scope::AccountDelete => "account:delete",
         }
     }
 

@@ -11,12 +11,12 @@ const TENANT_GRANTS: &[(&str, &str)] = &[
     ("credentials", "SELECT"),
     ("feature_flags", "SELECT, INSERT, UPDATE"),
     ("feature_flag_overrides", "SELECT, INSERT, UPDATE, DELETE"),
-    ("audit_log", "SELECT, INSERT"),
+    ("audit_log", "SELECT, INSERT, DELETE"),
     ("records", "SELECT"),
     ("record_entries", "SELECT, INSERT"),
-    ("journal_sessions", "SELECT, INSERT, UPDATE"),
-    ("journal_calls", "SELECT, INSERT"),
-    ("session_summaries", "SELECT, INSERT, UPDATE"),
+    ("journal_sessions", "SELECT, INSERT, UPDATE, DELETE"),
+    ("journal_calls", "SELECT, INSERT, DELETE"),
+    ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("_sqlx_migrations", "SELECT"),
 ];
@@ -30,6 +30,8 @@ const FUNCTIONS: &[&str] = &[
     "n8v_credential_by_id(uuid, uuid)",
     "n8v_service()",
     "n8v_quiet_sessions(timestamptz, integer)",
+    "n8v_account_ids(uuid, integer)",
+    "n8v_delete_account(uuid, text)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {

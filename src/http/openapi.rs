@@ -37,6 +37,7 @@ use utoipa_swagger_ui::SwaggerUi;
         (name = "audit", description = "The account's audit log; each journal call links to the \
             audit entry of its request."),
         (name = "auth", description = "Short-lived access tokens minted from API keys."),
+        (name = "account", description = "The account itself: deleting it, with every row of it."),
         (name = "admin", description = "Operator endpoints (operator keys only): the feature \
             flags, such as `assistantJournal`, globally or for an account."),
         (name = "health", description = "Liveness and readiness probes; no credentials needed."),

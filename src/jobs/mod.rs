@@ -1,11 +1,13 @@
-//! The workers: summaries of closed sessions (apalis on PostgreSQL, claimed with SKIP LOCKED)
-//! and the quiet-session sweep (a cron schedule; idempotent, so every replica may run it).
+//! The workers: summaries of closed sessions (apalis on PostgreSQL, claimed with SKIP LOCKED),
+//! and the cron passes — the quiet-session sweep, retention and caps, audit retention — each
+//! idempotent, so every replica may run them.
 
 pub mod summary;
 pub mod sweep;
 
 use crate::config::Config;
 use crate::db::Db;
+use crate::journal::retention;
 use crate::queue::{SUMMARIZE_QUEUE, SummarizeSession};
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::*;
@@ -39,6 +41,44 @@ async fn run_summary(job: SummarizeSession, state: Data<WorkerState>) -> Result<
         .map_err(|e| Box::new(e) as BoxDynError)
 }
 
+/// One retention pass (calls, sessions, caps) now.
+pub async fn retention(state: &WorkerState) -> sqlx::Result<retention::Counts> {
+    retention::expire(
+        &state.db,
+        state.clock.now(),
+        &state.config.lifecycle.retention,
+    )
+    .await
+}
+
+/// One audit retention pass now.
+pub async fn audit_retention(state: &WorkerState) -> sqlx::Result<retention::AuditCounts> {
+    let lifecycle = &state.config.lifecycle;
+    retention::expire_audit(
+        &state.db,
+        state.clock.now(),
+        lifecycle.audit_retention,
+        lifecycle.retention.batch,
+    )
+    .await
+}
+
+async fn run_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    let counts = retention(&state)
+        .await
+        .map_err(|e| Box::new(e) as BoxDynError)?;
+    tracing::info!(?counts, "retention pass done");
+    Ok(())
+}
+
+async fn run_audit_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    let counts = audit_retention(&state)
+        .await
+        .map_err(|e| Box::new(e) as BoxDynError)?;
+    tracing::info!(?counts, "audit retention pass done");
+    Ok(())
+}
+
 async fn run_sweep(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
     let closed = sweep::close_quiet_sessions(
         &state.db,
@@ -59,6 +99,11 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let schedule = cron::Schedule::from_str(&state.config.summaries.sweep_schedule)?;
+    let retention_schedule = cron::Schedule::from_str(&state.config.lifecycle.retention_schedule)?;
+    let audit_schedule =
+        cron::Schedule::from_str(&state.config.lifecycle.audit_retention_schedule)?;
+    let retention_state = state.clone();
+    let audit_state = state.clone();
     // A unique name per process: apalis tracks liveness by worker name.
     let name = format!("summaries-{}", uuid::Uuid::now_v7().simple());
     let summary_state = state.clone();
@@ -87,6 +132,24 @@ pub async fn run(
             .backend(CronScheduler::new(schedule.clone()))
             .data(sweep_state.clone())
             .build(run_sweep)
+        })
+        .register(move |restarts| {
+            WorkerBuilder::new(format!(
+                "retention-{}-{restarts}",
+                uuid::Uuid::now_v7().simple()
+            ))
+            .backend(CronScheduler::new(retention_schedule.clone()))
+            .data(retention_state.clone())
+            .build(run_retention)
+        })
+        .register(move |restarts| {
+            WorkerBuilder::new(format!(
+                "audit-retention-{}-{restarts}",
+                uuid::Uuid::now_v7().simple()
+            ))
+            .backend(CronScheduler::new(audit_schedule.clone()))
+            .data(audit_state.clone())
+            .build(run_audit_retention)
         })
         .should_restart(|worker, error| {
             tracing::warn!(worker = %worker.name(), %error, "worker failed; restarting");

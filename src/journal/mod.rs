@@ -7,6 +7,7 @@ pub mod catchup;
 mod cursor;
 pub mod meta;
 pub mod reads;
+pub mod retention;
 pub mod sessions;
 pub mod summaries;
 mod views;

@@ -7,6 +7,7 @@
 //! operation, so no adapter can forget to record or commit. REST, MCP and the pages are adapters
 //! that turn requests into inputs and [`Finished`] values into answers; nothing here knows HTTP.
 
+pub mod account;
 pub mod audit;
 pub mod journal;
 pub mod records;

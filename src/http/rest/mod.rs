@@ -1,6 +1,7 @@
 //! REST routes. Each handler carries its OpenAPI operation (`#[utoipa::path]`); one
 //! `routes!(…)` per path, since `routes!(a, b)` registers both handlers on both paths.
 
+mod account;
 mod admin;
 mod audit;
 pub(crate) mod catch_up;
@@ -23,6 +24,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
         .routes(routes!(token::mint))
+        .routes(routes!(account::delete))
         .routes(routes!(records::list))
         .routes(routes!(records::entries, records::append))
         .routes(routes!(journal::start, journal::list))

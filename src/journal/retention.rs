@@ -1,0 +1,294 @@
+//! Retention and caps: calls expire after 90 days, sessions after 400 (a session's summary goes
+//! with it), and each account keeps at most 100,000 calls and 20,000 sessions, the oldest
+//! removed first. The audit log has its own retention and is never touched by the journal's.
+//!
+//! Every deletion runs in batches of at most `batch` rows of one account, each its own short
+//! transaction as the service for that account, so locks are brief and a pass killed half-way
+//! loses nothing: the next pass deletes what is left. Two passes at once never count a row
+//! twice, because a row is deleted (and counted) by exactly one `DELETE`.
+
+use crate::db::{Db, Tenant, TenantTx};
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+/// How long the journal keeps things, and how much of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    pub calls: Duration,
+    pub sessions: Duration,
+    pub cap_calls: i64,
+    pub cap_sessions: i64,
+    /// Rows per deleting transaction.
+    pub batch: i64,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self {
+            calls: Duration::days(90),
+            sessions: Duration::days(400),
+            cap_calls: 100_000,
+            cap_sessions: 20_000,
+            batch: 1_000,
+        }
+    }
+}
+
+/// What one pass deleted.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub accounts: u64,
+    pub calls_deleted: u64,
+    pub sessions_deleted: u64,
+    /// Calls removed because the account was over the calls cap (or in sessions over the
+    /// sessions cap), beyond those that had expired.
+    pub calls_capped: u64,
+    pub sessions_capped: u64,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Self) {
+        self.accounts += o.accounts;
+        self.calls_deleted += o.calls_deleted;
+        self.sessions_deleted += o.sessions_deleted;
+        self.calls_capped += o.calls_capped;
+        self.sessions_capped += o.sessions_capped;
+    }
+}
+
+/// Every account, a page at a time (ids only, through the owner's function).
+pub async fn account_ids(db: &Db, after: Option<Uuid>, limit: i32) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar("SELECT account_id FROM n8v_account_ids($1, $2)")
+        .bind(after)
+        .bind(limit)
+        .fetch_all(db.pool())
+        .await
+}
+
+/// Every account's id (a page of ids at a time; ids are all a pass keeps in memory).
+async fn all_accounts(db: &Db) -> sqlx::Result<Vec<Uuid>> {
+    let mut all = Vec::new();
+    loop {
+        let page = account_ids(db, all.last().copied(), 1_000).await?;
+        let full = page.len() == 1_000;
+        all.extend(page);
+        if !full {
+            return Ok(all);
+        }
+    }
+}
+
+/// One deleting statement in its own transaction for the account; returns the rows it
+/// deleted.
+async fn delete_batch(
+    db: &Db,
+    account: Uuid,
+    sql: &'static str,
+    binds: Binds,
+) -> sqlx::Result<u64> {
+    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+    lock_account(&mut tx).await?;
+    let query = sqlx::query(sql);
+    let Binds::Before(at, limit) = binds;
+    let query = query.bind(at).bind(limit);
+    let done = query.execute(tx.conn()).await?.rows_affected();
+    tx.commit().await?;
+    Ok(done)
+}
+
+enum Binds {
+    Before(DateTime<Utc>, i64),
+}
+
+/// Repeats a batch until one deletes nothing. Each batch holds the account's advisory lock, so
+/// passes running at once take turns batch by batch and never pick the same rows.
+async fn drain(
+    db: &Db,
+    account: Uuid,
+    sql: &'static str,
+    binds: impl Fn(i64) -> Binds,
+    batch: i64,
+) -> sqlx::Result<u64> {
+    let mut total = 0;
+    loop {
+        let done = delete_batch(db, account, sql, binds(batch)).await?;
+        if done == 0 {
+            return Ok(total);
+        }
+        total += done;
+    }
+}
+
+const EXPIRED_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_account() \
+    AND call_id IN (SELECT call_id FROM journal_calls \
+        WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)";
+
+const EXPIRED_SESSIONS: &str = "DELETE FROM journal_sessions WHERE account_id = n8v_account() \
+    AND session_id IN (SELECT session_id FROM journal_sessions \
+        WHERE account_id = n8v_account() AND last_activity_at < $1 \
+        ORDER BY last_activity_at LIMIT $2)";
+
+const OLDEST_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_account() \
+    AND call_id IN (SELECT call_id FROM journal_calls WHERE account_id = n8v_account() \
+        ORDER BY created_at, call_id LIMIT $1)";
+
+const EXPIRED_AUDIT: &str = "DELETE FROM audit_log WHERE account_id = n8v_account() \
+    AND audit_id IN (SELECT audit_id FROM audit_log \
+        WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)";
+
+/// The account's retention lock, until the transaction ends.
+async fn lock_account(tx: &mut TenantTx) -> sqlx::Result<()> {
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-retention:' || n8v_account()::text, 0))",
+    )
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Caps run one batch per transaction under the account's advisory lock, counting inside
+/// it, so two passes at once never both remove the same excess.
+async fn locked_over(tx: &mut TenantTx, table: &'static str, cap: i64) -> sqlx::Result<i64> {
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-cap:' || n8v_account()::text, 0))",
+    )
+    .execute(tx.conn())
+    .await?;
+    let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM {table} WHERE account_id = n8v_account()"
+    )))
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(n - cap)
+}
+
+/// The oldest sessions over the cap go with their calls (and summaries), a batch at a time.
+async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u64, u64)> {
+    let (mut sessions, mut calls) = (0, 0);
+    loop {
+        let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+        let over = locked_over(&mut tx, "journal_sessions", rules.cap_sessions).await?;
+        if over <= 0 {
+            tx.commit().await?;
+            return Ok((sessions, calls));
+        }
+        let doomed: Vec<Uuid> = sqlx::query_scalar(
+            "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
+             ORDER BY last_activity_at, session_id LIMIT $1",
+        )
+        .bind(rules.batch.min(over))
+        .fetch_all(tx.conn())
+        .await?;
+        calls += sqlx::query(
+            "DELETE FROM journal_calls WHERE account_id = n8v_account() AND session_id = ANY($1)",
+        )
+        .bind(&doomed)
+        .execute(tx.conn())
+        .await?
+        .rows_affected();
+        sessions += sqlx::query(
+            "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = ANY($1)",
+        )
+        .bind(&doomed)
+        .execute(tx.conn())
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+    }
+}
+
+/// The oldest calls over the cap, a batch at a time.
+async fn cap_calls(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<u64> {
+    let mut calls = 0;
+    loop {
+        let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+        let over = locked_over(&mut tx, "journal_calls", rules.cap_calls).await?;
+        if over <= 0 {
+            tx.commit().await?;
+            return Ok(calls);
+        }
+        calls += sqlx::query(OLDEST_CALLS)
+            .bind(rules.batch.min(over))
+            .execute(tx.conn())
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+    }
+}
+
+/// One account's retention: expired calls, expired sessions, then the caps.
+pub async fn expire_account(
+    db: &Db,
+    account: Uuid,
+    now: DateTime<Utc>,
+    rules: &Rules,
+) -> sqlx::Result<Counts> {
+    let calls_before = now - rules.calls;
+    let sessions_before = now - rules.sessions;
+    let batch = rules.batch;
+    let mut counts = Counts {
+        accounts: 1,
+        ..Counts::default()
+    };
+    counts.calls_deleted = drain(
+        db,
+        account,
+        EXPIRED_CALLS,
+        |n| Binds::Before(calls_before, n),
+        batch,
+    )
+    .await?;
+    counts.sessions_deleted = drain(
+        db,
+        account,
+        EXPIRED_SESSIONS,
+        |n| Binds::Before(sessions_before, n),
+        batch,
+    )
+    .await?;
+    let (sessions, calls) = cap_sessions(db, account, rules).await?;
+    counts.sessions_capped = sessions;
+    counts.calls_capped = calls + cap_calls(db, account, rules).await?;
+    Ok(counts)
+}
+
+/// A retention pass over every account.
+pub async fn expire(db: &Db, now: DateTime<Utc>, rules: &Rules) -> sqlx::Result<Counts> {
+    let mut total = Counts::default();
+    for account in all_accounts(db).await? {
+        total += expire_account(db, account, now, rules).await?;
+    }
+    Ok(total)
+}
+
+/// What an audit retention pass deleted.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AuditCounts {
+    pub accounts: u64,
+    pub audit_entries_deleted: u64,
+}
+
+/// Deletes audit entries older than `keep`, for every account. Independent of the journal: a
+/// call whose audit entry expired keeps its `audit_id`; the entry itself is then a 404.
+pub async fn expire_audit(
+    db: &Db,
+    now: DateTime<Utc>,
+    keep: Duration,
+    batch: i64,
+) -> sqlx::Result<AuditCounts> {
+    let before = now - keep;
+    let mut total = AuditCounts::default();
+    for account in all_accounts(db).await? {
+        total.accounts += 1;
+        total.audit_entries_deleted += drain(
+            db,
+            account,
+            EXPIRED_AUDIT,
+            |n| Binds::Before(before, n),
+            batch,
+        )
+        .await?;
+    }
+    Ok(total)
+}

@@ -1,0 +1,52 @@
+//! Deleting the whole account. Not a journalled operation: the journal goes with the account;
+//! the deletion is written to the operator log instead (`n8v_delete_account`).
+
+use super::Services;
+use crate::auth::Scope;
+use crate::db::{Tenant, TenantTx};
+use crate::error::{Error, Result};
+use crate::ids::{AccountId, KeyId};
+use serde::Serialize;
+
+/// Deletes the caller's account; `confirm` must repeat its id.
+#[derive(Debug)]
+pub struct DeleteAccount {
+    pub confirm: String,
+}
+
+/// What the deletion removed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AccountDeleted {
+    /// The account that no longer exists (`acc_…`).
+    pub account_id: AccountId,
+    /// Rows deleted per table (`apalis.jobs`: queued jobs of the account).
+    #[schema(value_type = Object)]
+    pub deleted: serde_json::Value,
+}
+
+pub async fn delete_account(
+    services: &Services,
+    tenant: &Tenant,
+    key: KeyId,
+    input: DeleteAccount,
+) -> Result<AccountDeleted> {
+    tenant.scopes.require(Scope::AccountDelete)?;
+    let account = AccountId(tenant.account_id);
+    if input.confirm.trim() != account.to_string() {
+        return Err(Error::BadRequest(format!(
+            "confirm must repeat this account's id ({account}); the deletion cannot be undone"
+        )));
+    }
+    let mut tx = TenantTx::begin(&services.db, tenant).await?;
+    let deleted: serde_json::Value = sqlx::query_scalar("SELECT n8v_delete_account($1, $2)")
+        .bind(tenant.account_id)
+        .bind(key.to_string())
+        .fetch_one(tx.conn())
+        .await?;
+    tx.commit().await?;
+    tracing::warn!(%account, %key, "account deleted");
+    Ok(AccountDeleted {
+        account_id: account,
+        deleted,
+    })
+}
