@@ -84,3 +84,13 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION n8v_delete_account(uuid, text) FROM PUBLIC;
+
+-- The quiet sweep closes a session quiet for two hours exactly, not only for longer.
+CREATE OR REPLACE FUNCTION n8v_quiet_sessions(p_cutoff timestamptz, p_limit integer)
+RETURNS TABLE (account_id uuid, session_id uuid)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT s.account_id, s.session_id FROM journal_sessions s
+     WHERE s.ended_at IS NULL AND s.last_activity_at <= p_cutoff
+     ORDER BY s.last_activity_at
+     LIMIT p_limit
+$$;

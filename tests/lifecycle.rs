@@ -445,3 +445,112 @@ async fn admin_run_prints_what_one_pass_did() {
     assert_eq!(printed["calls_deleted"], 1, "{printed}");
     assert_eq!(printed["sessions_deleted"], 0, "{printed}");
 }
+
+#[tokio::test]
+async fn a_retention_pass_killed_mid_batch_is_finished_by_the_next_and_spares_the_rest() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    let now = Utc::now();
+    let s = session_at(&app, a.id, a.key_id, now).await;
+    // 20,000 expired calls and 50 fresh ones.
+    sqlx::query(
+        "INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+             status, ok, wrote, journal_read, duration_ms, created_at) \
+         SELECT $1, gen_random_uuid(), $2, $3, 'listRecords', 200, true, false, false, 1, \
+                $4 - make_interval(days => CASE WHEN i <= 20000 THEN 100 ELSE 1 END, secs => i) \
+           FROM generate_series(1, 20050) AS i",
+    )
+    .bind(a.id)
+    .bind(s)
+    .bind(a.key_id)
+    .bind(now)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let remaining = || async {
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls WHERE account_id = $1")
+            .bind(a.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+        n
+    };
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_n8v-journal"))
+            .args(["admin", "run", "retention"])
+            .env("DATABASE_URL", &app.db_url)
+            .env("N8V_RETENTION_BATCH", "50")
+            .env_remove("N8V_MIGRATION_DATABASE_URL")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut first = run();
+    // Kill it (SIGKILL) once it has deleted some, but not all.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let n = remaining().await;
+        if n < 20_050 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the pass never started"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let after_kill = remaining().await;
+    assert!(
+        after_kill > 50 && after_kill < 20_050,
+        "killed mid-pass: {after_kill} left"
+    );
+    let second = run().wait_with_output().unwrap();
+    assert!(second.status.success());
+    let printed: Value = serde_json::from_str(
+        String::from_utf8_lossy(&second.stdout)
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        printed["calls_deleted"].as_i64().unwrap(),
+        after_kill - 50,
+        "the second pass deleted exactly what the first left: {printed}"
+    );
+    assert_eq!(remaining().await, 50, "the fresh calls are all there");
+}
+
+#[tokio::test]
+async fn the_quiet_sweep_closes_at_two_hours_not_at_one_fifty_nine_and_enqueues_one_summary() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let session = app
+        .start_session(&a.token, None, json!({"goal": "left open"}))
+        .await;
+    let id = n8v_journal::ids::parse(
+        n8v_journal::ids::Kind::Session,
+        session["id"].as_str().unwrap(),
+    )
+    .unwrap();
+    let sweep = || {
+        n8v_journal::jobs::sweep::close_quiet_sessions(&app.db, app.clock.now(), Duration::hours(2))
+    };
+    app.clock.advance(Duration::minutes(119));
+    assert_eq!(sweep().await.unwrap(), 0, "quiet for 1 h 59");
+    app.clock.advance(Duration::minutes(1));
+    assert_eq!(sweep().await.unwrap(), 1, "quiet for 2 h");
+    assert_eq!(sweep().await.unwrap(), 0);
+    let jobs: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs \
+         WHERE convert_from(job, 'UTF8')::jsonb ->> 'session_id' = $1::text",
+    )
+    .bind(id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(jobs, 1);
+}

@@ -1,4 +1,4 @@
-//! The quiet sweep: sessions left quiet for two hours (explicit ones never closed included) are
+//! The quiet sweep: sessions left quiet for two hours (two hours exactly included) (explicit ones never closed included) are
 //! closed, and their summary job is enqueued in the same transaction as each close.
 
 use crate::db::{Db, Tenant, TenantTx};

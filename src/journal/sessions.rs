@@ -188,7 +188,7 @@ pub async fn close_quiet(
 ) -> Result<bool, sqlx::Error> {
     let closed: Option<i32> = sqlx::query_scalar(
         "UPDATE journal_sessions SET ended_at = $3, end_reason = 'quiet' \
-         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL AND last_activity_at < $2 \
+         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL AND last_activity_at <= $2 \
          RETURNING call_count",
     )
     .bind(session)
