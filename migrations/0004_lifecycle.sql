@@ -94,3 +94,12 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
      ORDER BY s.last_activity_at
      LIMIT p_limit
 $$;
+
+-- Deleting on purpose: a credential holding chats:delete deletes its own account's sessions that
+-- it can read (the select policy applies too); their calls and summaries go with them. An
+-- organization's owner reads members' sessions but never deletes them.
+CREATE POLICY journal_sessions_delete ON journal_sessions FOR DELETE
+    USING (account_id = (SELECT n8v_account())
+           AND (SELECT n8v_scopes()) @> ARRAY['chats:delete']
+           AND scopes <@ (SELECT n8v_scopes())
+           AND ((SELECT n8v_repository()) IS NULL OR credential_id = (SELECT n8v_credential())));

@@ -39,8 +39,8 @@ pub struct Spec {
     /// The MCP tool name, recorded for MCP calls; `None` when the operation has no tool.
     pub tool: Option<&'static str>,
     pub journal: JournalUse,
-    /// The scope the credential must hold.
-    pub scope: Option<Scope>,
+    /// The scopes the credential must hold.
+    pub scopes: &'static [Scope],
     /// The operation exists only while the `assistantJournal` flag is on (404 otherwise).
     pub needs_journal: bool,
     /// Success creates something (REST answers 201).
@@ -92,6 +92,7 @@ pub struct Operation {
     explicit_session: Option<SessionId>,
     session: Option<SessionId>,
     organization: Option<OrganizationId>,
+    deleted: Vec<SessionId>,
     result_ids: Vec<String>,
     result_count: Option<i32>,
     wrote: bool,
@@ -127,6 +128,7 @@ impl Operation {
             explicit_session,
             session: None,
             organization: None,
+            deleted: Vec::new(),
             result_ids: Vec::new(),
             result_count: None,
             wrote: false,
@@ -162,10 +164,10 @@ impl Operation {
         if self.spec.needs_journal && !self.journal_on {
             return Err(Error::JournalOff);
         }
-        match self.spec.scope {
-            Some(scope) => self.tenant().scopes.require(scope),
-            None => Ok(()),
-        }
+        self.spec
+            .scopes
+            .iter()
+            .try_for_each(|scope| self.tenant().scopes.require(*scope))
     }
 
     pub fn opening(&self) -> Opening {
@@ -189,6 +191,12 @@ impl Operation {
     /// The call belongs to this session (session start and end name their own).
     pub fn use_session(&mut self, session: SessionId) {
         self.session = Some(session);
+    }
+
+    /// The operation deleted these sessions: the call cannot be recorded in one of them (it
+    /// joins or opens another).
+    pub fn deleted_sessions(&mut self, sessions: &[SessionId]) {
+        self.deleted.extend_from_slice(sessions);
     }
 
     /// The call acted on this organization's Record: it is that organization's activity, which
@@ -218,7 +226,11 @@ impl Operation {
         .await?;
         let mut session = None;
         if self.journal_on {
-            let id = match self.session.or(self.explicit_session) {
+            let named = self
+                .session
+                .or(self.explicit_session)
+                .filter(|s| !self.deleted.contains(s));
+            let id = match named {
                 Some(id) => id,
                 None => {
                     let opening = self.opening();

@@ -12,13 +12,16 @@ pub enum Scope {
     RecordsRead,
     RecordsWrite,
     OrgsRead,
+    /// Deletes journal entries on purpose (with `chats:read`): a session, a day.
+    ChatsDelete,
     /// Deletes the whole account (`DELETE /api/v1/account`); never implied by another scope.
     AccountDelete,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 6] = [
         Scope::ChatsRead,
+        Scope::ChatsDelete,
         Scope::RecordsRead,
         Scope::RecordsWrite,
         Scope::OrgsRead,
@@ -28,6 +31,7 @@ impl Scope {
     pub const fn as_str(self) -> &'static str {
         match self {
             Scope::ChatsRead => "chats:read",
+            Scope::ChatsDelete => "chats:delete",
             Scope::RecordsRead => "records:read",
             Scope::RecordsWrite => "records:write",
             Scope::OrgsRead => "orgs:read",

@@ -554,3 +554,147 @@ async fn the_quiet_sweep_closes_at_two_hours_not_at_one_fifty_nine_and_enqueues_
     .unwrap();
     assert_eq!(jobs, 1);
 }
+
+#[tokio::test]
+async fn deleting_a_session_or_a_day_on_purpose_removes_it_for_everyone() {
+    let app = common::spawn_app().await;
+    let owner = app.account("Owner", ALL).await;
+    let member = app.account("Member", ALL).await;
+    for acc in [&owner, &member] {
+        app.journal_on(acc.id).await;
+    }
+    let org = n8v_journal::admin::create_org(&app.owner, owner.id, "Acme")
+        .await
+        .unwrap();
+    n8v_journal::admin::add_member(&app.owner, org, member.id, true)
+        .await
+        .unwrap();
+    let org_ext = n8v_journal::ids::format(n8v_journal::ids::Kind::Organization, org);
+    let (_, deleter) = app
+        .key(member.id, &format!("{ALL},chats:delete"), None)
+        .await;
+    let (_, owner_deleter) = app
+        .key(owner.id, &format!("{ALL},chats:delete"), None)
+        .await;
+
+    let record = app.record_of(member.id).await;
+    let start = |goal: &'static str| {
+        app.call(Method::POST, "/api/v1/journal/sessions")
+            .token(&member.token)
+            .json(json!({"goal": goal, "organization": org_ext}))
+            .ok(201)
+    };
+    let doomed = start("Delete me").await["id"].as_str().unwrap().to_owned();
+    let doomed_call = app
+        .append(
+            &member.token,
+            &record,
+            Some(&doomed),
+            Some("work"),
+            "a line",
+        )
+        .await;
+    assert_eq!(doomed_call, doomed);
+    let call_id = app.session_detail(&member.token, &doomed).await["actions"][1]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Without chats:delete: refused. The organization's owner reads it but may not delete it.
+    app.call(
+        Method::DELETE,
+        &format!("/api/v1/journal/sessions/{doomed}"),
+    )
+    .token(&member.token)
+    .problem(403, "missing-scope")
+    .await;
+    app.call(Method::GET, &format!("/api/v1/journal/sessions/{doomed}"))
+        .token(&owner.token)
+        .ok(200)
+        .await;
+    app.call(
+        Method::DELETE,
+        &format!("/api/v1/journal/sessions/{doomed}"),
+    )
+    .token(&owner_deleter)
+    .problem(404, "not-found")
+    .await;
+
+    let deleted = app
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/journal/sessions/{doomed}"),
+        )
+        .token(&deleter)
+        .purpose("Forget that session")
+        .ok(200)
+        .await;
+    assert_eq!(deleted["deleted_sessions"], json!([doomed]));
+    for token in [&member.token, &owner.token, &deleter] {
+        app.call(Method::GET, &format!("/api/v1/journal/sessions/{doomed}"))
+            .token(token)
+            .problem(404, "not-found")
+            .await;
+        app.call(Method::GET, &format!("/api/v1/journal/entries/{call_id}"))
+            .token(token)
+            .problem(404, "not-found")
+            .await;
+    }
+    let left: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_calls c JOIN journal_sessions s USING (account_id) \
+         WHERE c.call_id = $1",
+    )
+    .bind(n8v_journal::ids::parse(n8v_journal::ids::Kind::Call, &call_id).unwrap())
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(left, 0, "its calls went with it");
+    // The deletion itself is journalled.
+    let recorded: (String, i32, Vec<String>) = sqlx::query_as(
+        "SELECT operation, status, result_ids FROM journal_calls WHERE purpose = 'Forget that session'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(
+        recorded,
+        ("deleteSession".into(), 200, vec![doomed.clone()])
+    );
+
+    // A whole day, the session making the request included: the call lands elsewhere.
+    let today = app.clock.now().date_naive();
+    let current = start("Today's work").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.clock.advance(Duration::days(1));
+    let tomorrow = start("Tomorrow's work").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let response = app
+        .call(Method::DELETE, &format!("/api/v1/journal/days/{today}"))
+        .token(&deleter)
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let gone: Vec<&str> = body["deleted_sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        gone.contains(&current.as_str()) && !gone.contains(&tomorrow.as_str()),
+        "{body}"
+    );
+    app.call(Method::GET, &format!("/api/v1/journal/sessions/{tomorrow}"))
+        .token(&member.token)
+        .ok(200)
+        .await;
+    app.call(Method::DELETE, "/api/v1/journal/days/yesterday")
+        .token(&deleter)
+        .problem(400, "bad-request")
+        .await;
+}

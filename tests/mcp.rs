@@ -29,6 +29,8 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
         names,
         [
             "journal_catch_up",
+            "journal_delete_day",
+            "journal_delete_session",
             "journal_entry",
             "journal_session",
             "journal_sessions",

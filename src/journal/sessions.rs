@@ -228,3 +228,33 @@ async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sql
     };
     crate::queue::enqueue_summary(tx.conn(), &job).await
 }
+
+/// Deletes one session on purpose (with its calls and summaries); 404 unless the caller may
+/// (the delete policy: its own account's, readable, with `chats:delete`).
+pub async fn delete(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
+    let gone: Option<SessionId> = sqlx::query_scalar(
+        "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1 \
+         RETURNING session_id",
+    )
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    gone.ok_or_else(|| Error::not_found(ids::Kind::Session, &id.to_string()))
+}
+
+/// Deletes every session of the caller's account that started in `[from, to)` and that the
+/// caller may delete; returns them.
+pub async fn delete_started_between(
+    tx: &mut TenantTx,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> Result<Vec<SessionId>> {
+    Ok(sqlx::query_scalar(
+        "DELETE FROM journal_sessions WHERE account_id = n8v_account() \
+           AND started_at >= $1 AND started_at < $2 RETURNING session_id",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(tx.conn())
+    .await?)
+}

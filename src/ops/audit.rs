@@ -18,7 +18,7 @@ impl Op for GetAuditEntry {
         id: "getAuditEntry",
         tool: None,
         journal: JournalUse::None,
-        scope: Some(Scope::ChatsRead),
+        scopes: &[Scope::ChatsRead],
         needs_journal: false,
         creates: false,
     };

@@ -19,7 +19,7 @@ const fn read(id: &'static str, tool: Option<&'static str>) -> Spec {
         id,
         tool,
         journal: JournalUse::Read,
-        scope: Some(Scope::ChatsRead),
+        scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
     }
@@ -46,7 +46,7 @@ impl Op for StartSession {
         id: "startSession",
         tool: Some("session_start"),
         journal: JournalUse::Bookkeeping,
-        scope: Some(Scope::ChatsRead),
+        scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: true,
     };
@@ -79,7 +79,7 @@ impl Op for EndSession {
         id: "endSession",
         tool: Some("session_end"),
         journal: JournalUse::Bookkeeping,
-        scope: Some(Scope::ChatsRead),
+        scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
     };
@@ -283,5 +283,91 @@ impl Op for ReadMarkdown {
         let (markdown, shown) = window::render(op.tx(), now, max).await?;
         op.results(shown.iter().map(SessionId::to_string), Some(shown.len()));
         Ok(markdown)
+    }
+}
+
+/// What a deletion removed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Deleted {
+    /// The sessions deleted, with their calls and summaries; no one can read them any more.
+    pub deleted_sessions: Vec<SessionId>,
+}
+
+const fn deletion(id: &'static str, tool: &'static str) -> Spec {
+    Spec {
+        id,
+        tool: Some(tool),
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead, Scope::ChatsDelete],
+        needs_journal: true,
+        creates: false,
+    }
+}
+
+/// Deletes one session's entry on purpose: the session, its calls and its summary.
+#[derive(Debug)]
+pub struct DeleteSession {
+    pub session: IdArg<SessionId>,
+}
+
+impl Op for DeleteSession {
+    const SPEC: Spec = deletion("deleteSession", "journal_delete_session");
+    type Output = Deleted;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.session)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
+        let gone = sessions::delete(op.tx(), self.session?).await?;
+        op.deleted_sessions(&[gone]);
+        op.results([gone.to_string()], Some(1));
+        op.wrote();
+        Ok(Deleted {
+            deleted_sessions: vec![gone],
+        })
+    }
+}
+
+/// Deletes a whole day on purpose: every session of the account that started on that day
+/// (UTC) and that the caller may delete.
+#[derive(Debug)]
+pub struct DeleteDay {
+    pub date: std::result::Result<chrono::NaiveDate, String>,
+}
+
+impl DeleteDay {
+    pub fn parse(text: &str) -> Self {
+        let shown: String = text.chars().take(40).collect();
+        Self {
+            date: chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+                .map_err(|_| format!("{shown:?} is not a date (YYYY-MM-DD)")),
+        }
+    }
+}
+
+impl Op for DeleteDay {
+    const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day");
+    type Output = Deleted;
+
+    fn targets(&self) -> Vec<String> {
+        match &self.date {
+            Ok(date) => vec![date.to_string()],
+            Err(_) => Vec::new(),
+        }
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
+        let date = self.date.map_err(bad)?;
+        let from = date.and_time(chrono::NaiveTime::MIN).and_utc();
+        let gone =
+            sessions::delete_started_between(op.tx(), from, from + chrono::Duration::days(1))
+                .await?;
+        op.deleted_sessions(&gone);
+        op.results(gone.iter().map(SessionId::to_string), Some(gone.len()));
+        op.wrote();
+        Ok(Deleted {
+            deleted_sessions: gone,
+        })
     }
 }

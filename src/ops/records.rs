@@ -9,12 +9,17 @@ use crate::operation::{JournalUse, Spec};
 use crate::records::{self, Entry, Record};
 use serde::Serialize;
 
-const fn record_op(id: &'static str, tool: &'static str, scope: Scope, creates: bool) -> Spec {
+const fn record_op(
+    id: &'static str,
+    tool: &'static str,
+    scopes: &'static [Scope],
+    creates: bool,
+) -> Spec {
     Spec {
         id,
         tool: Some(tool),
         journal: JournalUse::None,
-        scope: Some(scope),
+        scopes,
         needs_journal: false,
         creates,
     }
@@ -41,7 +46,7 @@ pub struct RecordList {
 }
 
 impl Op for ListRecords {
-    const SPEC: Spec = record_op("listRecords", "record_list", Scope::RecordsRead, false);
+    const SPEC: Spec = record_op("listRecords", "record_list", &[Scope::RecordsRead], false);
     type Output = RecordList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<RecordList> {
@@ -75,7 +80,7 @@ impl Op for ListEntries {
     const SPEC: Spec = record_op(
         "listRecordEntries",
         "record_read",
-        Scope::RecordsRead,
+        &[Scope::RecordsRead],
         false,
     );
     type Output = EntryList;
@@ -110,7 +115,7 @@ impl Op for AppendEntry {
     const SPEC: Spec = record_op(
         "appendRecordEntry",
         "record_append",
-        Scope::RecordsWrite,
+        &[Scope::RecordsWrite],
         true,
     );
     type Output = Entry;

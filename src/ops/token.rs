@@ -42,7 +42,7 @@ impl Op for MintToken {
         id: "mintToken",
         tool: None,
         journal: JournalUse::None,
-        scope: None,
+        scopes: &[],
         needs_journal: false,
         creates: false,
     };

@@ -175,3 +175,21 @@ pub fn check_lengths(arguments: &serde_json::Value) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct DeleteSessionArgs {
+    /// The session to delete for good (`ses_…`), with its calls and summary.
+    #[schemars(length(max = 30))]
+    pub session_id: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct DeleteDayArgs {
+    /// The day whose sessions to delete for good, `YYYY-MM-DD` (UTC).
+    #[schemars(length(max = 10))]
+    pub date: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}

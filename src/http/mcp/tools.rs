@@ -10,7 +10,8 @@ use crate::http::AppState;
 use crate::ids::{CallId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
 use crate::ops::journal::{
-    EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp, StartSession,
+    DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
+    StartSession,
 };
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::{self, CallContext, Op, Via};
@@ -171,6 +172,34 @@ impl JournalMcp {
         let input = GetEntry {
             call: CallId::arg(&a.entry_id),
         };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
+    /// Delete one session for good (`session_id`): the session, its calls and its summary; no
+    /// one can read it afterwards. Needs chats:read and chats:delete.
+    #[tool]
+    async fn journal_delete_session(
+        &self,
+        Parameters(a): Parameters<DeleteSessionArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = DeleteSession {
+            session: SessionId::arg(&a.session_id),
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
+    /// Delete a whole day for good (`date`, YYYY-MM-DD, UTC): every session of your account
+    /// that started that day and that you can read. Needs chats:read and chats:delete.
+    #[tool]
+    async fn journal_delete_day(
+        &self,
+        Parameters(a): Parameters<DeleteDayArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = DeleteDay::parse(&a.date);
         self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
     }

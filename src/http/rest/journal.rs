@@ -7,7 +7,8 @@ use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
 use crate::journal::{Call, Session};
 use crate::ops::journal::{
-    EndSession, GetEntry, GetSession, ListSessions, SessionDetail, SessionList, StartSession,
+    DeleteDay, DeleteSession, Deleted, EndSession, GetEntry, GetSession, ListSessions,
+    SessionDetail, SessionList, StartSession,
 };
 use axum::extract::{Path, State};
 use chrono::{DateTime, Utc};
@@ -333,4 +334,90 @@ pub async fn entry(
         call: CallId::arg(&id),
     };
     Reply(call.run(&state, input).await)
+}
+
+/// Delete a session.
+///
+/// Deletes one session's entry on purpose — the session, its calls and its summary — for good;
+/// no one can read it afterwards. Needs `chats:read` and `chats:delete`; only sessions of your
+/// own account that this credential can read. Journalled like every call (in another session
+/// when it deletes its own).
+#[utoipa::path(
+    delete,
+    path = "/api/v1/journal/sessions/{id}",
+    operation_id = "deleteSession",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The session to delete (`ses_…`)",
+            example = "ses_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The session is gone", body = Deleted,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
+            (`missing-scope`) or is an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or no session with this id that this credential may delete \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete_session(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<Deleted> {
+    let input = DeleteSession {
+        session: SessionId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
+}
+
+/// Delete a day.
+///
+/// Deletes, for good, every session of your account that started on this day (UTC) and that
+/// this credential can read, with their calls and summaries. Needs `chats:read` and
+/// `chats:delete`.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/journal/days/{date}",
+    operation_id = "deleteJournalDay",
+    tag = "journal",
+    params(
+        ("date" = String, Path, description = "The day (`YYYY-MM-DD`, UTC)",
+            example = "2026-11-10"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The day's sessions are gone", body = Deleted,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "Not a date, or a bad `X-Purpose` or `X-Session-Id` \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
+            (`missing-scope`) or is an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete_day(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(date): Path<String>,
+) -> Reply<Deleted> {
+    Reply(call.run(&state, DeleteDay::parse(&date)).await)
 }
