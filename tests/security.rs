@@ -139,3 +139,92 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     // And the app role still does its work: a tenant transaction reads its account.
     conn.close().await.unwrap();
 }
+
+// Finding 1 -------------------------------------------------------------------------------------
+
+fn without_password(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.split_once('@').map_or(rest, |(_, h)| h);
+    format!("{scheme}://postgres@{host}")
+}
+
+/// Whether a connection succeeds, waiting up to 10 s for it to become `expected` (a reload
+/// takes effect a moment after it is signalled).
+async fn connects_eventually(url: &str, expected: bool) -> bool {
+    for _ in 0..100 {
+        let ok = sqlx::PgConnection::connect(url).await.is_ok();
+        if ok == expected {
+            return ok;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    !expected
+}
+
+#[tokio::test]
+async fn the_embedded_cluster_requires_its_password_on_every_connection() {
+    use n8v_journal::db::embedded::{EmbeddedPostgres, PG_HBA};
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("n8v-security-pg-{}", Uuid::new_v4().simple()));
+    let pg = EmbeddedPostgres::start(&dir).await.expect("embedded start");
+    let url = pg.database_url("postgres");
+
+    let hba = std::fs::read_to_string(dir.join("pgdata/pg_hba.conf")).unwrap();
+    let rules: Vec<&str> = hba
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert!(!rules.is_empty());
+    for rule in &rules {
+        assert!(!rule.contains("trust"), "pg_hba.conf trusts: {rule}");
+        assert!(rule.ends_with("scram-sha-256"), "{rule}");
+    }
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the cluster's directory is private");
+    let mode = std::fs::metadata(dir.join("pgdata"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o700);
+    let sockets = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".s.PGSQL"))
+        .count();
+    assert_eq!(sockets, 0, "no Unix socket");
+
+    assert!(connects_eventually(&url, true).await, "the password works");
+    let anonymous = without_password(&url);
+    let refused = sqlx::PgConnection::connect(&anonymous).await;
+    assert!(
+        refused.is_err(),
+        "connecting without the password is refused"
+    );
+    let bad = as_user(&url, "postgres", "not-the-password");
+    assert!(sqlx::PgConnection::connect(&bad).await.is_err());
+
+    // A cluster an older version initialised with `trust`, still running: the next start
+    // rewrites pg_hba.conf and reloads it.
+    std::fs::write(
+        dir.join("pgdata/pg_hba.conf"),
+        "local all all trust\nhost all all 127.0.0.1/32 trust\n",
+    )
+    .unwrap();
+    owner_exec(&url, "SELECT pg_reload_conf()").await;
+    assert!(connects_eventually(&anonymous, true).await, "trust is live");
+    let again = EmbeddedPostgres::start(&dir).await.expect("restart");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("pgdata/pg_hba.conf")).unwrap(),
+        PG_HBA
+    );
+    assert!(
+        !connects_eventually(&anonymous, false).await,
+        "after the upgrade the password is required again"
+    );
+    assert!(sqlx::PgConnection::connect(&url).await.is_ok());
+    drop(again);
+    pg.stop().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
