@@ -22,6 +22,8 @@ pub struct Config {
     pub rate_limit_per_minute: u32,
     /// Failed authentications per minute per client address before 429.
     pub auth_failures_per_minute: u32,
+    /// Proxies (CIDRs) whose `Forwarded` / `X-Forwarded-For` name the client address.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     pub max_body_bytes: usize,
     pub max_header_bytes: usize,
     pub db_max_connections: u32,
@@ -118,6 +120,10 @@ impl Config {
             jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
             rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
             auth_failures_per_minute: parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
+            trusted_proxies: crate::auth::limits::parse_trusted_proxies(
+                &var("N8V_TRUSTED_PROXIES").unwrap_or_default(),
+            )
+            .map_err(|e| anyhow::anyhow!("N8V_TRUSTED_PROXIES: {e}"))?,
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
             db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
@@ -145,6 +151,7 @@ impl Config {
             jwt_ttl: Duration::from_secs(900),
             rate_limit_per_minute: 600,
             auth_failures_per_minute: 30,
+            trusted_proxies: Vec::new(),
             max_body_bytes: 1024 * 1024,
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,

@@ -228,3 +228,103 @@ async fn the_embedded_cluster_requires_its_password_on_every_connection() {
     pg.stop().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Finding 3 -------------------------------------------------------------------------------------
+
+fn header_u64(response: &reqwest::Response, name: &str) -> u64 {
+    response
+        .headers()
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} header"))
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn other_clients_failures_never_lock_out_a_valid_key() {
+    let app = common::spawn_app_configured(|c| c.auth_failures_per_minute = 3).await;
+    let a = app.account("A", "records:read").await;
+    for _ in 0..3 {
+        let r = app.get("n8v_sk_nope", "/api/v1/records").await;
+        assert_eq!(r.status(), 401);
+    }
+    let blocked = app.get("n8v_sk_nope", "/api/v1/records").await;
+    assert_eq!(blocked.status(), 429);
+    assert!(header_u64(&blocked, "retry-after") >= 1);
+    assert_eq!(header_u64(&blocked, "ratelimit-remaining"), 0);
+    // Same address (everyone behind one load balancer), valid key: served.
+    for _ in 0..3 {
+        assert_eq!(app.get(&a.token, "/api/v1/records").await.status(), 200);
+    }
+    // And failures from the address are still refused.
+    let still = app.get("n8v_sk_nope", "/api/v1/records").await;
+    assert_eq!(still.status(), 429);
+}
+
+#[tokio::test]
+async fn rate_limited_responses_carry_ratelimit_headers() {
+    let app = common::spawn_app_configured(|c| c.rate_limit_per_minute = 3).await;
+    let a = app.account("A", "records:read").await;
+    let mut remaining = Vec::new();
+    for _ in 0..3 {
+        let r = app.get(&a.token, "/api/v1/records").await;
+        assert_eq!(r.status(), 200);
+        assert_eq!(header_u64(&r, "ratelimit-limit"), 3);
+        let reset = header_u64(&r, "ratelimit-reset");
+        assert!((1..=60).contains(&reset), "reset {reset}");
+        remaining.push(header_u64(&r, "ratelimit-remaining"));
+    }
+    assert_eq!(remaining, vec![2, 1, 0]);
+    let limited = app.get(&a.token, "/api/v1/records").await;
+    assert_eq!(limited.status(), 429);
+    assert_eq!(header_u64(&limited, "ratelimit-limit"), 3);
+    assert_eq!(header_u64(&limited, "ratelimit-remaining"), 0);
+    let retry = header_u64(&limited, "retry-after");
+    assert!((1..=20).contains(&retry), "retry-after {retry}");
+    assert_eq!(header_u64(&limited, "ratelimit-reset"), retry);
+    common::expect_problem(limited, 429, "rate-limited").await;
+}
+
+#[tokio::test]
+async fn forwarded_addresses_count_only_from_trusted_proxies() {
+    // Untrusted peer: X-Forwarded-For is ignored, so rotating it does not escape the limit.
+    let app = common::spawn_app_configured(|c| c.auth_failures_per_minute = 2).await;
+    let bad = |app: &common::TestApp, client: &str| {
+        app.http
+            .get(app.url("/api/v1/records"))
+            .bearer_auth("n8v_sk_nope")
+            .header("x-forwarded-for", client.to_owned())
+            .send()
+    };
+    for i in 0..2 {
+        assert_eq!(
+            bad(&app, &format!("203.0.113.{i}")).await.unwrap().status(),
+            401
+        );
+    }
+    assert_eq!(bad(&app, "203.0.113.99").await.unwrap().status(), 429);
+
+    // Trusted peer (we connect from 127.0.0.1): each forwarded client has its own budget.
+    let app = common::spawn_app_configured(|c| {
+        c.auth_failures_per_minute = 2;
+        c.trusted_proxies =
+            n8v_journal::auth::limits::parse_trusted_proxies("127.0.0.1/32").unwrap();
+    })
+    .await;
+    for _ in 0..2 {
+        assert_eq!(bad(&app, "203.0.113.1").await.unwrap().status(), 401);
+    }
+    assert_eq!(bad(&app, "203.0.113.1").await.unwrap().status(), 429);
+    assert_eq!(bad(&app, "203.0.113.2").await.unwrap().status(), 401);
+    let forwarded = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth("n8v_sk_nope")
+        .header("forwarded", "for=198.51.100.7;proto=https")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forwarded.status(), 401);
+}

@@ -1,7 +1,9 @@
 //! Request guards that answer in problem+json.
 
+use crate::auth::limits::RateLimitSlot;
 use crate::error::Error;
 use axum::extract::Request;
+use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::any::Any;
@@ -28,4 +30,20 @@ pub async fn method_not_allowed() -> Error {
 
 pub fn panic_response(_: Box<dyn Any + Send + 'static>) -> Response {
     Error::Internal(anyhow::anyhow!("handler panicked")).into_response()
+}
+
+/// Gives each request a [`RateLimitSlot`] and turns what authentication put in it into
+/// `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) on the response,
+/// success or error (a 429 also carries `Retry-After`).
+pub async fn rate_limit_headers(mut req: Request, next: Next) -> Response {
+    let slot = RateLimitSlot::default();
+    req.extensions_mut().insert(slot.clone());
+    let mut response = next.run(req).await;
+    if let Some(status) = slot.get() {
+        let headers = response.headers_mut();
+        headers.insert("ratelimit-limit", HeaderValue::from(status.limit));
+        headers.insert("ratelimit-remaining", HeaderValue::from(status.remaining));
+        headers.insert("ratelimit-reset", HeaderValue::from(status.reset_secs));
+    }
+    response
 }

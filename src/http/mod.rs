@@ -49,10 +49,7 @@ impl AppState {
         let auth = AuthContext {
             db: db.clone(),
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
-            limits: Limits::new(
-                config.rate_limit_per_minute,
-                config.auth_failures_per_minute,
-            ),
+            limits: Limits::from_config(&config),
             clock: clock.clone(),
         };
         Self {
@@ -86,6 +83,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(middleware::method_not_allowed)
         .with_state(state)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn(middleware::rate_limit_headers))
         .layer(axum::middleware::from_fn(move |req, next| {
             middleware::limit_headers(max_headers, req, next)
         }))
