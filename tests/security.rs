@@ -328,3 +328,153 @@ async fn forwarded_addresses_count_only_from_trusted_proxies() {
         .unwrap();
     assert_eq!(forwarded.status(), 401);
 }
+
+// Finding 8 -------------------------------------------------------------------------------------
+
+/// A GitHub token shape, built at run time (no credential sits in the source).
+fn github_token(seed: u8) -> String {
+    let body: String = (0..36)
+        .map(|i| {
+            let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+            alphabet[(usize::from(seed) * 31 + i * 17 + i * i) % alphabet.len()] as char
+        })
+        .collect();
+    format!("gh{}_{body}", "p")
+}
+
+#[tokio::test]
+async fn request_ids_are_kept_only_when_short_and_plain() {
+    let app = common::spawn_app().await;
+    let send = |id: String| {
+        app.http
+            .get(app.url("/healthz"))
+            .header("x-request-id", id)
+            .send()
+    };
+    let kept = send("req-2026.11_30-abc".into()).await.unwrap();
+    assert_eq!(kept.headers()["x-request-id"], "req-2026.11_30-abc");
+    for bad in [
+        "a".repeat(65),
+        "<script>alert(1)</script>".into(),
+        "id with spaces".into(),
+        format!("leak-{}", github_token(1)).replace('_', "/"),
+    ] {
+        let r = send(bad.clone()).await.unwrap();
+        let got = r.headers()["x-request-id"].to_str().unwrap().to_owned();
+        assert_ne!(got, bad, "an unacceptable request id is replaced");
+        assert!(Uuid::parse_str(&got).is_ok(), "a generated id: {got}");
+    }
+}
+
+#[tokio::test]
+async fn paths_are_decoded_before_scrubbing_and_format_characters_are_stripped() {
+    let app = common::spawn_app().await;
+    let a = app
+        .account("A", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    let token = github_token(2);
+
+    // A token percent-encoded in the path (`_` as %5F): journalled and audited, never stored.
+    let encoded = token.replace('_', "%5F");
+    let r = app
+        .http
+        .get(app.url(&format!("/api/v1/records/{encoded}/entries")))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "look something up")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_client_error(), "{}", r.status());
+
+    // A token split by a zero-width space in a Record line and in a purpose.
+    let record = app.record_of(a.id).await;
+    let split = format!("{}\u{200B}{}", &token[..10], &token[10..]);
+    let r = app
+        .http
+        .post(app.url(&format!("/api/v1/records/{record}/entries")))
+        .bearer_auth(&a.token)
+        .header("x-purpose", "store the deploy key")
+        .json(&serde_json::json!({"line": format!("deploy key {split} rotated")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+
+    // A 100-character assistant name cut in the middle of a token.
+    let assistant = format!("{}{}", "x".repeat(75), token);
+    let r = app
+        .http
+        .get(app.url("/api/v1/records"))
+        .bearer_auth(&a.token)
+        .header("x-assistant", assistant)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+
+    let tail = &token[20..]; // any surviving part of the token
+    let head = &token[..14];
+    for (table, column) in [
+        ("audit_log", "path"),
+        ("journal_sessions", "assistant"),
+        ("record_entries", "line"),
+    ] {
+        let values: Vec<Option<String>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT {column} FROM {table} WHERE account_id = $1"
+        )))
+        .bind(a.id)
+        .fetch_all(&app.owner)
+        .await
+        .unwrap();
+        assert!(!values.is_empty(), "{table}");
+        for value in values.into_iter().flatten() {
+            assert!(
+                !value.contains(tail) && !value.contains(head) && !value.contains('\u{200B}'),
+                "{table}.{column} keeps part of the token: {value:?}"
+            );
+        }
+    }
+    let lines: Vec<String> =
+        sqlx::query_scalar("SELECT line FROM record_entries WHERE account_id = $1")
+            .bind(a.id)
+            .fetch_all(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(
+        lines,
+        vec!["deploy key [REDACTED:github-pat] rotated".to_owned()]
+    );
+    let paths: Vec<String> = sqlx::query_scalar("SELECT path FROM audit_log WHERE account_id = $1")
+        .bind(a.id)
+        .fetch_all(&app.owner)
+        .await
+        .unwrap();
+    assert!(
+        paths.contains(&"/api/v1/records/[REDACTED:github-pat]/entries".to_owned()),
+        "{paths:?}"
+    );
+}
+
+#[test]
+fn purposes_goals_and_outcomes_lose_format_characters_before_scrubbing() {
+    use n8v_journal::journal::meta::{Purpose, parse_text};
+    let token = github_token(3);
+    let split = format!(
+        "{}\u{200B}{}\u{2060}{}",
+        &token[..6],
+        &token[6..20],
+        &token[20..]
+    );
+    let purpose = Purpose::parse(Some(&format!("use {split} now")))
+        .unwrap()
+        .unwrap();
+    assert_eq!(purpose.as_str(), "use [REDACTED:github-pat] now");
+    let goal = parse_text(Some(&format!("rotate\u{200D} {split}\u{FEFF}")), "the goal")
+        .unwrap()
+        .unwrap();
+    assert_eq!(goal, "rotate [REDACTED:github-pat]");
+    // Bidi controls go too (they can make text read differently from what is stored).
+    let outcome = parse_text(Some("done \u{202E}txet\u{202C}"), "the outcome").unwrap();
+    assert_eq!(outcome.as_deref(), Some("done txet"));
+}

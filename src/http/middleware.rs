@@ -47,3 +47,26 @@ pub async fn rate_limit_headers(mut req: Request, next: Next) -> Response {
     }
     response
 }
+
+/// The longest client-chosen request id we keep.
+pub const MAX_REQUEST_ID: usize = 64;
+
+/// A client's `X-Request-Id` is kept only when it is 1 to 64 characters of `[A-Za-z0-9._-]`;
+/// anything else is dropped so that a fresh one is generated (it ends up in logs and the audit
+/// log, so it must not carry markup, newlines or someone's secret).
+pub fn acceptable_request_id(value: &[u8]) -> bool {
+    (1..=MAX_REQUEST_ID).contains(&value.len())
+        && value
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Removes every `X-Request-Id` unless there is exactly one and it is acceptable.
+pub async fn screen_request_id(mut req: Request, next: Next) -> Response {
+    let headers = req.headers_mut();
+    let values: Vec<_> = headers.get_all("x-request-id").iter().collect();
+    if !(values.len() == 1 && acceptable_request_id(values[0].as_bytes())) {
+        headers.remove("x-request-id");
+    }
+    next.run(req).await
+}

@@ -1,7 +1,7 @@
 //! What a call says about itself: its purpose, the assistant making it, and the shape (never
 //! the values) of its input. Parsed once at the edge.
 
-use crate::scrub::scrub;
+use crate::scrub::{clean_text, scrub};
 use serde_json::{Map, Value};
 
 pub const MAX_PURPOSE_CHARS: usize = 500;
@@ -55,7 +55,7 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, Strin
     {
         return Err(format!("{what} must not contain control characters"));
     }
-    Ok(Some(scrub(raw).into_owned()))
+    Ok(Some(clean_text(raw)))
 }
 
 fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
@@ -67,7 +67,7 @@ fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
             "{what} must be one line without control characters"
         ));
     }
-    Ok(scrub(raw).into_owned())
+    Ok(clean_text(raw))
 }
 
 /// The assistant: `X-Assistant` when given, else the `User-Agent`, else `unknown`.
@@ -77,12 +77,12 @@ pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> String 
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .unwrap_or("unknown");
-    let clean: String = pick
+    // Scrubbed whole, then cut: a token cut first would no longer be recognised.
+    let visible: String = pick.chars().filter(|c| !c.is_control()).collect();
+    clean_text(&visible)
         .chars()
-        .filter(|c| !c.is_control())
         .take(MAX_ASSISTANT_CHARS)
-        .collect();
-    scrub(&clean).into_owned()
+        .collect()
 }
 
 /// The shape of a JSON value: objects keep their keys (scrubbed, capped) with the shapes of
