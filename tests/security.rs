@@ -478,3 +478,137 @@ fn purposes_goals_and_outcomes_lose_format_characters_before_scrubbing() {
     let outcome = parse_text(Some("done \u{202E}txet\u{202C}"), "the outcome").unwrap();
     assert_eq!(outcome.as_deref(), Some("done txet"));
 }
+
+// Finding 9 -------------------------------------------------------------------------------------
+
+async fn readyz(app: &common::TestApp) -> (u16, serde_json::Value) {
+    let r = app.http.get(app.url("/readyz")).send().await.unwrap();
+    (r.status().as_u16(), r.json().await.unwrap())
+}
+
+async fn wait_until<F, Fut>(what: &str, secs: u64, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[test]
+fn worker_backoff_grows_is_capped_and_never_gives_up() {
+    use n8v_journal::jobs::{MAX_BACKOFF, backoff};
+    let secs = |n| backoff(n).as_secs_f64();
+    assert!((0.8..=1.2).contains(&secs(1)));
+    assert!((1.6..=2.4).contains(&secs(2)));
+    assert!((6.4..=9.6).contains(&secs(4)));
+    for failures in [7, 100, 101, 10_000, u32::MAX] {
+        let wait = backoff(failures);
+        assert!(wait <= MAX_BACKOFF.mul_f64(1.2) && wait >= MAX_BACKOFF.mul_f64(0.8));
+    }
+}
+
+#[tokio::test]
+async fn workers_recover_after_every_connection_is_terminated_and_readyz_tells() {
+    let app = common::spawn_app().await;
+    let state = n8v_journal::jobs::WorkerState {
+        db: app.db.clone(),
+        config: std::sync::Arc::new(n8v_journal::config::Config::for_database(&app.db_url)),
+        clock: app.clock.clone(),
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let workers = tokio::spawn(n8v_journal::jobs::run(state, async move {
+        let _ = stopped.await;
+    }));
+    wait_until("workers running", 20, || async {
+        readyz(&app).await.0 == 200
+    })
+    .await;
+
+    // Kill every connection to the test database, the workers' included, twice in a row.
+    let database = app.db_url.rsplit('/').next().unwrap().to_owned();
+    let server = common::server_url().await;
+    for _ in 0..2 {
+        let mut conn = sqlx::PgConnection::connect(&server).await.unwrap();
+        let killed: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+              WHERE datname = $1 AND pid <> pg_backend_pid()) t",
+        )
+        .bind(&database)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+        assert!(killed > 0);
+        conn.close().await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+
+    // A worker that cannot reach its queue is reported, then recovers once it can.
+    sqlx::query("ALTER TABLE apalis.jobs RENAME TO jobs_hidden")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let detail = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    wait_until("readyz to report the summaries worker", 30, || {
+        let (app, detail) = (&app, detail.clone());
+        async move {
+            let (status, body) = readyz(app).await;
+            let text = body["detail"].as_str().unwrap_or_default().to_owned();
+            let reported = status == 503 && text.contains("summaries");
+            *detail.lock().unwrap() = text;
+            reported
+        }
+    })
+    .await;
+    let detail = detail.lock().unwrap().clone();
+    assert!(detail.contains("restarts in"), "{detail}");
+    sqlx::query("ALTER TABLE apalis.jobs_hidden RENAME TO jobs")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    wait_until("workers running again", 90, || async {
+        readyz(&app).await.0 == 200
+    })
+    .await;
+
+    // And they still do their work: a closed session is summarised.
+    let a = app.account("A", "chats:read").await;
+    app.journal_on(a.id).await;
+    let opened: serde_json::Value = app
+        .post(
+            &a.token,
+            "/api/v1/journal/sessions",
+            serde_json::json!({"goal": "check recovery"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = opened["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}/end"),
+            serde_json::json!({"outcome": "done"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    wait_until("the summary", 60, || async {
+        let n: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM session_summaries WHERE account_id = $1")
+                .bind(a.id)
+                .fetch_one(&app.owner)
+                .await
+                .unwrap();
+        n == 1
+    })
+    .await;
+    let _ = stop.send(());
+    workers.await.unwrap().unwrap();
+}

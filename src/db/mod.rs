@@ -22,6 +22,8 @@ pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub struct Db {
     pool: PgPool,
     app_role: std::sync::Arc<str>,
+    /// The workers of this process (shared by every clone, read by `/readyz`).
+    liveness: std::sync::Arc<crate::liveness::Liveness>,
 }
 
 impl Db {
@@ -34,11 +36,17 @@ impl Db {
         Ok(Self {
             pool,
             app_role: app_role.into(),
+            liveness: Default::default(),
         })
     }
 
     pub fn app_role(&self) -> &str {
         &self.app_role
+    }
+
+    /// Which of this process's workers are running.
+    pub fn liveness(&self) -> &crate::liveness::Liveness {
+        &self.liveness
     }
 
     /// Whether the database answers and every migration this binary knows is applied.
