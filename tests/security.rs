@@ -612,3 +612,64 @@ async fn workers_recover_after_every_connection_is_terminated_and_readyz_tells()
     let _ = stop.send(());
     workers.await.unwrap().unwrap();
 }
+
+// Finding 10 ------------------------------------------------------------------------------------
+
+#[test]
+fn a_short_jwt_secret_stops_startup_with_a_clear_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_n8v-journal"))
+        .arg("migrate")
+        .env("N8V_JWT_SECRET", "too-short")
+        .env("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("N8V_JWT_SECRET") && stderr.contains("at least 32"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn provider_clients_do_not_follow_redirects_to_another_host() {
+    use axum::response::Redirect;
+    // The "other host": counts the requests it receives (it would see the API key header).
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = hits.clone();
+    let other = axum::Router::new().fallback(move || {
+        seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        async { "{}" }
+    });
+    let other_listener = tokio::net::TcpListener::bind("127.0.0.2:0")
+        .await
+        .or(tokio::net::TcpListener::bind("[::1]:0").await)
+        .unwrap();
+    let other_addr = other_listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(other_listener, other).await });
+    let target = format!("http://{other_addr}/steal");
+    let provider = axum::Router::new().fallback(move || {
+        let target = target.clone();
+        async move { Redirect::temporary(&target) }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, provider).await });
+
+    use n8v_journal::summarize::Provider;
+    let gemini = n8v_journal::summarize::Gemini::new(
+        base,
+        "key-that-must-stay-home",
+        "gemini-test",
+        std::time::Duration::from_secs(5),
+    );
+    let result = gemini
+        .generate("system", "prompt", &serde_json::json!({"type": "object"}))
+        .await;
+    assert!(result.is_err(), "a redirect elsewhere fails the call");
+    assert_eq!(
+        hits.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the other host never saw the request"
+    );
+}
