@@ -535,16 +535,24 @@ async fn workers_recover_after_every_connection_is_terminated_and_readyz_tells()
     let database = app.db_url.rsplit('/').next().unwrap().to_owned();
     let server = common::server_url().await;
     for _ in 0..2 {
+        // Once the workers have connected (again), terminate every backend of the database.
         let mut conn = sqlx::PgConnection::connect(&server).await.unwrap();
-        let killed: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-              WHERE datname = $1 AND pid <> pg_backend_pid()) t",
-        )
-        .bind(&database)
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-        assert!(killed > 0);
+        let mut killed = 0i64;
+        for _ in 0..100 {
+            killed = sqlx::query_scalar(
+                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                  WHERE datname = $1 AND pid <> pg_backend_pid()) t",
+            )
+            .bind(&database)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+            if killed > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        assert!(killed > 0, "no connection to terminate");
         conn.close().await.unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
