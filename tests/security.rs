@@ -161,11 +161,31 @@ async fn connects_eventually(url: &str, expected: bool) -> bool {
     !expected
 }
 
+/// Stops the cluster in its directory and removes it when the test ends, passed or not.
+struct ClusterGuard(std::path::PathBuf);
+
+impl Drop for ClusterGuard {
+    fn drop(&mut self) {
+        let dir = self.0.clone();
+        let stopped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Runtime::new().unwrap();
+            runtime.block_on(async {
+                if let Ok(pg) = n8v_journal::db::embedded::EmbeddedPostgres::start(&dir).await {
+                    let _ = pg.stop().await;
+                }
+            });
+            let _ = std::fs::remove_dir_all(&dir);
+        });
+        let _ = stopped.join();
+    }
+}
+
 #[tokio::test]
 async fn the_embedded_cluster_requires_its_password_on_every_connection() {
     use n8v_journal::db::embedded::{EmbeddedPostgres, PG_HBA};
     use std::os::unix::fs::PermissionsExt;
     let dir = std::env::temp_dir().join(format!("n8v-security-pg-{}", Uuid::new_v4().simple()));
+    let _cleanup = ClusterGuard(dir.clone());
     let pg = EmbeddedPostgres::start(&dir).await.expect("embedded start");
     let url = pg.database_url("postgres");
 
@@ -226,7 +246,6 @@ async fn the_embedded_cluster_requires_its_password_on_every_connection() {
     assert!(sqlx::PgConnection::connect(&url).await.is_ok());
     drop(again);
     pg.stop().await.unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Finding 3 -------------------------------------------------------------------------------------
