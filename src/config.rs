@@ -4,7 +4,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(Clone, Debug)]
+/// `Debug` redacts every secret (database passwords, the JWT secret, provider keys): configs
+/// end up in logs and panic messages.
+#[derive(Clone)]
 pub struct Config {
     /// The service's connection. `None` means: run the embedded PostgreSQL cluster.
     pub database_url: Option<String>,
@@ -22,6 +24,8 @@ pub struct Config {
     pub rate_limit_per_minute: u32,
     /// Failed authentications per minute per client address before 429.
     pub auth_failures_per_minute: u32,
+    /// Proxies (CIDRs) whose `Forwarded` / `X-Forwarded-For` name the client address.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     pub max_body_bytes: usize,
     pub max_header_bytes: usize,
     pub db_max_connections: u32,
@@ -79,7 +83,7 @@ impl Lifecycle {
 }
 
 /// A model provider's endpoint.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ProviderSettings {
     pub base_url: String,
     pub api_key: String,
@@ -152,9 +156,119 @@ impl Default for SummaryConfig {
     }
 }
 
+/// The shortest `N8V_JWT_SECRET` accepted: 256 bits, as HS256 wants.
+pub const MIN_JWT_SECRET_BYTES: usize = 32;
+
+/// Refuses a JWT secret short enough to guess offline from one token.
+pub fn check_jwt_secret(secret: &str) -> anyhow::Result<()> {
+    if secret.len() < MIN_JWT_SECRET_BYTES {
+        anyhow::bail!(
+            "N8V_JWT_SECRET is {} bytes; it must be at least {MIN_JWT_SECRET_BYTES} random bytes \
+             (e.g. `openssl rand -hex 32`), or unset it to use a random per-process secret",
+            secret.len()
+        );
+    }
+    Ok(())
+}
+
+/// `scheme://user:secret@host/…` → `scheme://user:[redacted]@host/…`; also `password=` in
+/// the query string.
+pub fn redact_url(url: &str) -> String {
+    let mut out = url.to_owned();
+    if let Some((scheme, rest)) = url.split_once("://") {
+        let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        if let Some(at) = rest[..authority_end].rfind('@') {
+            let userinfo = &rest[..at];
+            if let Some((user, _)) = userinfo.split_once(':') {
+                out = format!("{scheme}://{user}:[redacted]{}", &rest[at..]);
+            }
+        }
+    }
+    if let Some(q) = out.find('?') {
+        let (head, query) = out.split_at(q + 1);
+        let query: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=[redacted]"),
+                _ => pair.to_owned(),
+            })
+            .collect();
+        out = format!("{head}{}", query.join("&"));
+    }
+    out
+}
+
+impl std::fmt::Debug for ProviderSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self {
+            base_url,
+            api_key,
+            model,
+        } = self;
+        f.debug_struct("ProviderSettings")
+            .field("base_url", &redact_url(base_url))
+            .field("api_key", &(!api_key.is_empty()).then_some("[redacted]"))
+            .field("model", model)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Destructured without `..`: a new field does not compile until it is listed here.
+        let Self {
+            database_url,
+            migration_database_url,
+            app_role,
+            bind,
+            data_dir,
+            jwt_secret,
+            jwt_ttl,
+            rate_limit_per_minute,
+            auth_failures_per_minute,
+            trusted_proxies,
+            max_body_bytes,
+            max_header_bytes,
+            db_max_connections,
+            mcp_allowed_hosts,
+            session_rules,
+            summaries,
+            journal_md_max_chars,
+            lifecycle,
+        } = self;
+        f.debug_struct("Config")
+            .field("database_url", &database_url.as_deref().map(redact_url))
+            .field(
+                "migration_database_url",
+                &migration_database_url.as_deref().map(redact_url),
+            )
+            .field("app_role", app_role)
+            .field("bind", bind)
+            .field("data_dir", data_dir)
+            .field("jwt_secret", &jwt_secret.as_ref().map(|_| "[redacted]"))
+            .field("jwt_ttl", jwt_ttl)
+            .field("rate_limit_per_minute", rate_limit_per_minute)
+            .field("auth_failures_per_minute", auth_failures_per_minute)
+            .field("trusted_proxies", trusted_proxies)
+            .field("max_body_bytes", max_body_bytes)
+            .field("max_header_bytes", max_header_bytes)
+            .field("db_max_connections", db_max_connections)
+            .field("mcp_allowed_hosts", mcp_allowed_hosts)
+            .field("session_rules", session_rules)
+            .field("summaries", summaries)
+            .field("journal_md_max_chars", journal_md_max_chars)
+            .field("lifecycle", lifecycle)
+            .finish()
+    }
+}
+
 impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
         let database_url = var("DATABASE_URL");
+        let jwt_secret = var("N8V_JWT_SECRET");
+        if let Some(secret) = &jwt_secret {
+            check_jwt_secret(secret)?;
+        }
         Ok(Self {
             migration_database_url: var("N8V_MIGRATION_DATABASE_URL").or(database_url.clone()),
             database_url,
@@ -163,10 +277,14 @@ impl Config {
             data_dir: var("N8V_DATA_DIR")
                 .unwrap_or_else(|| "./.n8v-journal".into())
                 .into(),
-            jwt_secret: var("N8V_JWT_SECRET"),
+            jwt_secret,
             jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
             rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
             auth_failures_per_minute: parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
+            trusted_proxies: crate::auth::limits::parse_trusted_proxies(
+                &var("N8V_TRUSTED_PROXIES").unwrap_or_default(),
+            )
+            .map_err(|e| anyhow::anyhow!("N8V_TRUSTED_PROXIES: {e}"))?,
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
             db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
@@ -195,6 +313,7 @@ impl Config {
             jwt_ttl: Duration::from_secs(900),
             rate_limit_per_minute: 600,
             auth_failures_per_minute: 30,
+            trusted_proxies: Vec::new(),
             max_body_bytes: 1024 * 1024,
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
@@ -235,5 +354,49 @@ where
             .trim()
             .parse()
             .map_err(|e| anyhow::anyhow!("{name}={raw:?} is not valid: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_redacts_every_secret() {
+        let mut config =
+            Config::for_database("postgres://owner:db-pass-123@db:5432/n8v?password=q-pass-456");
+        config.jwt_secret = Some("jwt-secret-jwt-secret-jwt-secret-789".into());
+        config.summaries.gemini = Some(ProviderSettings {
+            base_url: "https://u:url-pass-000@gemini.example".into(),
+            api_key: "gemini-key-abc".into(),
+            model: "m".into(),
+        });
+        config.summaries.proxy = Some(ProviderSettings {
+            base_url: "http://proxy".into(),
+            api_key: "proxy-key-def".into(),
+            model: "m".into(),
+        });
+        let text = format!("{config:?} {config:#?}");
+        for secret in [
+            "db-pass-123",
+            "q-pass-456",
+            "jwt-secret",
+            "gemini-key-abc",
+            "proxy-key-def",
+            "url-pass-000",
+        ] {
+            assert!(!text.contains(secret), "{secret} leaked: {text}");
+        }
+        assert!(
+            text.contains("postgres://owner:[redacted]@db:5432/n8v"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn short_jwt_secrets_are_refused() {
+        let error = check_jwt_secret("short-secret").unwrap_err().to_string();
+        assert!(error.contains("at least 32"), "{error}");
+        assert!(check_jwt_secret(&"x".repeat(32)).is_ok());
     }
 }

@@ -13,6 +13,7 @@ pub mod http;
 pub mod ids;
 pub mod jobs;
 pub mod journal;
+pub mod liveness;
 pub mod operation;
 pub mod ops;
 pub mod queue;

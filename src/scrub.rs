@@ -3,9 +3,11 @@
 //!
 //! # Approach
 //!
-//! * Every detection rule is data in `RULES`: a stable kebab-case id, a regex,
-//!   and an optional Shannon-entropy floor. The token formats follow the
-//!   gitleaks rule set (MIT); the regexes here are our own.
+//! * Two tiers of rules, all data. Ours in `RULES`: a stable kebab-case id, a
+//!   regex, and an optional Shannon-entropy floor (their regexes are our own).
+//!   Then every rule of the gitleaks default set (MIT; `scrub/gitleaks.rs`,
+//!   run by `scrub/keyword_rules.rs`), each selected by its keywords, with its
+//!   entropy floor and allowlists. On identical spans ours name the redaction.
 //! * The rules are compiled once (`LazyLock`). A [`RegexSet`] over all of them
 //!   answers "does anything match at all?" in one pass, so clean text (the
 //!   common case) comes back as `Cow::Borrowed` without allocating.
@@ -22,12 +24,16 @@
 //!   and each span becomes `[REDACTED:<id>]`.
 //! * Time stays linear in the text, also on hostile input such as
 //!   `token=token=token=…`.
+//! * Callers storing free text use [`clean_text`]: Unicode format characters
+//!   (zero-width and bidi controls) are removed first, so they cannot split a
+//!   token out of the rules' sight; [`audit_path`] also percent-decodes.
 //!
 //! # Idempotence
 //!
 //! A second pass finds nothing because (1) a match containing `[REDACTED:` is
 //! never a secret, (2) a span ending inside a word is extended to the word's
-//! end, so a marker never creates a new word boundary, and (3) a rejected
+//! end (and a gitleaks span starting inside one, to its start), so a marker
+//! never creates a new word boundary, and (3) a rejected
 //! match hides only its context (`password=`), never what its value spans, so
 //! a marker shortening that value cannot uncover anything. A fuzz test checks
 //! this.
@@ -57,6 +63,11 @@ use regex::{Regex, RegexSet};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
+
+mod gitleaks;
+mod keyword_rules;
+
+pub use keyword_rules::{Allow, GitleaksRule, Target, gitleaks_rule_compiles, gitleaks_rules};
 
 /// Minimum Shannon entropy (bits per character) for heuristic rules.
 const GENERIC_MIN_ENTROPY: f64 = 3.0;
@@ -249,12 +260,19 @@ pub fn scrub(text: &str) -> Cow<'_, str> {
     for span in &spans {
         out.push_str(&text[last..span.start]);
         out.push_str(MARKER_PREFIX);
-        out.push_str(RULES[span.rule].id);
+        out.push_str(rule_id(span.rule));
         out.push(']');
         last = span.end;
     }
     out.push_str(&text[last..]);
     Cow::Owned(out)
+}
+
+fn rule_id(index: usize) -> &'static str {
+    match RULES.get(index) {
+        Some(rule) => rule.id,
+        None => gitleaks::RULES[index - RULES.len()].id,
+    }
 }
 
 /// True when `text` contains something scrub would replace.
@@ -320,6 +338,7 @@ fn find_spans(text: &str, first_only: bool) -> Vec<Span> {
             pos = pos.max(whole.start() + next_char_len(text, whole.start()));
         }
     }
+    keyword_rules::spans(text, &has_marker, first_only, &mut spans);
     merge(&mut spans);
     spans
 }
@@ -354,6 +373,17 @@ fn word_end(text: &str, end: usize) -> usize {
         .map_or(text.len(), |n| end + n)
 }
 
+/// The start of the ASCII word `start` is inside of (see [`word_end`]).
+fn word_start(text: &str, start: usize) -> usize {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if !text[start..].starts_with(is_word) {
+        return start;
+    }
+    text[..start]
+        .rfind(|c| !is_word(c))
+        .map_or(0, |i| i + next_char_len(text, i))
+}
+
 fn is_secret(rule: &Rule, value: &str) -> bool {
     let value = &value[..value.floor_char_boundary(JUDGE_LIMIT)];
     if PLACEHOLDER.is_match(value) {
@@ -386,4 +416,46 @@ fn shannon_entropy(s: &str) -> f64 {
             -p * p.log2()
         })
         .sum()
+}
+
+/// Removes Unicode format characters (general category Cf: zero-width space and joiners,
+/// word joiner, soft hyphen, bidirectional controls, the byte-order mark, tag characters…).
+/// They are invisible, so a credential split by one (`ghp_ab\u{200B}cd…`) would pass the rules
+/// unseen while staying usable to whoever reads it. Emoji joined by ZWJ fall apart into their
+/// parts; nothing else visible changes.
+pub fn strip_format_chars(text: &str) -> Cow<'_, str> {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    let is_format = |c: char| get_general_category(c) == GeneralCategory::Format;
+    if !text.chars().any(is_format) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().filter(|c| !is_format(*c)).collect())
+}
+
+/// Free text as it is stored (purposes, goals, outcomes, Record lines, the assistant name):
+/// format characters stripped, then credentials scrubbed.
+pub fn clean_text(text: &str) -> String {
+    scrub(&strip_format_chars(text)).into_owned()
+}
+
+/// A request path as the audit log stores it: percent-decoded (repeatedly, so `%2567hp_…`
+/// hides nothing either; invalid UTF-8 becomes U+FFFD), control characters shown as U+FFFD,
+/// format characters stripped, then credentials scrubbed. Decoding first matters: a token
+/// sent as `/api/v1/records/ghp%5F…` is only recognisable once decoded.
+pub fn audit_path(raw: &str) -> String {
+    let mut path = Cow::Borrowed(raw);
+    for _ in 0..4 {
+        let decoded: String = percent_encoding::percent_decode_str(&path)
+            .decode_utf8_lossy()
+            .into_owned();
+        if decoded == *path {
+            break;
+        }
+        path = Cow::Owned(decoded);
+    }
+    let visible: String = path
+        .chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    clean_text(&visible)
 }

@@ -287,8 +287,9 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     let (_, other) = app.key(a.id, "records:read", None).await;
     assert_eq!(app.get(&other, "/api/v1/records").await.status(), 200);
 
-    // Failed authentication is limited per client address: after 3 failures even a valid key
-    // from that address is turned away until the bucket refills.
+    // Failed authentication is limited per client address: after 3 failures further failures
+    // from that address get 429 until the bucket refills, but a valid key from the same
+    // address is still served (many clients can share one address).
     for _ in 0..3 {
         expect_problem(
             app.get("n8v_sk_nope", "/api/v1/records").await,
@@ -300,10 +301,5 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     let blocked = app.get("n8v_sk_nope", "/api/v1/records").await;
     assert!(blocked.headers().contains_key("retry-after"));
     expect_problem(blocked, 429, "rate-limited").await;
-    expect_problem(
-        app.get(&other, "/api/v1/records").await,
-        429,
-        "rate-limited",
-    )
-    .await;
+    assert_eq!(app.get(&other, "/api/v1/records").await.status(), 200);
 }

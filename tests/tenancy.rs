@@ -159,6 +159,7 @@ async fn tenant_tables(app: &common::TestApp) -> Vec<String> {
         "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
           WHERE n.nspname = 'public' AND c.relkind = 'r' \
             AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'account_id') \
+            AND has_table_privilege('n8v_app', c.oid, 'SELECT') \
           ORDER BY 1",
     )
     .fetch_all(&app.owner)
@@ -277,18 +278,22 @@ async fn with_no_tenant_set_nothing_is_visible() {
             .unwrap();
         assert_eq!(count, 0, "{table} shows rows with no tenant set");
     }
-    // The app role cannot reach operator credentials or read credentials across accounts.
-    let mut tx = app.owner.begin().await.unwrap();
-    sqlx::query("SET LOCAL ROLE n8v_app")
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    let err = sqlx::query("SELECT count(*) FROM operator_credentials")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap_err();
-    assert_eq!(
-        err.as_database_error().and_then(|e| e.code()).as_deref(),
-        Some("42501")
-    );
+    // The app role cannot reach operator credentials, nor credentials at all (keys are looked
+    // up through the owner's SECURITY DEFINER functions).
+    for table in ["operator_credentials", "credentials"] {
+        let mut tx = app.owner.begin().await.unwrap();
+        sqlx::query("SET LOCAL ROLE n8v_app")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let err = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.as_database_error().and_then(|e| e.code()).as_deref(),
+            Some("42501"),
+            "{table}"
+        );
+    }
 }

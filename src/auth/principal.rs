@@ -3,7 +3,7 @@
 
 use super::jwt::JwtKeys;
 use super::keys;
-use super::limits::Limits;
+use super::limits::{Limits, RateLimitSlot, RateLimitStatus};
 use crate::clock::Clock;
 use crate::db::{CredentialRow, Db, Tenant};
 use crate::error::{Error, Result};
@@ -104,22 +104,32 @@ async fn resolve(parts: &mut Parts, ctx: &AuthContext) -> Result<Resolved> {
     if let Some(done) = parts.extensions.get::<Resolved>() {
         return Ok(done.clone());
     }
-    let addr = client_address(parts);
-    ctx.limits
-        .check_address(addr)
-        .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+    let addr = client_address(parts, &ctx.limits);
+    // Checked before authenticating, applied only to failures: a valid credential is served
+    // whatever other clients behind the same address did (see `limits`).
+    let blocked = ctx.limits.check_address(addr);
+    let failure_limited = |retry_after_secs: u64| {
+        if let Some(slot) = parts.extensions.get::<RateLimitSlot>() {
+            slot.set(RateLimitStatus {
+                limit: ctx.limits.auth_failures_per_minute(),
+                remaining: 0,
+                reset_secs: retry_after_secs,
+            });
+        }
+        Error::RateLimited { retry_after_secs }
+    };
 
-    let header = parts.headers.get(AUTHORIZATION).ok_or_else(|| {
-        Error::Unauthorized(
+    let Some(header) = parts.headers.get(AUTHORIZATION) else {
+        blocked.map_err(failure_limited)?;
+        return Err(Error::Unauthorized(
             "missing credentials: send `Authorization: Bearer <API key or access token>`".into(),
-        )
-    })?;
+        ));
+    };
     let resolved = match authenticate(header.as_bytes(), ctx).await? {
         Ok(resolved) => resolved,
         Err(reason) => {
-            ctx.limits
-                .record_failure(addr)
-                .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+            blocked.map_err(failure_limited)?;
+            ctx.limits.record_failure(addr).map_err(failure_limited)?;
             return Err(Error::Unauthorized(reason.into()));
         }
     };
@@ -127,9 +137,15 @@ async fn resolve(parts: &mut Parts, ctx: &AuthContext) -> Result<Resolved> {
         Resolved::Account(p) => p.credential_id(),
         Resolved::Operator(o) => o.credential_id,
     };
-    ctx.limits
-        .check_credential(credential)
-        .map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })?;
+    let status = ctx.limits.check_credential(credential);
+    if let Some(slot) = parts.extensions.get::<RateLimitSlot>()
+        && let Some(status) = status.unwrap_or_else(Some)
+    {
+        slot.set(status);
+    }
+    status.map_err(|s| Error::RateLimited {
+        retry_after_secs: s.reset_secs,
+    })?;
     parts.extensions.insert(resolved.clone());
     Ok(resolved)
 }
@@ -209,10 +225,11 @@ fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
     }
 }
 
-fn client_address(parts: &Parts) -> IpAddr {
-    parts
+fn client_address(parts: &Parts, limits: &Limits) -> IpAddr {
+    let peer = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ci| ci.0.ip())
-        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    limits.client_address(peer, &parts.headers)
 }

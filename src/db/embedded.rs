@@ -5,7 +5,13 @@
 //! PostgreSQL server binaries installed on the machine, in a directory it owns: `pgdata/` (the
 //! cluster; initdb runs in `pgdata.init` and is renamed when complete), `password` (0600, random
 //! hex), `port` (on 127.0.0.1, chosen once at init), `lock` (serialises start/stop across
-//! processes) and `postgres.log`; the directory is also the unix socket directory.
+//! processes) and `postgres.log`.
+//!
+//! Nobody else on the machine gets in: the directory is `0700`, the cluster listens on no Unix
+//! socket (clusters made by older versions keep theirs, inside that `0700` directory), and every
+//! connection, local or TCP, must give the generated password (`scram-sha-256`; `pg_hba.conf`
+//! is rewritten to exactly [`PG_HBA`] at every start, which also upgrades clusters initialised
+//! with `trust` by older versions).
 //!
 //! Durability settings stay at PostgreSQL's defaults (`fsync = on`): data safety comes first.
 //! PostgreSQL refuses to run as root, so as root the binaries run as `N8V_EMBEDDED_PG_USER`
@@ -21,8 +27,19 @@ use std::process::{Output, Stdio};
 use std::time::Duration;
 use tokio::process::Command;
 
-const AUTH_LOCAL: &str = "--auth-local=trust";
+const AUTH_LOCAL: &str = "--auth-local=scram-sha-256";
 const AUTH_HOST: &str = "--auth-host=scram-sha-256";
+/// The whole `pg_hba.conf`: the password for everyone, however they connect.
+pub const PG_HBA: &str = "# n8v-journal embedded cluster: every connection needs the password \
+(see <dir>/password)\n\
+# TYPE  DATABASE     USER  ADDRESS       METHOD\n\
+local   all          all                 scram-sha-256\n\
+host    all          all   127.0.0.1/32  scram-sha-256\n\
+host    all          all   ::1/128       scram-sha-256\n\
+local   replication  all                 scram-sha-256\n\
+host    replication  all   127.0.0.1/32  scram-sha-256\n\
+host    replication  all   ::1/128       scram-sha-256\n";
+
 const OR_DATABASE_URL: &str = "or set DATABASE_URL to an existing server";
 
 #[derive(Debug, thiserror::Error)]
@@ -110,6 +127,8 @@ impl EmbeddedPostgres {
     pub async fn start(dir: &Path) -> Result<Self, EmbeddedError> {
         fs::create_dir_all(dir).map_err(io_err("create", dir))?;
         let dir = fs::canonicalize(dir).map_err(io_err("resolve", dir))?;
+        let private = fs::set_permissions(&dir, fs::Permissions::from_mode(0o700));
+        private.map_err(io_err("make private (0700)", &dir))?;
         let (bin_dir, run_as, pgdata) = (find_bin_dir()?, run_as(&dir)?, dir.join("pgdata"));
         let (port, password, started_here) = (0, String::new(), false);
         let mut pg = Self {
@@ -138,8 +157,18 @@ impl EmbeddedPostgres {
             return Err(EmbeddedError::BadState(pw_file, problem));
         }
         let log = pg.dir.join("postgres.log");
+        let hba_changed = pg.write_hba()?;
         if pg.is_running().await? {
             tracing::info!(port = pg.port, dir = %pg.dir.display(), "reusing embedded PostgreSQL");
+            if hba_changed {
+                tracing::warn!(
+                    "embedded PostgreSQL trusted local users; now the password is required"
+                );
+                let out = run(&mut pg.pg_ctl("reload")).await?;
+                if !out.status.success() {
+                    return Err(EmbeddedError::Start(describe(&out), String::new()));
+                }
+            }
         } else {
             tracing::info!(port = pg.port, dir = %pg.dir.display(), "starting embedded PostgreSQL");
             let mut cmd = pg.pg_ctl("start");
@@ -247,21 +276,30 @@ impl EmbeddedPostgres {
         if let Some(failure) = failure {
             return Err(EmbeddedError::Initdb(failure));
         }
-        // Unix socket paths are limited to ~107 bytes; we only need TCP, so go without then.
-        let mut socket_dir = self.dir.display().to_string().replace('\'', "''");
-        if socket_dir.len() > 80 {
-            socket_dir.clear();
-        }
+        // TCP on loopback only, no Unix socket: nothing to reach without the password.
         let conf = format!(
             "\n# n8v-journal embedded cluster\nlisten_addresses = '127.0.0.1'\nport = {port}\n\
-             unix_socket_directories = '{socket_dir}'\nmax_connections = 200\n\
-             shared_buffers = 128MB\nfsync = on\n"
+             unix_socket_directories = ''\nmax_connections = 200\n\
+             shared_buffers = 128MB\nfsync = on\npassword_encryption = 'scram-sha-256'\n"
         );
         let conf_path = staging.join("postgresql.conf");
         let file = OpenOptions::new().append(true).open(&conf_path);
         let written = file.and_then(|mut f| f.write_all(conf.as_bytes()));
         written.map_err(io_err("configure", &conf_path))?;
         fs::rename(&staging, &self.pgdata).map_err(io_err("move the new cluster to", &self.pgdata))
+    }
+
+    /// Makes `pg_hba.conf` exactly [`PG_HBA`]; true when it was something else.
+    fn write_hba(&self) -> Result<bool, EmbeddedError> {
+        let path = self.pgdata.join("pg_hba.conf");
+        if fs::read_to_string(&path).is_ok_and(|current| current == PG_HBA) {
+            return Ok(false);
+        }
+        // Writing into the existing file keeps its owner (the PostgreSQL user) and mode.
+        let file = OpenOptions::new().write(true).truncate(true).open(&path);
+        let written = file.and_then(|mut f| f.write_all(PG_HBA.as_bytes()));
+        written.map_err(io_err("write", &path))?;
+        Ok(true)
     }
 
     async fn is_running(&self) -> Result<bool, EmbeddedError> {

@@ -5,7 +5,7 @@ pub mod embedded;
 mod roles;
 mod tenant;
 
-pub use roles::ensure_app_role;
+pub use roles::{check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
 pub use tenant::{Tenant, TenantTx};
 
@@ -22,6 +22,8 @@ pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub struct Db {
     pool: PgPool,
     app_role: std::sync::Arc<str>,
+    /// The workers of this process (shared by every clone, read by `/readyz`).
+    liveness: std::sync::Arc<crate::liveness::Liveness>,
 }
 
 impl Db {
@@ -34,11 +36,17 @@ impl Db {
         Ok(Self {
             pool,
             app_role: app_role.into(),
+            liveness: Default::default(),
         })
     }
 
     pub fn app_role(&self) -> &str {
         &self.app_role
+    }
+
+    /// Which of this process's workers are running.
+    pub fn liveness(&self) -> &crate::liveness::Liveness {
+        &self.liveness
     }
 
     /// Whether the database answers and every migration this binary knows is applied.
@@ -93,12 +101,14 @@ pub struct CredentialRow {
 }
 
 /// Applies the migrations as the owner and makes sure the application role exists with only
-/// the grants it needs.
+/// the grants it needs. Refuses, changing nothing, when the owner and the application role are
+/// not kept apart ([`check_separation`]).
 pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
     let pool = PgPoolOptions::new()
         .max_connections(2)
         .connect(owner_url)
         .await?;
+    check_separation(&pool, app_role, true).await?;
     MIGRATOR.run(&pool).await?;
     apalis_postgres::PostgresStorage::setup(&pool).await?;
     ensure_app_role(&pool, app_role).await?;

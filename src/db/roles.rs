@@ -1,16 +1,21 @@
 //! The application role: LOGIN, not a superuser, no BYPASSRLS, owns nothing, and holds only
 //! the grants tenant work needs. Made (or corrected) by `migrate`, idempotently.
+//!
+//! The owner (who migrates) and the application role are never the same: a table's owner is
+//! matched by the owner-only policies and could turn row-level security off, so tenant work as
+//! the owner would see every account. [`check_separation`] refuses to go on otherwise.
 
 use sqlx::{AssertSqlSafe, PgPool};
 
-/// Tables the app role may read and write; row-level security decides which rows.
+/// Tables the app role may read and write; row-level security decides which rows. Exactly
+/// these: `migrate` revokes everything else (`credentials` is read only through the owner's
+/// SECURITY DEFINER lookups, so the app role has no grant on it).
 const TENANT_GRANTS: &[(&str, &str)] = &[
     ("accounts", "SELECT"),
     ("organizations", "SELECT"),
     ("organization_members", "SELECT"),
-    ("credentials", "SELECT"),
     ("feature_flags", "SELECT, INSERT, UPDATE"),
-    ("feature_flag_overrides", "SELECT, INSERT, UPDATE, DELETE"),
+    ("feature_flag_overrides", "SELECT, INSERT, UPDATE"),
     ("audit_log", "SELECT, INSERT, DELETE"),
     ("records", "SELECT"),
     ("record_entries", "SELECT, INSERT"),
@@ -66,11 +71,17 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
     }
 
     let mut tx = pool.begin().await?;
-    sqlx::query(AssertSqlSafe(format!(
-        "GRANT USAGE ON SCHEMA public TO {quoted}"
-    )))
-    .execute(&mut *tx)
-    .await?;
+    // Start from nothing, so grants dropped from the lists above are gone after an upgrade.
+    for statement in [
+        "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
+        "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}",
+        "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM {role}",
+        "GRANT USAGE ON SCHEMA public TO {role}",
+    ] {
+        sqlx::query(AssertSqlSafe(statement.replace("{role}", &quoted)))
+            .execute(&mut *tx)
+            .await?;
+    }
     for (table, privileges) in TENANT_GRANTS {
         sqlx::query(AssertSqlSafe(format!(
             "GRANT {privileges} ON {table} TO {quoted}"
@@ -110,6 +121,59 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
         sqlx::query(AssertSqlSafe(format!("GRANT {quoted} TO current_user")))
             .execute(pool)
             .await?;
+    }
+    Ok(())
+}
+
+/// Refuses to go on when the owner and the application role are not kept apart: when the
+/// connection logs in as the application role (`migrating`: only the owner may migrate), when
+/// the application role owns any relation here, or when it is a member of the connecting role
+/// (it could `SET ROLE` to the owner). The error says what to do.
+pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> anyhow::Result<()> {
+    let (user, is_role, role_is_member): (String, bool, bool) = sqlx::query_as(
+        "SELECT current_user::text, current_user = $1, \
+                EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = $1 \
+                          AND r.rolname <> current_user AND NOT r.rolsuper \
+                          AND pg_has_role(r.oid, (SELECT oid FROM pg_roles WHERE rolname = current_user), 'MEMBER'))",
+    )
+    .bind(role)
+    .fetch_one(pool)
+    .await?;
+    if migrating && is_role {
+        anyhow::bail!(
+            "refusing to migrate as the application role `{role}` (N8V_APP_ROLE): the tables \
+             would be owned by the role tenant work runs as, and row-level security would not \
+             separate accounts. Set N8V_MIGRATION_DATABASE_URL to a connection as the owner role \
+             (a different role that may create tables, e.g. the database owner), keep \
+             DATABASE_URL for `{role}`, and run `n8v-journal migrate` again. Nothing was changed."
+        );
+    }
+    if migrating && role_is_member {
+        anyhow::bail!(
+            "refusing to migrate: the application role `{role}` (N8V_APP_ROLE) is a member of \
+             the owner role `{user}` and could act as it. Revoke it (`REVOKE \"{user}\" FROM \
+             \"{role}\"`) and run `n8v-journal migrate` again. Nothing was changed."
+        );
+    }
+    let owned: Vec<String> = sqlx::query_scalar(
+        "SELECT format('%s.%s', n.nspname, c.relname) FROM pg_class c \
+           JOIN pg_namespace n ON n.oid = c.relnamespace \
+           JOIN pg_roles r ON r.oid = c.relowner \
+          WHERE r.rolname = $1 ORDER BY 1 LIMIT 10",
+    )
+    .bind(role)
+    .fetch_all(pool)
+    .await?;
+    if !owned.is_empty() {
+        let what = if migrating { "migrate" } else { "start" };
+        anyhow::bail!(
+            "refusing to {what}: the application role `{role}` (N8V_APP_ROLE) owns {}, so row-level \
+             security would not separate accounts for it. As a superuser or the owner role, \
+             run `REASSIGN OWNED BY \"{role}\" TO <owner role>` in this database (the owner is \
+             the role N8V_MIGRATION_DATABASE_URL logs in as), then `n8v-journal migrate` with \
+             N8V_MIGRATION_DATABASE_URL set to the owner's connection. Nothing was changed.",
+            owned.join(", ")
+        );
     }
     Ok(())
 }

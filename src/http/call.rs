@@ -95,7 +95,7 @@ impl FromRequestParts<AppState> for ApiCall {
                 .then(|| serde_json::json!({ "query": query_keys })),
             request_id: header(headers, "x-request-id")?.unwrap_or("-").to_owned(),
             method: parts.method.to_string(),
-            path: crate::scrub::scrub(parts.uri.path()).into_owned(),
+            path: crate::scrub::audit_path(parts.uri.path()),
         };
         Ok(ApiCall { principal, context })
     }

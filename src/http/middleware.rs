@@ -1,7 +1,9 @@
 //! Request guards that answer in problem+json.
 
+use crate::auth::limits::RateLimitSlot;
 use crate::error::Error;
 use axum::extract::Request;
+use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::any::Any;
@@ -28,4 +30,43 @@ pub async fn method_not_allowed() -> Error {
 
 pub fn panic_response(_: Box<dyn Any + Send + 'static>) -> Response {
     Error::Internal(anyhow::anyhow!("handler panicked")).into_response()
+}
+
+/// Gives each request a [`RateLimitSlot`] and turns what authentication put in it into
+/// `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) on the response,
+/// success or error (a 429 also carries `Retry-After`).
+pub async fn rate_limit_headers(mut req: Request, next: Next) -> Response {
+    let slot = RateLimitSlot::default();
+    req.extensions_mut().insert(slot.clone());
+    let mut response = next.run(req).await;
+    if let Some(status) = slot.get() {
+        let headers = response.headers_mut();
+        headers.insert("ratelimit-limit", HeaderValue::from(status.limit));
+        headers.insert("ratelimit-remaining", HeaderValue::from(status.remaining));
+        headers.insert("ratelimit-reset", HeaderValue::from(status.reset_secs));
+    }
+    response
+}
+
+/// The longest client-chosen request id we keep.
+pub const MAX_REQUEST_ID: usize = 64;
+
+/// A client's `X-Request-Id` is kept only when it is 1 to 64 characters of `[A-Za-z0-9._-]`;
+/// anything else is dropped so that a fresh one is generated (it ends up in logs and the audit
+/// log, so it must not carry markup, newlines or someone's secret).
+pub fn acceptable_request_id(value: &[u8]) -> bool {
+    (1..=MAX_REQUEST_ID).contains(&value.len())
+        && value
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Removes every `X-Request-Id` unless there is exactly one and it is acceptable.
+pub async fn screen_request_id(mut req: Request, next: Next) -> Response {
+    let headers = req.headers_mut();
+    let values: Vec<_> = headers.get_all("x-request-id").iter().collect();
+    if !(values.len() == 1 && acceptable_request_id(values[0].as_bytes())) {
+        headers.remove("x-request-id");
+    }
+    next.run(req).await
 }

@@ -46,6 +46,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(middleware::method_not_allowed)
         .with_state(state)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn(middleware::rate_limit_headers))
         .layer(axum::middleware::from_fn(move |req, next| {
             middleware::limit_headers(max_headers, req, next)
         }))
@@ -58,9 +59,14 @@ pub fn router(state: AppState) -> Router {
                 .get("x-request-id")
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("-");
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+            // The path as the audit log keeps it: a token in it never reaches the logs.
+            let path = crate::scrub::audit_path(req.uri().path());
+            tracing::info_span!("request", method = %req.method(), path = %path, request_id = %id)
         }))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+        // Outermost: a client's X-Request-Id that is not acceptable is dropped, so the layer
+        // above generates one.
+        .layer(axum::middleware::from_fn(middleware::screen_request_id))
 }
 
 /// The OpenAPI document (pretty JSON, ending in a newline), as served at `/openapi.json` and

@@ -2,7 +2,7 @@
 //! the values) of its input. Parsed once at the edge.
 
 use crate::ids::{SessionId, TypedId};
-use crate::scrub::scrub;
+use crate::scrub::{clean_text, scrub};
 use serde_json::{Map, Value};
 
 pub const MAX_PURPOSE_CHARS: usize = 500;
@@ -57,7 +57,7 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, Strin
     {
         return Err(format!("{what} must not contain control characters"));
     }
-    Ok(Some(scrub(raw).into_owned()))
+    Ok(Some(clean_text(raw)))
 }
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
@@ -94,7 +94,7 @@ fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
             "{what} must be one line without control characters"
         ));
     }
-    Ok(scrub(raw).into_owned())
+    Ok(clean_text(raw))
 }
 
 /// Whether a character may appear in an assistant name: letters, digits, spaces and
@@ -120,7 +120,7 @@ pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> Result<
     let pick = explicit
         .or(user_agent.map(str::trim).filter(|s| !s.is_empty()))
         .unwrap_or("unknown");
-    let scrubbed = scrub(pick);
+    let scrubbed = clean_text(pick);
     let clean: String = scrubbed
         .chars()
         .filter(|c| assistant_char(*c) || *c == '[' || *c == ']')

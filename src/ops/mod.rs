@@ -50,10 +50,7 @@ impl Services {
         let auth = AuthContext {
             db: db.clone(),
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
-            limits: Limits::new(
-                config.rate_limit_per_minute,
-                config.auth_failures_per_minute,
-            ),
+            limits: Limits::from_config(&config),
             clock: clock.clone(),
         };
         Self {

@@ -5,7 +5,7 @@
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{self, AccountId, EntryId, Kind, OrganizationId, RecordId, TypedId};
-use crate::scrub::scrub;
+use crate::scrub::clean_text;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -116,7 +116,7 @@ pub fn parse_line(line: &str) -> Result<String> {
             "line must be a single line without control characters".into(),
         ));
     }
-    Ok(scrub(line).into_owned())
+    Ok(clean_text(line))
 }
 
 pub async fn list(tx: &mut TenantTx) -> Result<Vec<Record>> {

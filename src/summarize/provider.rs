@@ -159,13 +159,41 @@ impl Endpoint {
         timeout: std::time::Duration,
     ) -> Self {
         Self {
-            http: reqwest::Client::new(),
+            http: client(),
             base_url: base(&base_url.into()),
             api_key: api_key.into(),
             model: model.into(),
             timeout,
         }
     }
+}
+
+/// The HTTP client for model providers. It follows a redirect only to the same scheme, host
+/// and port (at most 3): the key travels in a header (`x-goog-api-key`, `Authorization`) that
+/// another host must never see. A redirect elsewhere is answered as it is, and fails the call.
+pub(crate) fn client() -> reqwest::Client {
+    let policy = reqwest::redirect::Policy::custom(|attempt| {
+        let origin = |u: &reqwest::Url| {
+            (
+                u.scheme().to_owned(),
+                u.host_str().map(str::to_owned),
+                u.port_or_known_default(),
+            )
+        };
+        let first = attempt.previous().first().map(origin);
+        if attempt.previous().len() > 3 {
+            attempt.error("too many redirects")
+        } else if first.is_some_and(|f| f == origin(attempt.url())) {
+            attempt.follow()
+        } else {
+            tracing::warn!(to = %attempt.url().host_str().unwrap_or(""), "model provider redirected to another host; not following");
+            attempt.stop()
+        }
+    });
+    reqwest::Client::builder()
+        .redirect(policy)
+        .build()
+        .unwrap_or_else(|_| reqwest::Client::new())
 }
 
 /// Never prints the key.

@@ -135,10 +135,20 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(options: Options) -> TestApp {
+    spawn_app_configured(|config| {
+        config.rate_limit_per_minute = options.rate_limit_per_minute;
+        config.auth_failures_per_minute = options.auth_failures_per_minute;
+    })
+    .await
+}
+
+/// The app with its configuration adjusted by `configure` (on top of the test defaults).
+pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestApp {
     let db_url = fresh_database().await;
     let mut config = Config::for_database(&db_url);
-    config.rate_limit_per_minute = options.rate_limit_per_minute;
-    config.auth_failures_per_minute = options.auth_failures_per_minute;
+    config.rate_limit_per_minute = 10_000;
+    config.auth_failures_per_minute = 10_000;
+    configure(&mut config);
     let db = Db::connect(&db_url, &config.app_role, 5)
         .await
         .expect("connect app pool");

@@ -28,7 +28,8 @@ pub async fn healthz() -> Json<Health> {
 
 /// The service is ready to serve.
 ///
-/// The database answers and every migration this binary knows is applied.
+/// The database answers, every migration this binary knows is applied, and every background
+/// worker of this process (`serve`, `worker`) is running.
 #[utoipa::path(
     get,
     path = "/readyz",
@@ -37,14 +38,22 @@ pub async fn healthz() -> Json<Health> {
     responses(
         (status = 200, description = "Ready: `{\"status\": \"ready\"}`", body = Health,
             example = json!({"status": "ready"})),
-        (status = 503, description = "Not ready: the database is not reachable or the migrations \
-            are not applied (`unavailable`)", body = Problem,
+        (status = 503, description = "Not ready: the database is not reachable, the migrations \
+            are not applied, or a worker is not running (it restarts with backoff; `unavailable`)",
+            body = Problem,
             content_type = "application/problem+json"),
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>> {
     match state.db.ready().await {
-        Ok(true) => Ok(Json(Health { status: "ready" })),
+        Ok(true) => {
+            let down = state.db.liveness().not_running();
+            if down.is_empty() {
+                Ok(Json(Health { status: "ready" }))
+            } else {
+                Err(Error::Unavailable(down.join("; ")))
+            }
+        }
         Ok(false) => Err(Error::Unavailable(
             "migrations are not applied; run `n8v-journal migrate`".into(),
         )),
