@@ -242,7 +242,8 @@ pub async fn delete_account(
     Ok(counts)
 }
 
-/// Runs one pass of a background job now (`retention`, `audit-retention` or `sweep`) and
+/// Runs one pass of a background job now (`retention`, `audit-retention`, `digests` or
+/// `sweep`) and
 /// returns what it did.
 pub async fn run_job(
     owner_url: &str,
@@ -258,6 +259,7 @@ pub async fn run_job(
     let out = match job {
         "retention" => serde_json::to_value(crate::jobs::retention(&state).await?)?,
         "audit-retention" => serde_json::to_value(crate::jobs::audit_retention(&state).await?)?,
+        "digests" => serde_json::to_value(crate::jobs::digests::roll_up(&state).await?)?,
         "sweep" => {
             let closed = crate::jobs::sweep::close_quiet_sessions(
                 &db,
@@ -267,7 +269,7 @@ pub async fn run_job(
             .await?;
             serde_json::json!({ "sessions_closed": closed })
         }
-        other => bail!("no job {other:?}; run retention, audit-retention or sweep"),
+        other => bail!("no job {other:?}; run retention, audit-retention, digests or sweep"),
     };
     db.close().await;
     Ok(out)

@@ -49,6 +49,12 @@ pub struct Lifecycle {
     pub retention_schedule: String,
     /// When the audit retention pass runs.
     pub audit_retention_schedule: String,
+    /// Sessions are rolled into week digests once their week ended this long ago.
+    pub digest_week_after: chrono::Duration,
+    /// Week digests are rolled into month digests once their month ended this long ago.
+    pub digest_month_after: chrono::Duration,
+    /// When the nightly digest pass runs (after 02:30 server time by default).
+    pub digest_schedule: String,
 }
 
 impl Default for Lifecycle {
@@ -58,6 +64,9 @@ impl Default for Lifecycle {
             audit_retention: chrono::Duration::days(400),
             retention_schedule: "0 30 3 * * *".into(),
             audit_retention_schedule: "0 45 3 * * *".into(),
+            digest_week_after: chrono::Duration::days(14),
+            digest_month_after: chrono::Duration::days(90),
+            digest_schedule: "0 30 2 * * *".into(),
         }
     }
 }
@@ -78,6 +87,9 @@ impl Lifecycle {
                 .unwrap_or_else(|| "0 30 3 * * *".into()),
             audit_retention_schedule: var("N8V_AUDIT_RETENTION_SCHEDULE")
                 .unwrap_or_else(|| "0 45 3 * * *".into()),
+            digest_week_after: chrono::Duration::days(parse("N8V_DIGEST_WEEK_AFTER_DAYS", 14)?),
+            digest_month_after: chrono::Duration::days(parse("N8V_DIGEST_MONTH_AFTER_DAYS", 90)?),
+            digest_schedule: var("N8V_DIGEST_SCHEDULE").unwrap_or_else(|| "0 30 2 * * *".into()),
         })
     }
 }

@@ -15,6 +15,7 @@ pub enum Kind {
     Record,
     Entry,
     Audit,
+    Digest,
 }
 
 impl Kind {
@@ -28,6 +29,7 @@ impl Kind {
             Kind::Record => "rec",
             Kind::Entry => "ent",
             Kind::Audit => "aud",
+            Kind::Digest => "dig",
         }
     }
 
@@ -41,6 +43,7 @@ impl Kind {
             Kind::Record => "Record",
             Kind::Entry => "Record entry",
             Kind::Audit => "audit entry",
+            Kind::Digest => "digest",
         }
     }
 }
@@ -243,6 +246,10 @@ typed_id!(
 typed_id!(
     /// An audit log entry (`aud_…`).
     AuditId, Kind::Audit, "aud"
+);
+typed_id!(
+    /// A week or month digest (`dig_…`).
+    DigestId, Kind::Digest, "dig"
 );
 
 #[cfg(test)]

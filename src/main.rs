@@ -85,7 +85,7 @@ enum AdminCommand {
     },
     /// Runs one pass of a background job now and prints what it did.
     Run {
-        #[arg(value_parser = ["retention", "audit-retention", "sweep"])]
+        #[arg(value_parser = ["retention", "audit-retention", "digests", "sweep"])]
         job: String,
     },
     /// Feature flags.

@@ -330,6 +330,16 @@ async fn populate(app: &TestApp, token: &str, account: Uuid, member: Uuid) {
     .execute(&app.owner)
     .await
     .unwrap();
+    sqlx::query(
+        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
+             scopes, session_count, summary, model, created_at) \
+         VALUES ($1, gen_random_uuid(), 'week', '2026-11-02', '2026-11-09', '{chats:read}', 1, \
+             '{}', 'code', now())",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     let session = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, sid).unwrap();
     sqlx::query(
         "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, \

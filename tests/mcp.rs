@@ -30,7 +30,9 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
         [
             "journal_catch_up",
             "journal_delete_day",
+            "journal_delete_digest",
             "journal_delete_session",
+            "journal_digests",
             "journal_entry",
             "journal_session",
             "journal_sessions",

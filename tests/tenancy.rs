@@ -143,6 +143,16 @@ async fn seed(app: &common::TestApp, account: Uuid) {
     .await
     .unwrap();
     sqlx::query(
+        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
+             scopes, session_count, summary, model, created_at) \
+         VALUES ($1, gen_random_uuid(), 'week', '2026-11-02', '2026-11-09', '{chats:read}', 1, \
+             '{}', 'code', now())",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
         "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) \
          VALUES ($1, $2, $3, 'r', 'GET', '/', 200)",
     )

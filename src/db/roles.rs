@@ -23,6 +23,7 @@ const TENANT_GRANTS: &[(&str, &str)] = &[
     ("journal_calls", "SELECT, INSERT, DELETE"),
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
+    ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
     ("_sqlx_migrations", "SELECT"),
 ];
 

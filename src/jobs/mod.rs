@@ -2,6 +2,7 @@
 //! and the cron passes — the quiet-session sweep, retention and caps, audit retention — each
 //! idempotent, so every replica may run them.
 
+pub mod digests;
 pub mod summary;
 pub mod sweep;
 
@@ -69,6 +70,14 @@ async fn run_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxD
         .await
         .map_err(|e| Box::new(e) as BoxDynError)?;
     tracing::info!(?counts, "retention pass done");
+    Ok(())
+}
+
+async fn run_digests(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    let counts = digests::roll_up(&state)
+        .await
+        .map_err(|e| Box::new(e) as BoxDynError)?;
+    tracing::info!(?counts, "digest pass done");
     Ok(())
 }
 
@@ -171,6 +180,7 @@ pub async fn run(
     let retention_schedule = cron::Schedule::from_str(&state.config.lifecycle.retention_schedule)?;
     let audit_schedule =
         cron::Schedule::from_str(&state.config.lifecycle.audit_retention_schedule)?;
+    let digest_schedule = cron::Schedule::from_str(&state.config.lifecycle.digest_schedule)?;
     // A unique name per process and attempt: apalis tracks liveness by worker name.
     let process = uuid::Uuid::now_v7().simple().to_string();
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -236,8 +246,22 @@ pub async fn run(
             Box::pin(worker.run_until(until_stopped(stopped)))
         },
     );
+    let digest_state = state.clone();
+    let process_ = process.clone();
+    let digest = supervise(
+        "digests",
+        state.db.clone(),
+        stopped.clone(),
+        move |attempt, stopped| {
+            let worker = WorkerBuilder::new(format!("digests-{process_}-{attempt}"))
+                .backend(CronScheduler::new(digest_schedule.clone()))
+                .data(digest_state.clone())
+                .build(run_digests);
+            Box::pin(worker.run_until(until_stopped(stopped)))
+        },
+    );
     let workers = tokio::spawn(async move {
-        tokio::join!(summaries, sweep, retention, audit);
+        tokio::join!(summaries, sweep, retention, audit, digest);
     });
     shutdown.await;
     let _ = stop.send(true);

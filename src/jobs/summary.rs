@@ -21,7 +21,7 @@ pub const BUDGET_NOTE: &str = "the monthly summary budget is spent: summary writ
 pub const JOURNAL_ONLY_NOTE: &str =
     "the session only read the journal: summary written by code, no model paid";
 
-fn provider(
+pub(super) fn provider(
     settings: &ProviderSettings,
     config: &SummaryConfig,
     gemini: bool,
@@ -39,11 +39,11 @@ fn provider(
 }
 
 /// The account's monthly budget in the database, shared by every job and worker.
-struct MonthlyBudget<'a> {
-    db: &'a Db,
-    account: Uuid,
-    month: NaiveDate,
-    limit: Decimal,
+pub(super) struct MonthlyBudget<'a> {
+    pub db: &'a Db,
+    pub account: Uuid,
+    pub month: NaiveDate,
+    pub limit: Decimal,
 }
 
 #[async_trait::async_trait]

@@ -5,6 +5,7 @@
 pub mod calls;
 pub mod catchup;
 mod cursor;
+pub mod digests;
 pub mod meta;
 pub mod reads;
 pub mod retention;

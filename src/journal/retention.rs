@@ -67,7 +67,7 @@ pub async fn account_ids(db: &Db, after: Option<Uuid>, limit: i32) -> sqlx::Resu
 }
 
 /// Every account's id (a page of ids at a time; ids are all a pass keeps in memory).
-async fn all_accounts(db: &Db) -> sqlx::Result<Vec<Uuid>> {
+pub async fn all_accounts(db: &Db) -> sqlx::Result<Vec<Uuid>> {
     let mut all = Vec::new();
     loop {
         let page = account_ids(db, all.last().copied(), 1_000).await?;

@@ -23,7 +23,7 @@ fn footer(left_out: usize) -> String {
     };
     format!(
         "---\n{older}For the rest, use the journal tools: journal_catch_up, journal_sessions, \
-         journal_session (or GET /api/v1/journal/sessions).\n"
+         journal_session, journal_digests (or GET /api/v1/journal/sessions).\n"
     )
 }
 
@@ -136,13 +136,50 @@ pub async fn render(
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
     let reader = AccountId(tx.tenant().account_id);
     let entries: Vec<String> = sessions.iter().map(|s| entry(s, reader)).collect();
-    let (markdown, kept) = fit(&entries, max_chars);
+    let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
+        .await?
+        .iter()
+        .map(week_entry)
+        .collect();
+    let (markdown, kept) = fit_with(&entries, &weeks, max_chars);
     Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
+}
+
+/// How many week digests follow the session entries.
+pub const WEEK_DIGESTS: i64 = 4;
+
+/// One week digest: its narrative, then every decision and open question.
+pub fn week_entry(d: &super::digests::Digest) -> String {
+    let mut out = format!(
+        "## Week of {} · {} sessions (digest)\n",
+        d.period_start, d.session_count
+    );
+    let mut bullet =
+        |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
+    if !d.summary.summary.is_empty() {
+        bullet("", &d.summary.summary);
+    }
+    d.summary
+        .decisions
+        .iter()
+        .for_each(|t| bullet("Decided: ", t));
+    d.summary
+        .open_questions
+        .iter()
+        .for_each(|t| bullet("Open: ", t));
+    out.push('\n');
+    out
 }
 
 /// Keeps the newest entries (given newest first) that fit, shows them oldest first; also says
 /// how many it kept.
 pub fn fit(newest_first: &[String], max_chars: usize) -> (String, usize) {
+    fit_with(newest_first, &[], max_chars)
+}
+
+/// [`fit`], then as many of `weeks` (week digests, newest first) as still fit, after the
+/// session entries.
+pub fn fit_with(newest_first: &[String], weeks: &[String], max_chars: usize) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
     let mut budget = max_chars.saturating_sub(chars(HEADER) + chars(&footer(newest_first.len())));
     let mut kept = Vec::new();
@@ -160,6 +197,14 @@ pub fn fit(newest_first: &[String], max_chars: usize) -> (String, usize) {
         out.push_str("No sessions in the last 14 days.\n\n");
     }
     kept.iter().rev().for_each(|e| out.push_str(e));
+    for week in weeks {
+        let size = chars(week);
+        if size > budget {
+            break;
+        }
+        budget -= size;
+        out.push_str(week);
+    }
     out.push_str(&footer(left_out));
     (out, kept.len())
 }

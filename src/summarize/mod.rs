@@ -19,6 +19,7 @@
 mod budget;
 mod cost;
 mod cut;
+mod digest;
 mod gemini;
 mod prompt;
 mod provider;
@@ -27,6 +28,7 @@ mod render;
 
 pub use budget::{Budget, Unlimited};
 pub use cost::{Rates, cost_usd};
+pub use digest::{DigestInput, code_digest, digest};
 pub use gemini::Gemini;
 pub use prompt::summary_schema;
 pub use provider::{Generated, Provider, ProviderError};

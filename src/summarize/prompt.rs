@@ -23,6 +23,14 @@ add, reword, merge or reorder anything; every sentence you keep must appear word
 entry you are given. Cut exact values, repetition and small tweaks; keep names, decisions, \
 corrections and anything left open. Answer the entry as JSON with the same fields.";
 
+/// The digest: many entries of a week (or weeks of a month) merged into one.
+pub(crate) const DIGEST_SYSTEM: &str = "\
+You merge the work-log entries of one period (a week, or the weeks of a month) into one entry for \
+that period. Keep every decision, every correction, every stated preference and every open \
+question, in their own words; shorten the narrative first, to a few sentences on what the period \
+was about and which way things went. Drop work that was started and later finished from \
+`work_started`. Use only what the entries say. Answer JSON with the same fields as the entries.";
+
 /// The response schema, in the OpenAPI subset Gemini's `responseSchema` accepts and which is
 /// also valid JSON Schema for the proxy. Lower-case type names because they are the ones both
 /// sides accept; every field is required because strict structured output demands it.

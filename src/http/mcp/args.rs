@@ -193,3 +193,30 @@ pub struct DeleteDayArgs {
     #[serde(flatten)]
     pub conversation: Conversation,
 }
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct DigestsArgs {
+    /// `week` or `month`; both when absent.
+    #[serde(default)]
+    #[schemars(length(max = 5))]
+    pub period: Option<String>,
+    /// Only periods starting on or after this day, YYYY-MM-DD.
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub from: Option<String>,
+    /// Only periods starting before this day, YYYY-MM-DD.
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub to: Option<String>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct DeleteDigestArgs {
+    /// The digest to delete for good (`dig_…`).
+    #[schemars(length(max = 30))]
+    pub digest_id: String,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}

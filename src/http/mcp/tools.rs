@@ -7,11 +7,11 @@ use super::args::*;
 use crate::auth::Principal;
 use crate::error::Error;
 use crate::http::AppState;
-use crate::ids::{CallId, OrganizationId, RecordId, SessionId, TypedId};
+use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
 use crate::ops::journal::{
-    DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
-    StartSession,
+    DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
+    ListSessions, ReadCatchUp, StartSession,
 };
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::{self, CallContext, Op, Via};
@@ -204,6 +204,46 @@ impl JournalMcp {
             .await
     }
 
+    /// Read week and month digests, newest first: sessions older than 14 days rolled into one
+    /// digest per week, weeks older than 90 days into one per month, each keeping every
+    /// decision and open question. Needs chats:read.
+    #[tool]
+    async fn journal_digests(
+        &self,
+        Parameters(a): Parameters<DigestsArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let (from, to) = match (
+            parse_date("from", a.from.as_deref()),
+            parse_date("to", a.to.as_deref()),
+        ) {
+            (Ok(from), Ok(to)) => (from, to),
+            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        };
+        let input = ListDigests {
+            period: a.period.clone(),
+            from,
+            to,
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
+    /// Delete one week or month digest for good (`digest_id`). Needs chats:read and
+    /// chats:delete.
+    #[tool]
+    async fn journal_delete_digest(
+        &self,
+        Parameters(a): Parameters<DeleteDigestArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = DeleteDigest {
+            digest: DigestId::arg(&a.digest_id),
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
     /// List the Records you can open: your account's own, and those of organizations where you
     /// hold the read permission. Needs records:read.
     #[tool]
@@ -359,6 +399,16 @@ fn parse_time(
                     "{name} {t:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)"
                 ))
             })
+    })
+    .transpose()
+}
+
+fn parse_date(name: &str, text: Option<&str>) -> Result<Option<chrono::NaiveDate>, Error> {
+    text.map(|t| {
+        chrono::NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| {
+            let shown: String = t.chars().take(20).collect();
+            Error::BadRequest(format!("{name} {shown:?} is not a date (YYYY-MM-DD)"))
+        })
     })
     .transpose()
 }

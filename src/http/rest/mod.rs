@@ -5,6 +5,7 @@ mod account;
 mod admin;
 mod audit;
 pub(crate) mod catch_up;
+mod digests;
 mod health;
 pub(crate) mod journal;
 pub(crate) mod records;
@@ -30,6 +31,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(journal::start, journal::list))
         .routes(routes!(journal::get, journal::delete_session))
         .routes(routes!(journal::delete_day))
+        .routes(routes!(digests::list))
+        .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))
         .routes(routes!(catch_up::catch_up))

@@ -1,0 +1,112 @@
+//! Week and month digests over REST: list them, delete one.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::{ApiQuery, AppState};
+use crate::ids::{DigestId, TypedId};
+use crate::ops::journal::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
+use axum::extract::{Path, State};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct DigestQuery {
+    /// `week` or `month`; both when absent.
+    #[param(example = "week")]
+    pub period: Option<String>,
+    /// Only periods starting on or after this day (`YYYY-MM-DD`).
+    #[param(example = "2026-01-01")]
+    pub from: Option<NaiveDate>,
+    /// Only periods starting before this day (`YYYY-MM-DD`).
+    #[param(example = "2026-12-01")]
+    pub to: Option<NaiveDate>,
+}
+
+/// List digests.
+///
+/// Sessions older than 14 days are rolled into one digest per ISO week, and weeks older than
+/// 90 days into one digest per month, each keeping every decision and open question. Month
+/// digests are kept indefinitely. Newest first, at most 120. Needs `chats:read` and every scope
+/// the digested sessions recorded.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/digests",
+    operation_id = "listDigests",
+    tag = "journal",
+    params(DigestQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "The digests, newest first", body = DigestList,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `period`, `from` or `to`, an unknown query \
+            parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(q): ApiQuery<DigestQuery>,
+) -> Reply<DigestList> {
+    let input = ListDigests {
+        period: q.period,
+        from: q.from,
+        to: q.to,
+    };
+    Reply(call.run(&state, input).await)
+}
+
+/// Delete a digest.
+///
+/// Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/journal/digests/{id}",
+    operation_id = "deleteDigest",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The digest (`dig_…`)",
+            example = "dig_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The digest is gone", body = DeletedDigest,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
+            (`missing-scope`) or is an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or no digest with this id that this credential may delete \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<DeletedDigest> {
+    let input = DeleteDigest {
+        digest: DigestId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
+}

@@ -1,0 +1,312 @@
+//! Week and month digests' SQL: which periods are due, their inputs, the claim a digest job
+//! takes before paying a model, the stored digest, and the reads and deletions over them. The
+//! orchestration lives in `jobs::digests`.
+//!
+//! A week (Monday to Monday, UTC) is due once its end is `week_after` (14 days) old; a month
+//! once its end is `month_after` (90 days) old, from the week digests that start in it. A digest
+//! is claimed by inserting its row in a transaction held while the model works (the period is
+//! unique per account): a second job waits, then finds it taken; a failed or killed job rolls
+//! the claim back and leaves its inputs as they are for the next night.
+
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{self, DigestId};
+use crate::summarize::{DigestInput, Outcome, Summary};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+/// A digest of a week or a month.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Digest {
+    /// The digest (`dig_…`).
+    pub id: DigestId,
+    /// `week` or `month`.
+    pub period: String,
+    /// The first day of the period (a Monday for weeks).
+    pub period_start: NaiveDate,
+    /// The day after the period's last day.
+    pub period_end: NaiveDate,
+    /// How many sessions the period held.
+    pub session_count: i32,
+    /// Every decision and open question of the period, and a short narrative.
+    pub summary: Summary,
+    /// The model that wrote it, or `code`.
+    pub model: String,
+    /// What it cost, in US dollars (an exact decimal).
+    pub cost_usd: String,
+    /// When it was made.
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct DigestRow {
+    digest_id: Uuid,
+    period: String,
+    period_start: NaiveDate,
+    period_end: NaiveDate,
+    session_count: i32,
+    summary: serde_json::Value,
+    model: String,
+    cost_usd: rust_decimal::Decimal,
+    created_at: DateTime<Utc>,
+}
+
+impl From<DigestRow> for Digest {
+    fn from(r: DigestRow) -> Self {
+        Digest {
+            id: DigestId(r.digest_id),
+            period: r.period,
+            period_start: r.period_start,
+            period_end: r.period_end,
+            session_count: r.session_count,
+            summary: serde_json::from_value(r.summary).unwrap_or_default(),
+            model: r.model,
+            cost_usd: r.cost_usd.normalize().to_string(),
+            created_at: r.created_at,
+        }
+    }
+}
+
+const COLUMNS: &str = "digest_id, period, period_start, period_end, session_count, summary, \
+    model, cost_usd, created_at";
+
+/// Weeks with sessions (beyond journal reads) whose end is `week_after` old and that have no
+/// digest yet, oldest first.
+pub async fn due_weeks(
+    tx: &mut TenantTx,
+    now: DateTime<Utc>,
+    week_after: Duration,
+) -> sqlx::Result<Vec<NaiveDate>> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT w.week FROM journal_sessions s \
+         CROSS JOIN LATERAL (SELECT date_trunc('week', s.started_at AT TIME ZONE 'UTC')::date AS week) w \
+         WHERE s.account_id = n8v_account() AND NOT s.journal_only \
+           AND w.week + 7 <= ($1 AT TIME ZONE 'UTC')::date - $2::int \
+           AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = s.account_id \
+                            AND d.period = 'week' AND d.period_start = w.week) \
+         ORDER BY 1",
+    )
+    .bind(now)
+    .bind(week_after.num_days() as i32)
+    .fetch_all(tx.conn())
+    .await
+}
+
+/// Months whose end is `month_after` old, with week digests and no month digest yet.
+pub async fn due_months(
+    tx: &mut TenantTx,
+    now: DateTime<Utc>,
+    month_after: Duration,
+) -> sqlx::Result<Vec<NaiveDate>> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT m.month FROM journal_digests w \
+         CROSS JOIN LATERAL (SELECT date_trunc('month', w.period_start)::date AS month) m \
+         WHERE w.account_id = n8v_account() AND w.period = 'week' \
+           AND (m.month + interval '1 month')::date <= ($1 AT TIME ZONE 'UTC')::date - $2::int \
+           AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = w.account_id \
+                            AND d.period = 'month' AND d.period_start = m.month) \
+         ORDER BY 1",
+    )
+    .bind(now)
+    .bind(month_after.num_days() as i32)
+    .fetch_all(tx.conn())
+    .await
+}
+
+/// What a digest is made from: its entries, the scopes they were recorded with, how many
+/// sessions they cover.
+pub struct Inputs {
+    pub entries: Vec<DigestInput>,
+    pub scopes: Vec<String>,
+    pub session_count: i32,
+}
+
+#[derive(sqlx::FromRow)]
+struct WeekSession {
+    started_at: DateTime<Utc>,
+    assistant: String,
+    summary: Option<serde_json::Value>,
+    goal: Option<String>,
+    outcome: Option<String>,
+    scopes: Vec<String>,
+}
+
+/// The sessions of the week starting on `week` (their stored summaries, else their goal and
+/// outcome).
+pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inputs> {
+    let rows: Vec<WeekSession> = sqlx::query_as(
+        "SELECT started_at, assistant, summary, goal, outcome, scopes FROM journal_sessions \
+         WHERE account_id = n8v_account() AND NOT journal_only \
+           AND started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC' \
+           AND started_at < ($1::date + 7)::timestamp AT TIME ZONE 'UTC' \
+         ORDER BY started_at, session_id",
+    )
+    .bind(week)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut scopes: Vec<String> = Vec::new();
+    let entries = rows
+        .into_iter()
+        .map(|r| {
+            for scope in r.scopes {
+                if !scopes.contains(&scope) {
+                    scopes.push(scope);
+                }
+            }
+            let summary = r
+                .summary
+                .and_then(|s| serde_json::from_value(s).ok())
+                .unwrap_or_else(|| Summary {
+                    summary: [r.goal.as_deref(), r.outcome.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    work_started: r.goal.into_iter().collect(),
+                    work_finished: r.outcome.into_iter().collect(),
+                    ..Summary::default()
+                });
+            DigestInput {
+                label: format!(
+                    "{} ({})",
+                    r.started_at.format("%Y-%m-%d %H:%M"),
+                    r.assistant
+                ),
+                summary,
+            }
+        })
+        .collect::<Vec<_>>();
+    Ok(Inputs {
+        session_count: entries.len() as i32,
+        entries,
+        scopes,
+    })
+}
+
+#[derive(sqlx::FromRow)]
+struct WeekDigest {
+    period_start: NaiveDate,
+    summary: serde_json::Value,
+    scopes: Vec<String>,
+    session_count: i32,
+}
+
+/// The week digests that start in the month starting on `month`.
+pub async fn month_inputs(tx: &mut TenantTx, month: NaiveDate) -> sqlx::Result<Inputs> {
+    let rows: Vec<WeekDigest> = sqlx::query_as(
+        "SELECT period_start, summary, scopes, session_count FROM journal_digests \
+         WHERE account_id = n8v_account() AND period = 'week' \
+           AND period_start >= $1 AND period_start < ($1 + interval '1 month')::date \
+         ORDER BY period_start",
+    )
+    .bind(month)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut inputs = Inputs {
+        entries: Vec::new(),
+        scopes: Vec::new(),
+        session_count: 0,
+    };
+    for r in rows {
+        for scope in r.scopes {
+            if !inputs.scopes.contains(&scope) {
+                inputs.scopes.push(scope);
+            }
+        }
+        inputs.session_count += r.session_count;
+        inputs.entries.push(DigestInput {
+            label: format!("week of {}", r.period_start),
+            summary: serde_json::from_value(r.summary).unwrap_or_default(),
+        });
+    }
+    Ok(inputs)
+}
+
+/// Claims the period for this transaction; `None` when another job made it already.
+pub async fn claim(
+    tx: &mut TenantTx,
+    period: &str,
+    start: NaiveDate,
+    end: NaiveDate,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Option<DigestId>> {
+    sqlx::query_scalar(
+        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
+             scopes, session_count, summary, model, created_at) \
+         VALUES (n8v_account(), $1, $2, $3, $4, '{}', 0, '{}', '', $5) \
+         ON CONFLICT (account_id, period, period_start) DO NOTHING RETURNING digest_id",
+    )
+    .bind(DigestId(ids::new_id()))
+    .bind(period)
+    .bind(start)
+    .bind(end)
+    .bind(now)
+    .fetch_optional(tx.conn())
+    .await
+}
+
+/// Stores the digest in its claimed row.
+pub async fn store(
+    tx: &mut TenantTx,
+    id: DigestId,
+    inputs: &Inputs,
+    outcome: &Outcome,
+    note: Option<&str>,
+) -> sqlx::Result<()> {
+    let summary =
+        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query(
+        "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5, \
+             input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9 \
+         WHERE account_id = n8v_account() AND digest_id = $1",
+    )
+    .bind(id)
+    .bind(&inputs.scopes)
+    .bind(inputs.session_count)
+    .bind(&summary)
+    .bind(&outcome.model)
+    .bind(outcome.input_tokens as i64)
+    .bind(outcome.output_tokens as i64)
+    .bind(outcome.cost_usd)
+    .bind(note)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// The digests the caller can read, newest first.
+pub async fn list(
+    tx: &mut TenantTx,
+    period: Option<&str>,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+    limit: i64,
+) -> Result<Vec<Digest>> {
+    let rows: Vec<DigestRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM journal_digests \
+         WHERE ($1::text IS NULL OR period = $1) \
+           AND ($2::date IS NULL OR period_start >= $2) \
+           AND ($3::date IS NULL OR period_start < $3) \
+         ORDER BY period_start DESC, period LIMIT $4"
+    )))
+    .bind(period)
+    .bind(from)
+    .bind(to)
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.into_iter().map(Digest::from).collect())
+}
+
+/// Deletes one digest on purpose; 404 unless the caller may (the delete policy).
+pub async fn delete(tx: &mut TenantTx, id: DigestId) -> Result<DigestId> {
+    let gone: Option<DigestId> = sqlx::query_scalar(
+        "DELETE FROM journal_digests WHERE account_id = n8v_account() AND digest_id = $1 \
+         RETURNING digest_id",
+    )
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    gone.ok_or_else(|| Error::not_found(ids::Kind::Digest, &id.to_string()))
+}

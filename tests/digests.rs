@@ -1,0 +1,297 @@
+//! Week and month digests: their boundaries, every decision kept, no double digest, a failed
+//! digest retried, month digests outliving their sessions, and reading them over REST, MCP and
+//! the markdown window.
+
+mod common;
+
+use axum::Json;
+use axum::extract::State;
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use common::TestApp;
+use n8v_journal::clock::Clock;
+use n8v_journal::config::{Config, ProviderSettings};
+use n8v_journal::jobs::{self, WorkerState};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use uuid::Uuid;
+
+const ALL: &str = "chats:read,records:read,records:write";
+
+fn workers(app: &TestApp, gemini: Option<&str>) -> WorkerState {
+    let mut config = Config::for_database(&app.db_url);
+    config.summaries.gemini = gemini.map(|base_url| ProviderSettings {
+        base_url: base_url.to_owned(),
+        api_key: "test-key".into(),
+        model: "gemini-3.1-flash-lite".into(),
+    });
+    WorkerState {
+        db: app.db.clone(),
+        config: Arc::new(config),
+        clock: app.clock.clone(),
+    }
+}
+
+/// A closed session with a stored summary, started at `at`.
+async fn summarised(app: &TestApp, account: Uuid, key: Uuid, at: DateTime<Utc>, summary: Value) {
+    sqlx::query(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             scopes, goal, started_at, last_activity_at, ended_at, end_reason, journal_only, \
+             summary, summary_model) \
+         VALUES ($1, $2, $3, 'explicit', 'Claude', '{chats:read}', 'a goal', $4, $4, $4, \
+             'ended', false, $5, 'code')",
+    )
+    .bind(account)
+    .bind(Uuid::now_v7())
+    .bind(key)
+    .bind(at)
+    .bind(summary)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}
+
+fn entry(text: &str, decisions: &[&str], open: &[&str]) -> Value {
+    json!({
+        "summary": text, "decisions": decisions, "work_started": [],
+        "work_finished": [format!("{text} done")], "open_questions": open,
+    })
+}
+
+/// The Monday `weeks` weeks before this week's, at 10:00 UTC.
+fn monday(now: DateTime<Utc>, weeks: i64) -> DateTime<Utc> {
+    let today = now.date_naive();
+    let this_monday = today - Duration::days(today.weekday().num_days_from_monday() as i64);
+    (this_monday - Duration::weeks(weeks))
+        .and_hms_opt(10, 0, 0)
+        .unwrap()
+        .and_utc()
+}
+
+async fn digests(app: &TestApp, token: &str, query: &str) -> Vec<Value> {
+    app.call(Method::GET, &format!("/api/v1/journal/digests{query}"))
+        .token(token)
+        .ok(200)
+        .await["digests"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn digests_roll_up_at_their_boundaries_keep_every_decision_once_and_outlive_their_sessions() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let now = app.clock.now();
+    // A week ~60 weeks ago (its month long past 90 days; its sessions past 400 days), a week
+    // three weeks ago (past 14 days), and this week's (not yet).
+    let old = monday(now, 60);
+    let recent = monday(now, 3);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        old,
+        entry("Old work", &["Use Postgres"], &["Who owns it?"]),
+    )
+    .await;
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        old + Duration::days(2),
+        entry("More old work", &["Keep RLS"], &[]),
+    )
+    .await;
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        recent,
+        entry("Recent work", &["Ship Friday"], &[]),
+    )
+    .await;
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        now - Duration::days(2),
+        entry("This week", &["Not yet"], &[]),
+    )
+    .await;
+
+    let state = workers(&app, None);
+    let (x, y) = tokio::join!(
+        jobs::digests::roll_up(&state),
+        jobs::digests::roll_up(&state)
+    );
+    let (x, y) = (x.unwrap(), y.unwrap());
+    assert_eq!(x.week_digests + y.week_digests, 2, "{x:?} {y:?}");
+    assert_eq!(x.month_digests + y.month_digests, 1, "{x:?} {y:?}");
+    let again = jobs::digests::roll_up(&state).await.unwrap();
+    assert_eq!((again.week_digests, again.month_digests), (0, 0));
+
+    let weeks = digests(&app, &a.token, "?period=week").await;
+    assert_eq!(weeks.len(), 2, "{weeks:?}");
+    assert_eq!(weeks[0]["period_start"], recent.date_naive().to_string());
+    assert_eq!(weeks[1]["period_start"], old.date_naive().to_string());
+    assert_eq!(weeks[1]["session_count"], 2);
+    assert_eq!(
+        weeks[1]["summary"]["decisions"],
+        json!(["Use Postgres", "Keep RLS"])
+    );
+    assert_eq!(
+        weeks[1]["summary"]["open_questions"],
+        json!(["Who owns it?"])
+    );
+    assert!(!weeks.iter().any(|w| w.to_string().contains("Not yet")));
+    let months = digests(&app, &a.token, "?period=month").await;
+    assert_eq!(months.len(), 1);
+    let month_start = NaiveDate::from_ymd_opt(old.year(), old.month(), 1).unwrap();
+    assert_eq!(months[0]["period_start"], month_start.to_string());
+    assert_eq!(
+        months[0]["summary"]["decisions"],
+        json!(["Use Postgres", "Keep RLS"])
+    );
+
+    // The sessions expire; the digests stay.
+    let counts = jobs::retention(&state).await.unwrap();
+    assert_eq!(counts.sessions_deleted, 2, "{counts:?}");
+    assert_eq!(digests(&app, &a.token, "").await.len(), 3);
+
+    // MCP and the markdown window read them too.
+    let client = common::mcp::connect(&app, &a.token).await;
+    let listed = common::mcp::structured(
+        &common::mcp::call(&client, "journal_digests", json!({"period": "month"})).await,
+    );
+    assert_eq!(listed["digests"].as_array().unwrap().len(), 1);
+    let markdown = app
+        .call(Method::GET, "/journal.md")
+        .token(&a.token)
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        markdown.contains(&format!("## Week of {}", recent.date_naive())),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Decided: Ship Friday"), "{markdown}");
+    app.call(Method::GET, "/api/v1/journal/digests?period=year")
+        .token(&a.token)
+        .problem(400, "bad-request")
+        .await;
+
+    // Deleting one on purpose needs chats:delete; then no one reads it.
+    let id = months[0]["id"].as_str().unwrap();
+    app.call(Method::DELETE, &format!("/api/v1/journal/digests/{id}"))
+        .token(&a.token)
+        .problem(403, "missing-scope")
+        .await;
+    let (_, deleter) = app.key(a.id, "chats:read,chats:delete", None).await;
+    app.call(Method::DELETE, &format!("/api/v1/journal/digests/{id}"))
+        .token(&deleter)
+        .ok(200)
+        .await;
+    assert!(digests(&app, &a.token, "?period=month").await.is_empty());
+}
+
+#[derive(Clone)]
+struct Fake {
+    calls: Arc<AtomicUsize>,
+    fail: bool,
+}
+
+async fn fake_gemini(fail: bool) -> (String, Arc<AtomicUsize>) {
+    async fn generate(State(fake): State<Fake>) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        fake.calls.fetch_add(1, Ordering::SeqCst);
+        if fake.fail {
+            return (axum::http::StatusCode::INTERNAL_SERVER_ERROR, "down").into_response();
+        }
+        // The model drops one decision: the digest must keep it anyway.
+        let summary = json!({
+            "summary": "A week on the login fix.",
+            "decisions": ["Keep the cookie"],
+            "work_started": [], "work_finished": ["Login fix"], "open_questions": []
+        });
+        Json(json!({
+            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
+            "usageMetadata": {"promptTokenCount": 1000, "candidatesTokenCount": 200}
+        }))
+        .into_response()
+    }
+    let calls = Arc::new(AtomicUsize::new(0));
+    let app = axum::Router::new()
+        .route("/v1beta/models/{call}", axum::routing::post(generate))
+        .with_state(Fake {
+            calls: calls.clone(),
+            fail,
+        });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, calls)
+}
+
+#[tokio::test]
+async fn a_failed_digest_leaves_its_inputs_and_the_next_pass_makes_it() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let week = monday(app.clock.now(), 3);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week,
+        entry("Login", &["Keep the cookie"], &["Who reviews?"]),
+    )
+    .await;
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week + Duration::days(1),
+        entry("Tests", &["Run them nightly"], &[]),
+    )
+    .await;
+
+    let (down, tried) = fake_gemini(true).await;
+    let failed = jobs::digests::roll_up(&workers(&app, Some(&down)))
+        .await
+        .unwrap();
+    assert_eq!((failed.week_digests, failed.failed), (0, 1), "{failed:?}");
+    assert!(tried.load(Ordering::SeqCst) >= 1);
+    assert!(
+        digests(&app, &a.token, "").await.is_empty(),
+        "nothing stored"
+    );
+    let sessions: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_sessions WHERE account_id = $1 AND kind = 'explicit'",
+    )
+    .bind(a.id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(sessions, 2, "its inputs are as they were");
+
+    let (up, calls) = fake_gemini(false).await;
+    let made = jobs::digests::roll_up(&workers(&app, Some(&up)))
+        .await
+        .unwrap();
+    assert_eq!(made.week_digests, 1, "{made:?}");
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "one model call per digest");
+    let week = &digests(&app, &a.token, "").await[0];
+    assert_eq!(week["model"], "gemini-3.1-flash-lite");
+    assert_eq!(week["cost_usd"], "0.00055");
+    assert_eq!(
+        week["summary"]["decisions"],
+        json!(["Keep the cookie", "Run them nightly"]),
+        "every decision kept, the model's dropped one added back"
+    );
+    assert_eq!(week["summary"]["open_questions"], json!(["Who reviews?"]));
+}
