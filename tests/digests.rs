@@ -295,3 +295,118 @@ async fn a_failed_digest_leaves_its_inputs_and_the_next_pass_makes_it() {
     );
     assert_eq!(week["summary"]["open_questions"], json!(["Who reviews?"]));
 }
+
+fn at(app: &TestApp, gemini: Option<&str>, now: DateTime<Utc>) -> WorkerState {
+    WorkerState {
+        clock: Arc::new(n8v_journal::clock::ManualClock::new(now)),
+        ..workers(app, gemini)
+    }
+}
+
+#[tokio::test]
+async fn a_week_is_digested_14_days_after_it_ends_and_a_month_90_days_after() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    let week = monday(app.clock.now(), 20);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week + Duration::days(6),
+        entry("Sunday work", &["Decided it"], &[]),
+    )
+    .await;
+    let week_end = week + Duration::days(7) - Duration::hours(10); // the next Monday, 00:00
+    let day = Duration::days(1);
+
+    let early = jobs::digests::roll_up(&at(&app, None, week_end + Duration::days(14) - day)).await;
+    assert_eq!(
+        early.unwrap().week_digests,
+        0,
+        "13 days after the week ended"
+    );
+    let due = jobs::digests::roll_up(&at(&app, None, week_end + Duration::days(14))).await;
+    assert_eq!(due.unwrap().week_digests, 1, "14 days after");
+
+    let month = NaiveDate::from_ymd_opt(week.year(), week.month(), 1).unwrap();
+    let month_end = (month + chrono::Months::new(1))
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc();
+    let early = jobs::digests::roll_up(&at(&app, None, month_end + Duration::days(89))).await;
+    assert_eq!(
+        early.unwrap().month_digests,
+        0,
+        "89 days after the month ended"
+    );
+    let due = jobs::digests::roll_up(&at(&app, None, month_end + Duration::days(90))).await;
+    assert_eq!(due.unwrap().month_digests, 1, "90 days after");
+}
+
+#[tokio::test]
+async fn a_digest_pass_killed_while_the_model_works_leaves_nothing_and_the_next_makes_it_once() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    let week = monday(app.clock.now(), 3);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week,
+        entry("Login", &["Keep the cookie"], &[]),
+    )
+    .await;
+
+    // A model that never answers in time, and a worker process killed while it waits.
+    let hung = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hung_url = format!("http://{}", hung.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let seen = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = hung.accept().await {
+            seen.fetch_add(1, Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    let mut worker = std::process::Command::new(env!("CARGO_BIN_EXE_n8v-journal"))
+        .args(["admin", "run", "digests"])
+        .env("DATABASE_URL", &app.db_url)
+        .env("N8V_GEMINI_API_KEY", "test-key")
+        .env("N8V_GEMINI_BASE_URL", &hung_url)
+        .env_remove("N8V_MIGRATION_DATABASE_URL")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while accepted.load(Ordering::SeqCst) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the pass never called the model"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    worker.kill().unwrap(); // SIGKILL
+    worker.wait().unwrap();
+
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_digests")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(stored, 0, "the claim died with the process");
+    let (up, calls) = fake_gemini(false).await;
+    let made = jobs::digests::roll_up(&workers(&app, Some(&up)))
+        .await
+        .unwrap();
+    assert_eq!(made.week_digests, 1);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    let again = jobs::digests::roll_up(&workers(&app, Some(&up)))
+        .await
+        .unwrap();
+    assert_eq!(again.week_digests, 0);
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_digests")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(stored, 1);
+}
