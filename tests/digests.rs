@@ -9,7 +9,6 @@ use axum::extract::State;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use common::TestApp;
 use n8v_journal::clock::Clock;
-use n8v_journal::config::{Config, ProviderSettings};
 use n8v_journal::jobs::{self, WorkerState};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -20,17 +19,11 @@ use uuid::Uuid;
 const ALL: &str = "chats:read,records:read,records:write";
 
 fn workers(app: &TestApp, gemini: Option<&str>) -> WorkerState {
-    let mut config = Config::for_database(&app.db_url);
-    config.summaries.gemini = gemini.map(|base_url| ProviderSettings {
-        base_url: base_url.to_owned(),
-        api_key: "test-key".into(),
-        model: "gemini-3.1-flash-lite".into(),
-    });
-    WorkerState {
-        db: app.db.clone(),
-        config: Arc::new(config),
-        clock: app.clock.clone(),
-    }
+    app.workers(|c| {
+        if let Some(url) = gemini {
+            common::use_gemini(c, url)
+        }
+    })
 }
 
 /// A closed session with a stored summary, started at `at`.

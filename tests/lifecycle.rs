@@ -6,24 +6,16 @@ mod common;
 use chrono::{DateTime, Duration, Utc};
 use common::TestApp;
 use n8v_journal::clock::Clock;
-use n8v_journal::config::Config;
 use n8v_journal::jobs::{self, WorkerState};
 use n8v_journal::journal::retention::Rules;
 use reqwest::Method;
 use serde_json::{Value, json};
-use std::sync::Arc;
 use uuid::Uuid;
 
 const ALL: &str = "chats:read,records:read,records:write,orgs:read";
 
 fn workers(app: &TestApp, rules: Rules) -> WorkerState {
-    let mut config = Config::for_database(&app.db_url);
-    config.lifecycle.retention = rules;
-    WorkerState {
-        db: app.db.clone(),
-        config: Arc::new(config),
-        clock: app.clock.clone(),
-    }
+    app.workers(|c| c.lifecycle.retention = rules)
 }
 
 /// A session of the account's key, last active at `at`, as the owner writes it.

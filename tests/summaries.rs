@@ -9,7 +9,6 @@ use axum::extract::State;
 use chrono::Duration;
 use common::{TestApp, expect_problem};
 use n8v_journal::clock::Clock;
-use n8v_journal::config::{Config, ProviderSettings};
 use n8v_journal::jobs::{WorkerState, summary, sweep};
 use n8v_journal::queue::SummarizeSession;
 use serde_json::{Value, json};
@@ -53,17 +52,11 @@ async fn fake_gemini(calls: Arc<AtomicUsize>) -> String {
 }
 
 fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
-    let mut config = Config::for_database(&app.db_url);
-    config.summaries.gemini = gemini.map(|base_url| ProviderSettings {
-        base_url,
-        api_key: "test-key".into(),
-        model: "gemini-3.1-flash-lite".into(),
-    });
-    WorkerState {
-        db: app.db.clone(),
-        config: Arc::new(config),
-        clock: app.clock.clone(),
-    }
+    app.workers(|c| {
+        if let Some(url) = gemini {
+            common::use_gemini(c, &url)
+        }
+    })
 }
 
 /// Opens a session, appends a line in it, ends it; returns its id.

@@ -9,7 +9,7 @@ use axum::Json;
 use axum::extract::State;
 use chrono::Duration;
 use common::{TestApp, session_of};
-use n8v_journal::config::{Config, ProviderSettings};
+use n8v_journal::config::Config;
 use n8v_journal::jobs::{WorkerState, summary};
 use n8v_journal::queue::SummarizeSession;
 use reqwest::Method;
@@ -64,18 +64,10 @@ async fn fake_gemini(delay: std::time::Duration) -> (String, Arc<AtomicUsize>) {
 }
 
 fn workers(app: &TestApp, gemini: &str, configure: impl FnOnce(&mut Config)) -> WorkerState {
-    let mut config = Config::for_database(&app.db_url);
-    config.summaries.gemini = Some(ProviderSettings {
-        base_url: gemini.to_owned(),
-        api_key: "test-key".into(),
-        model: "gemini-3.1-flash-lite".into(),
-    });
-    configure(&mut config);
-    WorkerState {
-        db: app.db.clone(),
-        config: Arc::new(config),
-        clock: app.clock.clone(),
-    }
+    app.workers(|c| {
+        common::use_gemini(c, gemini);
+        configure(c);
+    })
 }
 
 /// Opens a session, makes `calls` appends in it with the purpose given, ends it; returns the

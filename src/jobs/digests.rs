@@ -4,11 +4,11 @@
 //! inputs stay as they are and the next night tries again.
 
 use super::WorkerState;
-use super::summary::{MonthlyBudget, provider};
+use super::summary::{MonthlyBudget, model_for};
 use crate::db::{Tenant, TenantTx};
 use crate::journal::digests::{self, Inputs};
-use crate::journal::{retention, summaries};
-use crate::summarize::{self, Limits};
+use crate::journal::retention;
+use crate::summarize;
 use chrono::{Months, NaiveDate};
 use serde::Serialize;
 use uuid::Uuid;
@@ -92,24 +92,9 @@ async fn make(
         .fetch_one(tx.conn())
         .await?;
     let config = &state.config.summaries;
-    let internal = kind == "internal";
-    let settings = if internal {
-        config.proxy.as_ref()
-    } else {
-        config.gemini.as_ref()
-    };
-    let chosen = settings.map(|s| provider(s, config, !internal));
-    let budget = MonthlyBudget {
-        db: &state.db,
-        account,
-        month: summaries::month_of(now),
-        limit: config.monthly_budget_usd,
-    };
-    let limits = Limits {
-        rates: &config.rates,
-        budget: &budget,
-        max_parts: config.max_parts,
-    };
+    let chosen = model_for(config, &kind);
+    let budget = MonthlyBudget::of(state, account, now);
+    let limits = budget.limits(config);
     match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
         Ok(outcome) => {
             digests::store(&mut tx, id, &inputs, &outcome, outcome.fallback.as_deref()).await?;

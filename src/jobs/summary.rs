@@ -21,7 +21,7 @@ pub const BUDGET_NOTE: &str = "the monthly summary budget is spent: summary writ
 pub const JOURNAL_ONLY_NOTE: &str =
     "the session only read the journal: summary written by code, no model paid";
 
-pub(super) fn provider(
+fn provider(
     settings: &ProviderSettings,
     config: &SummaryConfig,
     gemini: bool,
@@ -38,12 +38,45 @@ pub(super) fn provider(
     }
 }
 
+/// The model an account's summaries and digests use: the proxy for internal accounts, Gemini
+/// for customers; `None` when that provider is not configured (code writes them).
+pub(super) fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
+    let internal = account_kind == "internal";
+    let settings = if internal {
+        config.proxy.as_ref()
+    } else {
+        config.gemini.as_ref()
+    };
+    settings.map(|s| provider(s, config, !internal))
+}
+
 /// The account's monthly budget in the database, shared by every job and worker.
 pub(super) struct MonthlyBudget<'a> {
     pub db: &'a Db,
     pub account: Uuid,
     pub month: NaiveDate,
     pub limit: Decimal,
+}
+
+impl<'a> MonthlyBudget<'a> {
+    /// The account's budget for the month of `now`.
+    pub fn of(state: &'a WorkerState, account: Uuid, now: chrono::DateTime<chrono::Utc>) -> Self {
+        Self {
+            db: &state.db,
+            account,
+            month: summaries::month_of(now),
+            limit: state.config.summaries.monthly_budget_usd,
+        }
+    }
+
+    /// The limits a summary or digest works within, reserving from this budget.
+    pub fn limits<'b>(&'b self, config: &'b SummaryConfig) -> Limits<'b> {
+        Limits {
+            rates: &config.rates,
+            budget: self,
+            max_parts: config.max_parts,
+        }
+    }
 }
 
 #[async_trait::async_trait]
@@ -81,27 +114,12 @@ pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> s
     };
 
     let config = &state.config.summaries;
-    let internal = loaded.account_kind == "internal";
-    let settings = if internal {
-        config.proxy.as_ref()
-    } else {
-        config.gemini.as_ref()
-    };
     let chosen = match loaded.journal_only {
         true => None,
-        false => settings.map(|s| provider(s, config, !internal)),
+        false => model_for(config, &loaded.account_kind),
     };
-    let budget = MonthlyBudget {
-        db: &state.db,
-        account: job.account_id,
-        month: summaries::month_of(now),
-        limit: config.monthly_budget_usd,
-    };
-    let limits = Limits {
-        rates: &config.rates,
-        budget: &budget,
-        max_parts: config.max_parts,
-    };
+    let budget = MonthlyBudget::of(state, job.account_id, now);
+    let limits = budget.limits(config);
     let outcome = summarize::summarize(chosen.as_deref(), &limits, &loaded.facts).await;
     let note = match outcome.fallback.as_deref() {
         _ if loaded.journal_only => Some(JOURNAL_ONLY_NOTE.to_owned()),

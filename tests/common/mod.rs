@@ -500,3 +500,26 @@ impl TestApp {
             .collect()
     }
 }
+
+impl TestApp {
+    /// The workers' state on this app's database and clock, with the settings `configure`
+    /// adjusts.
+    pub fn workers(&self, configure: impl FnOnce(&mut Config)) -> n8v_journal::jobs::WorkerState {
+        let mut config = Config::for_database(&self.db_url);
+        configure(&mut config);
+        n8v_journal::jobs::WorkerState {
+            db: self.db.clone(),
+            config: Arc::new(config),
+            clock: self.clock.clone(),
+        }
+    }
+}
+
+/// Summaries and digests of customer accounts go to a local Gemini-speaking server.
+pub fn use_gemini(config: &mut Config, base_url: &str) {
+    config.summaries.gemini = Some(n8v_journal::config::ProviderSettings {
+        base_url: base_url.to_owned(),
+        api_key: "test-key".into(),
+        model: "gemini-3.1-flash-lite".into(),
+    });
+}
