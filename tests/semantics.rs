@@ -818,3 +818,25 @@ async fn every_mcp_string_argument_has_a_documented_maximum_and_longer_ones_are_
         .unwrap();
     assert_eq!(calls, 0, "refused before anything runs");
 }
+
+#[tokio::test]
+async fn mcp_bodies_are_held_to_the_body_limit() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let huge = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "record_list", "arguments": {"purpose": "x".repeat(2 * 1024 * 1024)}}
+    });
+    app.call(Method::POST, "/mcp")
+        .token(&a.token)
+        .header("accept", "application/json, text/event-stream")
+        .json(huge)
+        .problem(413, "payload-too-large")
+        .await;
+    let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(calls, 0);
+}

@@ -34,8 +34,13 @@ pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let max_body = state.config.max_body_bytes;
     let max_headers = state.config.max_header_bytes;
+    // rmcp reads its body itself, past axum's DefaultBodyLimit: hold it to the same limit.
     let mcp = Router::new()
         .nest_service("/mcp", mcp::service(state.clone()))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(max_body))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            mcp::limit_body(max_body, req, next)
+        }))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             mcp::authenticate,

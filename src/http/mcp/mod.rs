@@ -46,3 +46,20 @@ pub async fn authenticate(State(state): State<AppState>, request: Request, next:
         Err(error) => error.into_response(),
     }
 }
+
+/// A `413` problem for an MCP request whose declared length is over `N8V_MAX_BODY_BYTES`
+/// (bodies without a length are cut at the same size by `RequestBodyLimitLayer`).
+pub async fn limit_body(max: usize, request: Request, next: Next) -> Response {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|len| len > max) {
+        return crate::error::Error::PayloadTooLarge(format!(
+            "the request body is larger than this server accepts ({max} bytes)"
+        ))
+        .into_response();
+    }
+    next.run(request).await
+}
