@@ -34,6 +34,7 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
             "journal_delete_session",
             "journal_digests",
             "journal_entry",
+            "journal_episode",
             "journal_session",
             "journal_sessions",
             "record_append",

@@ -4,10 +4,10 @@
 //! inputs stay as they are and the next night tries again.
 
 use super::WorkerState;
-use super::summary::{MonthlyBudget, model_for};
 use crate::db::{Tenant, TenantTx};
 use crate::journal::digests::{self, Inputs};
 use crate::journal::retention;
+use crate::journal::summaries::{MonthlyBudget, model_for};
 use crate::summarize;
 use chrono::{Months, NaiveDate};
 use serde::Serialize;
@@ -93,7 +93,7 @@ async fn make(
         .await?;
     let config = &state.config.summaries;
     let chosen = model_for(config, &kind);
-    let budget = MonthlyBudget::of(state, account, now);
+    let budget = MonthlyBudget::of(&state.db, config, account, now);
     let limits = budget.limits(config);
     match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
         Ok(outcome) => {

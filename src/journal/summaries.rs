@@ -7,8 +7,9 @@
 //! row and then finds it taken (skips, no model call); if the first job dies, its transaction
 //! rolls back and the claim with it, so a retry can do the work. Nothing is lost or doubled.
 
+use crate::config::{ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
-use crate::summarize::{CallFact, Outcome, SessionFacts};
+use crate::summarize::{Budget, CallFact, Gemini, Limits, Outcome, Provider, Proxy, SessionFacts};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -209,4 +210,82 @@ pub async fn settle(
     .execute(tx.conn())
     .await?;
     tx.commit().await
+}
+
+fn provider(
+    settings: &ProviderSettings,
+    config: &SummaryConfig,
+    gemini: bool,
+) -> Box<dyn Provider> {
+    let (url, key, model) = (
+        settings.base_url.clone(),
+        settings.api_key.clone(),
+        settings.model.clone(),
+    );
+    if gemini {
+        Box::new(Gemini::new(url, key, model, config.timeout))
+    } else {
+        Box::new(Proxy::new(url, key, model, config.timeout))
+    }
+}
+
+/// The model an account's summaries and digests use: the proxy for internal accounts, Gemini
+/// for customers; `None` when that provider is not configured (code writes them).
+pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
+    let internal = account_kind == "internal";
+    let settings = if internal {
+        config.proxy.as_ref()
+    } else {
+        config.gemini.as_ref()
+    };
+    settings.map(|s| provider(s, config, !internal))
+}
+
+/// The account's monthly budget in the database, shared by every job and worker.
+pub struct MonthlyBudget<'a> {
+    pub db: &'a Db,
+    pub account: Uuid,
+    pub month: NaiveDate,
+    pub limit: Decimal,
+}
+
+impl<'a> MonthlyBudget<'a> {
+    /// The account's budget for the month of `now`.
+    pub fn of(db: &'a Db, config: &SummaryConfig, account: Uuid, now: DateTime<Utc>) -> Self {
+        Self {
+            db,
+            account,
+            month: month_of(now),
+            limit: config.monthly_budget_usd,
+        }
+    }
+
+    /// The limits a summary or digest works within, reserving from this budget.
+    pub fn limits<'b>(&'b self, config: &'b SummaryConfig) -> Limits<'b> {
+        Limits {
+            rates: &config.rates,
+            budget: self,
+            max_parts: config.max_parts,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Budget for MonthlyBudget<'_> {
+    async fn reserve(&self, estimate: Decimal) -> bool {
+        match reserve(self.db, self.account, self.month, estimate, self.limit).await {
+            Ok(reserved) => reserved,
+            Err(e) => {
+                tracing::warn!(error = %e, "reserving summary budget failed; not paying a model");
+                false
+            }
+        }
+    }
+
+    async fn settle(&self, estimate: Decimal, actual: Decimal) {
+        if let Err(e) = settle(self.db, self.account, self.month, estimate, actual).await {
+            // The reservation stands: the budget errs on the side of spending less.
+            tracing::warn!(error = %e, "settling summary budget failed");
+        }
+    }
 }

@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod episodes;
 pub mod journal;
 pub mod records;
 pub mod token;

@@ -17,6 +17,7 @@
 //! remains, at zero model cost.
 
 mod budget;
+mod conversation;
 mod cost;
 mod cut;
 mod digest;
@@ -27,6 +28,7 @@ mod proxy;
 mod render;
 
 pub use budget::{Budget, Unlimited};
+pub use conversation::{ConversationTurn, conversation_entry, split_conversation};
 pub use cost::{Rates, cost_usd};
 pub use digest::{DigestInput, code_digest, digest};
 pub use gemini::Gemini;
@@ -265,9 +267,19 @@ async fn summarize_part(
     total: usize,
     spent: &mut Spent,
 ) -> Result<Summary, String> {
-    let schema = summary_schema();
     let prompt = render::draft_prompt(facts, part, index, total);
-    let draft = match paid.generate(prompt::DRAFT_SYSTEM, &prompt, &schema).await {
+    draft_and_edit(paid, prompt::DRAFT_SYSTEM, &prompt, spent).await
+}
+
+/// A draft from `system` and `prompt`, then the cut-only edit.
+async fn draft_and_edit(
+    paid: &Paid<'_>,
+    system: &str,
+    prompt: &str,
+    spent: &mut Spent,
+) -> Result<Summary, String> {
+    let schema = summary_schema();
+    let draft = match paid.generate(system, prompt, &schema).await {
         Err(()) => return Err(BUDGET_SPENT.to_owned()),
         Ok(Ok(answer)) => {
             spent.add((answer.input_tokens, answer.output_tokens));

@@ -23,6 +23,16 @@ add, reword, merge or reorder anything; every sentence you keep must appear word
 entry you are given. Cut exact values, repetition and small tweaks; keep names, decisions, \
 corrections and anything left open. Answer the entry as JSON with the same fields.";
 
+/// A conversation held outside the API: its user and assistant turns (prose, scrubbed).
+pub(crate) const CONVERSATION_SYSTEM: &str = "\
+You write a short work-log entry for one conversation between a person and an AI assistant. You \
+are given the conversation's user and assistant turns. Write like a colleague's work log: what \
+was asked, what was done or decided and why, and what was left open. Keep every decision, every \
+correction, every stated preference and anything left open. Never quote the conversation at \
+length and never copy secrets, values or personal details; name what was worked on. Answer JSON: \
+`summary` (two to four sentences), and the lists `decisions`, `work_started`, `work_finished`, \
+`open_questions` (one short sentence per item, empty when there is nothing).";
+
 /// The digest: many entries of a week (or weeks of a month) merged into one.
 pub(crate) const DIGEST_SYSTEM: &str = "\
 You merge the work-log entries of one period (a week, or the weeks of a month) into one entry for \

@@ -220,3 +220,45 @@ pub struct DeleteDigestArgs {
     #[serde(flatten)]
     pub conversation: Conversation,
 }
+
+/// One turn of a conversation.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct TurnArg {
+    /// `user` or `assistant`; other roles are dropped unread.
+    #[schemars(length(max = 20))]
+    pub role: String,
+    /// What was said.
+    #[schemars(length(max = 1_000_000))]
+    pub text: String,
+    /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub kind: Option<String>,
+    /// A turn marked private: dropped unread.
+    #[serde(default)]
+    pub private: bool,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct EpisodeArgs {
+    /// The harness's own id for the conversation; posting it again makes nothing new.
+    #[schemars(length(max = 200))]
+    pub episode_id: String,
+    /// The harness: claude-code, codex, …
+    #[schemars(length(max = 50))]
+    pub harness: String,
+    /// The project or repository, if any.
+    #[serde(default)]
+    #[schemars(length(max = 200))]
+    pub project: Option<String>,
+    /// When the conversation started (RFC 3339).
+    #[schemars(length(max = 40))]
+    pub started_at: String,
+    /// When it ended (RFC 3339).
+    #[schemars(length(max = 40))]
+    pub ended_at: String,
+    /// The turns, in order.
+    pub turns: Vec<TurnArg>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}

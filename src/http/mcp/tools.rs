@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
+use crate::ops::episodes::{EpisodeTurn, PostEpisode};
 use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
     ListSessions, ReadCatchUp, StartSession,
@@ -244,6 +245,46 @@ impl JournalMcp {
             .await
     }
 
+    /// Post a settled conversation held outside the API (`turns` of the user and the
+    /// assistant): each ~30,000-character part becomes one journal entry; the prose is never
+    /// kept. Tool calls and output, reasoning and private turns are dropped unread. Posting the
+    /// same `episode_id` again makes nothing new. Needs chats:read.
+    #[tool]
+    async fn journal_episode(
+        &self,
+        Parameters(a): Parameters<EpisodeArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let (started_at, ended_at) = match (
+            parse_time("started_at", Some(&a.started_at)),
+            parse_time("ended_at", Some(&a.ended_at)),
+        ) {
+            (Ok(Some(s)), Ok(Some(e))) => (s, e),
+            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+            _ => return tool_error("Bad times", "started_at and ended_at are required", None),
+        };
+        let shape = EpisodeShape::of(&a);
+        let input = PostEpisode {
+            episode_id: a.episode_id,
+            harness: a.harness,
+            project: a.project,
+            started_at,
+            ended_at,
+            turns: a
+                .turns
+                .into_iter()
+                .map(|t| EpisodeTurn {
+                    role: t.role,
+                    text: t.text,
+                    kind: t.kind,
+                    private: t.private,
+                })
+                .collect(),
+        };
+        self.run(&ctx, &a.conversation, &shape, input, Output::Journal)
+            .await
+    }
+
     /// List the Records you can open: your account's own, and those of organizations where you
     /// hold the read permission. Needs records:read.
     #[tool]
@@ -431,4 +472,42 @@ fn tool_error(title: &str, detail: &str, session: Option<&str>) -> CallToolResul
     let mut result = CallToolResult::structured_error(json!({ "error": title, "detail": detail }));
     result.content = vec![ContentBlock::text(format!("{title}: {detail}"))];
     result.with_meta(session_meta(session))
+}
+
+/// What the journal keeps of an episode's arguments: their shape, built without the prose.
+#[derive(Serialize)]
+struct EpisodeShape {
+    episode_id: String,
+    harness: String,
+    project: Option<String>,
+    started_at: String,
+    ended_at: String,
+    turns: Vec<TurnShape>,
+}
+
+#[derive(Serialize)]
+struct TurnShape {
+    role: String,
+    text: String,
+}
+
+impl EpisodeShape {
+    fn of(a: &EpisodeArgs) -> Self {
+        Self {
+            episode_id: String::new(),
+            harness: String::new(),
+            project: a.project.as_ref().map(|_| String::new()),
+            started_at: String::new(),
+            ended_at: String::new(),
+            turns: a
+                .turns
+                .first()
+                .map(|_| TurnShape {
+                    role: String::new(),
+                    text: String::new(),
+                })
+                .into_iter()
+                .collect(),
+        }
+    }
 }

@@ -6,6 +6,7 @@ mod admin;
 mod audit;
 pub(crate) mod catch_up;
 mod digests;
+mod episodes;
 mod health;
 pub(crate) mod journal;
 pub(crate) mod records;
@@ -32,6 +33,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(journal::get, journal::delete_session))
         .routes(routes!(journal::delete_day))
         .routes(routes!(digests::list))
+        .routes(routes!(episodes::post))
         .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))

@@ -1,0 +1,129 @@
+//! `POST /api/v1/journal/episodes`: a settled conversation in, its entries out.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::{ApiJson, AppState};
+use crate::ops::episodes::{EpisodePosted, EpisodeTurn, PostEpisode};
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// One turn of the conversation.
+#[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnBody {
+    /// `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
+    pub role: String,
+    /// What was said.
+    pub text: String,
+    /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// A turn the person marked private: dropped unread.
+    #[serde(default)]
+    pub private: bool,
+}
+
+/// A settled conversation, as a harness saw it.
+#[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "episode_id": "0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91",
+    "harness": "claude-code",
+    "project": "acme/web",
+    "started_at": "2026-11-10T09:00:00Z",
+    "ended_at": "2026-11-10T09:40:00Z",
+    "turns": [
+        {"role": "user", "text": "The login redirect loops; can you fix it?"},
+        {"role": "assistant", "text": "Fixed: the cookie was SameSite=Strict. Tests pass."}
+    ]
+}))]
+pub struct EpisodeRequest {
+    /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
+    /// Posting the same episode again makes nothing new.
+    pub episode_id: String,
+    /// The harness: `claude-code`, `codex`, …
+    pub harness: String,
+    /// The project or repository, if any.
+    pub project: Option<String>,
+    /// When the conversation started.
+    pub started_at: DateTime<Utc>,
+    /// When it ended.
+    pub ended_at: DateTime<Utc>,
+    /// The turns, in order (at most 10,000).
+    pub turns: Vec<TurnBody>,
+}
+
+impl From<EpisodeRequest> for PostEpisode {
+    fn from(r: EpisodeRequest) -> Self {
+        PostEpisode {
+            episode_id: r.episode_id,
+            harness: r.harness,
+            project: r.project,
+            started_at: r.started_at,
+            ended_at: r.ended_at,
+            turns: r
+                .turns
+                .into_iter()
+                .map(|t| EpisodeTurn {
+                    role: t.role,
+                    text: t.text,
+                    kind: t.kind,
+                    private: t.private,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Post a conversation.
+///
+/// A harness posts a settled conversation held outside the API; each ~30,000-character part
+/// becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
+/// project), drafted by the summary model. The prose is never stored: tool calls and output,
+/// reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
+/// the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+/// without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/episodes",
+    operation_id = "postEpisode",
+    tag = "journal",
+    params(JournalHeaders),
+    request_body(content = EpisodeRequest, content_type = "application/json",
+        description = "The settled conversation"),
+    responses(
+        (status = 201, description = "The episode's entries (`created: false` for parts an \
+            earlier post made)", body = EpisodePosted,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "A bad episode id, harness or project, `ended_at` before \
+            `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)", body = Problem,
+            content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape (`invalid-body`)", body = Problem,
+            content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn post(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiJson(body): ApiJson<EpisodeRequest>,
+) -> Reply<EpisodePosted> {
+    let call = call.body(&body);
+    Reply(call.run(&state, PostEpisode::from(body)).await)
+}

@@ -1,0 +1,244 @@
+//! Episodes: a harness posts a settled conversation; each ~30,000-character part becomes one
+//! journal entry, drafted by the summary providers, and the prose itself is never kept.
+//!
+//! The request waits for the drafts. The prose lives only in this request's memory: a queued
+//! job would have to carry it through the job table, which is storage. Tool calls, tool output,
+//! reasoning and private turns are dropped before anything else looks at the turns; the rest
+//! lose format characters and credentials before a model sees them. Each part is claimed by
+//! inserting its entry's session row (unique per account, episode and part) in the operation's
+//! transaction, held while its model works: a retried or concurrent post of the same episode
+//! waits, then finds the part made, and pays for nothing.
+
+use super::{Op, Operation, Services};
+use crate::auth::Scope;
+use crate::error::{Error, Result};
+use crate::ids::{self, SessionId};
+use crate::journal::meta::parse_repository;
+use crate::journal::summaries::{MonthlyBudget, model_for};
+use crate::operation::{JournalUse, Spec};
+use crate::summarize::{self, ConversationTurn, PART_CHARS};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// One turn as the harness sent it.
+#[derive(Debug, Clone)]
+pub struct EpisodeTurn {
+    /// `user` or `assistant` are kept; anything else (`tool`, `system`) is dropped.
+    pub role: String,
+    pub text: String,
+    /// `message` (the default) is kept; `tool_call`, `tool_output`, `reasoning` are dropped.
+    pub kind: Option<String>,
+    /// Private turns are dropped.
+    pub private: bool,
+}
+
+/// A settled conversation.
+#[derive(Debug)]
+pub struct PostEpisode {
+    pub episode_id: String,
+    pub harness: String,
+    pub project: Option<String>,
+    pub started_at: DateTime<Utc>,
+    pub ended_at: DateTime<Utc>,
+    pub turns: Vec<EpisodeTurn>,
+}
+
+/// One entry of a posted episode.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EpisodeEntry {
+    /// The part (from 0).
+    pub part: i32,
+    /// The entry, a closed session of kind `episode` (`ses_…`).
+    pub session_id: SessionId,
+    /// `false` when an earlier post of the same episode made it already.
+    pub created: bool,
+}
+
+/// What a post made.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EpisodePosted {
+    /// The harness's episode id.
+    pub episode_id: String,
+    /// One entry per part; none when the assistant never replied.
+    pub entries: Vec<EpisodeEntry>,
+    /// Turns dropped unread: tool calls and output, reasoning, private turns, other roles.
+    pub dropped_turns: usize,
+}
+
+pub const MAX_TURNS: usize = 10_000;
+
+fn bad(message: impl Into<String>) -> Error {
+    Error::BadRequest(message.into())
+}
+
+/// Keeps the user and assistant prose, dropping everything else unread.
+fn kept_turns(turns: Vec<EpisodeTurn>) -> (Vec<ConversationTurn>, usize) {
+    let total = turns.len();
+    let kept: Vec<ConversationTurn> = turns
+        .into_iter()
+        .filter(|t| !t.private)
+        .filter(|t| matches!(t.kind.as_deref(), None | Some("message") | Some("text")))
+        .filter(|t| t.role == "user" || t.role == "assistant")
+        .map(|t| ConversationTurn {
+            from_user: t.role == "user",
+            text: crate::scrub::clean_text(t.text.trim()),
+        })
+        .filter(|t| !t.text.is_empty())
+        .collect();
+    let dropped = total - kept.len();
+    (kept, dropped)
+}
+
+impl PostEpisode {
+    fn check(&self) -> Result<(Option<String>, String)> {
+        let id = self.episode_id.trim();
+        if id.is_empty()
+            || id.len() > 200
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
+        {
+            return Err(bad(
+                "episode_id must be 1 to 200 letters, digits and . _ : - (the harness's own id)",
+            ));
+        }
+        let harness = self.harness.trim();
+        if harness.is_empty()
+            || harness.len() > 50
+            || !harness
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        {
+            return Err(bad(
+                "harness must be 1 to 50 letters, digits and . _ - (e.g. claude-code, codex)",
+            ));
+        }
+        if self.ended_at < self.started_at {
+            return Err(bad("ended_at must not be before started_at"));
+        }
+        if self.turns.len() > MAX_TURNS {
+            return Err(bad(format!("at most {MAX_TURNS} turns per episode")));
+        }
+        let project = parse_repository(self.project.as_deref()).map_err(bad)?;
+        Ok((project, harness.to_owned()))
+    }
+}
+
+impl Op for PostEpisode {
+    const SPEC: Spec = Spec {
+        id: "postEpisode",
+        tool: Some("journal_episode"),
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: true,
+    };
+    type Output = EpisodePosted;
+
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<EpisodePosted> {
+        let (project, harness) = self.check()?;
+        let episode_id = self.episode_id.trim().to_owned();
+        let (turns, dropped_turns) = kept_turns(self.turns);
+        let mut posted = EpisodePosted {
+            episode_id: episode_id.clone(),
+            entries: Vec::new(),
+            dropped_turns,
+        };
+        if !turns.iter().any(|t| !t.from_user) {
+            return Ok(posted); // no assistant reply: no entry, no cost
+        }
+        let parts = summarize::split_conversation(&turns, PART_CHARS);
+        drop(turns);
+        let total = parts.len();
+        let kind: String =
+            sqlx::query_scalar("SELECT kind FROM accounts WHERE account_id = n8v_account()")
+                .fetch_one(op.tx().conn())
+                .await?;
+        let config = &services.config.summaries;
+        let model = model_for(config, &kind);
+        let account = op.tenant().account_id;
+        let about = format!(
+            "A {harness} conversation{}",
+            project
+                .as_deref()
+                .map(|p| format!(" in {p}"))
+                .unwrap_or_default()
+        );
+        for (index, part) in parts.iter().enumerate() {
+            let claimed: Option<SessionId> = sqlx::query_scalar(
+                "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, \
+                     assistant, repository, scopes, started_at, last_activity_at, ended_at, \
+                     end_reason, journal_only, episode_id, episode_part) \
+                 VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
+                     string_to_array(current_setting('app.scopes', true), ','), $4, $5, $5, \
+                     'ended', false, $6, $7) \
+                 ON CONFLICT (account_id, episode_id, episode_part) WHERE episode_id IS NOT NULL \
+                 DO NOTHING RETURNING session_id",
+            )
+            .bind(SessionId(ids::new_id()))
+            .bind(&harness)
+            .bind(&project)
+            .bind(self.started_at)
+            .bind(self.ended_at)
+            .bind(&episode_id)
+            .bind(index as i32)
+            .fetch_optional(op.tx().conn())
+            .await?;
+            let Some(session) = claimed else {
+                let existing: SessionId = sqlx::query_scalar(
+                    "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
+                       AND episode_id = $1 AND episode_part = $2",
+                )
+                .bind(&episode_id)
+                .bind(index as i32)
+                .fetch_one(op.tx().conn())
+                .await?;
+                posted.entries.push(EpisodeEntry {
+                    part: index as i32,
+                    session_id: existing,
+                    created: false,
+                });
+                continue;
+            };
+            let budget = MonthlyBudget::of(&services.db, config, account, op.now());
+            let limits = budget.limits(config);
+            let outcome = summarize::conversation_entry(
+                model.as_deref(),
+                &limits,
+                &about,
+                part,
+                index,
+                total,
+            )
+            .await;
+            let summary =
+                serde_json::to_value(&outcome.summary).map_err(|e| Error::Internal(e.into()))?;
+            sqlx::query(
+                "UPDATE journal_sessions SET summary = $2, summary_model = $3, \
+                     summary_cost_usd = $4, summary_input_tokens = $5, summary_output_tokens = $6, \
+                     summary_note = $7 \
+                 WHERE account_id = n8v_account() AND session_id = $1",
+            )
+            .bind(session)
+            .bind(&summary)
+            .bind(&outcome.model)
+            .bind(outcome.cost_usd)
+            .bind(outcome.input_tokens as i64)
+            .bind(outcome.output_tokens as i64)
+            .bind(outcome.fallback.as_deref())
+            .execute(op.tx().conn())
+            .await?;
+            posted.entries.push(EpisodeEntry {
+                part: index as i32,
+                session_id: session,
+                created: true,
+            });
+        }
+        op.results(
+            posted.entries.iter().map(|e| e.session_id.to_string()),
+            Some(posted.entries.len()),
+        );
+        op.wrote();
+        Ok(posted)
+    }
+}

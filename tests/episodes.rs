@@ -1,0 +1,311 @@
+//! Episodes: conversations posted by a harness become entries; the prose is never stored, never
+//! logged, and what should not reach a model never does.
+
+mod common;
+
+use axum::Json;
+use axum::extract::State;
+use common::TestApp;
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::sync::{Arc, Mutex, OnceLock};
+
+const ALL: &str = "chats:read,records:read,records:write";
+const CANARY: &str = "CANARY-7f3a9c";
+const PRIVATE: &str = "PRIVATE-2b8d41";
+const TOOL_OUTPUT: &str = "TOOLOUT-5e6f02";
+const REASONING: &str = "THINKING-0a1b2c";
+const GITHUB_TOKEN: &str = "ghp_Abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Everything the service logs in this test binary, with `RUST_LOG=trace`.
+fn logs() -> &'static Arc<Mutex<Vec<u8>>> {
+    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let writer = buffer.clone();
+        // The service's own filter at its most verbose: everything it would ever log.
+        tracing_subscriber::fmt()
+            .with_env_filter(n8v_journal::telemetry::filter(Some("trace")))
+            .with_writer(move || Sink(writer.clone()))
+            .try_init()
+            .ok();
+        buffer
+    })
+}
+
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A local Gemini-speaking server that keeps every request body it gets.
+async fn fake_gemini() -> (String, Arc<Mutex<Vec<String>>>) {
+    async fn generate(
+        State(seen): State<Arc<Mutex<Vec<String>>>>,
+        Json(body): Json<Value>,
+    ) -> Json<Value> {
+        seen.lock().unwrap().push(body.to_string());
+        let summary = json!({
+            "summary": "Fixed the login redirect loop with the person.",
+            "decisions": ["Use SameSite=Lax"], "work_started": [],
+            "work_finished": ["Login redirect fixed"], "open_questions": []
+        });
+        Json(json!({
+            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
+            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100}
+        }))
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let app = axum::Router::new()
+        .route("/v1beta/models/{call}", axum::routing::post(generate))
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+async fn spawn_with_gemini() -> (TestApp, Arc<Mutex<Vec<String>>>) {
+    logs();
+    let (url, seen) = fake_gemini().await;
+    let app = common::spawn_app_configured(|c| common::use_gemini(c, &url)).await;
+    (app, seen)
+}
+
+fn episode(id: &str, turns: Value) -> Value {
+    json!({
+        "episode_id": id, "harness": "claude-code", "project": "acme/web",
+        "started_at": "2026-11-10T09:00:00Z", "ended_at": "2026-11-10T09:40:00Z",
+        "turns": turns,
+    })
+}
+
+fn conversation() -> Value {
+    json!([
+        {"role": "user", "text": format!("The login loops. {CANARY} My token is {GITHUB_TOKEN}")},
+        {"role": "assistant", "text": "Let me look.", "kind": "message"},
+        {"role": "assistant", "text": REASONING, "kind": "reasoning"},
+        {"role": "assistant", "text": "grep -r SameSite", "kind": "tool_call"},
+        {"role": "tool", "text": TOOL_OUTPUT},
+        {"role": "user", "text": PRIVATE, "private": true},
+        {"role": "assistant", "text": format!("Fixed: SameSite=Lax. {CANARY}")},
+    ])
+}
+
+async fn post(app: &TestApp, token: &str, body: Value) -> Value {
+    app.call(Method::POST, "/api/v1/journal/episodes")
+        .token(token)
+        .json(body)
+        .ok(201)
+        .await
+}
+
+#[tokio::test]
+async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
+    let (app, seen) = spawn_with_gemini().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+
+    let posted = post(&app, &a.token, episode("ep-1", conversation())).await;
+    assert_eq!(posted["dropped_turns"], 4, "{posted}");
+    let entries = posted["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["created"], true);
+    let session = entries[0]["session_id"].as_str().unwrap().to_owned();
+
+    // The model saw the prose, scrubbed, and nothing it should not.
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2, "a draft and its edit");
+    assert!(
+        requests[0].contains(CANARY),
+        "the draft sees the conversation"
+    );
+    for request in &requests {
+        for never in [
+            PRIVATE,
+            TOOL_OUTPUT,
+            REASONING,
+            GITHUB_TOKEN,
+            "grep -r SameSite",
+        ] {
+            assert!(!request.contains(never), "{never} reached the model");
+        }
+    }
+
+    // The entry is in the journal beside API sessions, labelled with harness and project.
+    let detail = app.session_detail(&a.token, &session).await;
+    assert_eq!(detail["session"]["kind"], "episode");
+    assert_eq!(detail["session"]["assistant"], "claude-code");
+    assert_eq!(detail["session"]["repository"], "acme/web");
+    assert_eq!(detail["session"]["summary_model"], "gemini-3.1-flash-lite");
+    let brief = app
+        .call(
+            Method::GET,
+            "/api/v1/journal/catch-up?since=2026-11-01T00:00:00Z",
+        )
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert!(
+        brief["work_finished"]
+            .to_string()
+            .contains("Login redirect fixed"),
+        "{brief}"
+    );
+
+    // The prose is in no table, no queued job and no log line.
+    let tables: Vec<(String, String)> = sqlx::query_as(
+        "SELECT n.nspname::text, c.relname::text FROM pg_class c \
+         JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname IN ('public', 'apalis') AND c.relkind = 'r'",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert!(tables.iter().any(|(_, t)| t == "jobs"));
+    for (schema, table) in tables {
+        for needle in [CANARY, PRIVATE, TOOL_OUTPUT, "The login loops"] {
+            let found: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "SELECT count(*) FROM {schema}.{table} t WHERE t::text LIKE '%' || $1 || '%' \
+                    OR encode(convert_to(t::text, 'UTF8'), 'escape') LIKE '%' || $1 || '%'"
+            )))
+            .bind(needle)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+            assert_eq!(found, 0, "{needle} stored in {schema}.{table}");
+        }
+    }
+    let logged = String::from_utf8_lossy(&logs().lock().unwrap()).into_owned();
+    assert!(!logged.is_empty(), "the log capture works");
+    for needle in [CANARY, PRIVATE, TOOL_OUTPUT] {
+        let line = logged.lines().find(|l| l.contains(needle));
+        assert!(
+            line.is_none(),
+            "{needle} logged: {}",
+            &line.unwrap_or_default()[..line.unwrap_or_default().len().min(600)]
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_retried_or_concurrent_episode_never_gets_a_second_entry_or_a_second_model_call() {
+    let (app, seen) = spawn_with_gemini().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let first = post(&app, &a.token, episode("ep-retry", conversation())).await;
+    let again = post(&app, &a.token, episode("ep-retry", conversation())).await;
+    assert_eq!(again["entries"][0]["created"], false);
+    assert_eq!(
+        again["entries"][0]["session_id"],
+        first["entries"][0]["session_id"]
+    );
+    assert_eq!(seen.lock().unwrap().len(), 2, "no second model call");
+
+    let body = episode("ep-race", conversation());
+    let send = || {
+        app.call(Method::POST, "/api/v1/journal/episodes")
+            .token(&a.token)
+            .json(body.clone())
+            .ok(201)
+    };
+    let (x, y) = tokio::join!(send(), send());
+    let created = [&x, &y]
+        .iter()
+        .filter(|r| r["entries"][0]["created"] == true)
+        .count();
+    assert_eq!(created, 1, "{x} {y}");
+    assert_eq!(x["entries"][0]["session_id"], y["entries"][0]["session_id"]);
+    assert_eq!(seen.lock().unwrap().len(), 4);
+    let entries: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM journal_sessions WHERE episode_id = 'ep-race'")
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(entries, 1);
+}
+
+#[tokio::test]
+async fn long_conversations_split_into_parts_and_silent_ones_cost_nothing() {
+    let (app, seen) = spawn_with_gemini().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    // 14 turns of 5,000 characters: three parts of at most 30,000 characters.
+    let turns: Vec<Value> = (0..14)
+        .map(|i| {
+            let role = if i % 2 == 0 { "user" } else { "assistant" };
+            json!({"role": role, "text": format!("{i:02} {}", "word ".repeat(1000))})
+        })
+        .collect();
+    let posted = post(&app, &a.token, episode("ep-long", json!(turns))).await;
+    let entries = posted["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3, "{posted}");
+    assert_eq!(seen.lock().unwrap().len(), 6);
+    let parts: Vec<i64> = entries
+        .iter()
+        .map(|e| e["part"].as_i64().unwrap())
+        .collect();
+    assert_eq!(parts, [0, 1, 2]);
+
+    // No assistant reply (its only reply is private): no entry, no model call.
+    let silent = post(
+        &app,
+        &a.token,
+        episode(
+            "ep-silent",
+            json!([
+                {"role": "user", "text": "Hello?"},
+                {"role": "assistant", "text": "private reply", "private": true}
+            ]),
+        ),
+    )
+    .await;
+    assert_eq!(silent["entries"], json!([]));
+    assert_eq!(seen.lock().unwrap().len(), 6);
+
+    // Bad input is a 400 that says what to do.
+    for bad in [
+        json!({"episode_id": "has spaces"}),
+        json!({"harness": "claude code"}),
+        json!({"ended_at": "2026-11-10T08:00:00Z"}),
+    ] {
+        let mut body = episode("ep-bad", conversation());
+        for (k, v) in bad.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        app.call(Method::POST, "/api/v1/journal/episodes")
+            .token(&a.token)
+            .json(body)
+            .problem(400, "bad-request")
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn the_mcp_tool_posts_an_episode_too() {
+    let (app, seen) = spawn_with_gemini().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let client = common::mcp::connect(&app, &a.token).await;
+    let mut args = episode("ep-mcp", conversation());
+    args["purpose"] = json!("Journal the conversation that just ended");
+    let result = common::mcp::call(&client, "journal_episode", args).await;
+    let posted = common::mcp::structured(&result);
+    assert_eq!(posted["entries"][0]["created"], true, "{posted}");
+    assert_eq!(seen.lock().unwrap().len(), 2);
+    let shape: Value = sqlx::query_scalar(
+        "SELECT input_shape FROM journal_calls WHERE operation = 'journal_episode'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(!shape.to_string().contains(CANARY), "{shape}");
+}
