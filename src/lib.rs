@@ -11,6 +11,7 @@ pub mod error;
 pub mod flags;
 pub mod http;
 pub mod ids;
+pub mod import;
 pub mod jobs;
 pub mod journal;
 pub mod liveness;

@@ -31,6 +31,20 @@ enum Command {
     /// Operator commands (run with the owner's connection).
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Post a harness's local transcripts as episodes (safe to run twice); prints a summary.
+    Import {
+        /// `claude-code` (JSONL under ~/.claude/projects) or `codex` (~/.codex/sessions).
+        #[arg(long, value_parser = ["claude-code", "codex"])]
+        harness: String,
+        /// A transcript file, or a directory searched for `.jsonl` files.
+        path: std::path::PathBuf,
+        /// The service.
+        #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// An API key with chats:read.
+        #[arg(long, env = "N8V_TOKEN", hide_env_values = true)]
+        token: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -121,6 +135,18 @@ async fn run(command: Command) -> anyhow::Result<()> {
         print!("{}", n8v_journal::http::openapi_json());
         return Ok(());
     }
+    if let Command::Import {
+        harness,
+        path,
+        url,
+        token,
+    } = command
+    {
+        let harness = n8v_journal::import::Harness::parse(&harness)?;
+        let summary = n8v_journal::import::run(harness, &path, &url, &token).await?;
+        print(serde_json::to_value(summary)?);
+        return Ok(());
+    }
     let config = Config::from_env()?;
     match command {
         Command::Serve => app::run(config, Role::Serve).await,
@@ -141,7 +167,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             print(result?);
             Ok(())
         }
-        Command::Openapi => unreachable!(),
+        Command::Openapi | Command::Import { .. } => unreachable!(),
     }
 }
 
