@@ -108,6 +108,9 @@ pub enum AccessProblems {
         headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))
     )]
     RateLimited(Problem),
+    /// The path and query are longer than 2 KiB.
+    #[response(status = 414, content_type = "application/problem+json")]
+    UriTooLong(Problem),
     /// The server failed to answer; quote the `x-request-id` response header when reporting it.
     #[response(status = 500, content_type = "application/problem+json")]
     Internal(Problem),

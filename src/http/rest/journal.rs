@@ -26,8 +26,8 @@ pub struct StartRequest {
     /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
     pub organization: Option<String>,
     /// The repository the assistant works in, if any (a repository-restricted key's own wins):
-    /// letters, digits and `. _ - / : @ +`, up to 200 characters.
-    #[schema(max_length = 200, pattern = "^[A-Za-z0-9._/:@+-]+$")]
+    /// letters, digits and `. _ - / : @ +`, up to 200 characters (empty: none).
+    #[schema(max_length = 200, pattern = "^[A-Za-z0-9._/:@+-]*$")]
     pub repository: Option<String>,
 }
 
