@@ -3,8 +3,6 @@
 
 mod common;
 
-use axum::Json;
-use axum::extract::State;
 use common::TestApp;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -46,31 +44,13 @@ impl Write for Sink {
     }
 }
 
-/// A local Gemini-speaking server that keeps every request body it gets.
 async fn fake_gemini() -> (String, Arc<Mutex<Vec<String>>>) {
-    async fn generate(
-        State(seen): State<Arc<Mutex<Vec<String>>>>,
-        Json(body): Json<Value>,
-    ) -> Json<Value> {
-        seen.lock().unwrap().push(body.to_string());
-        let summary = json!({
-            "summary": "Fixed the login redirect loop with the person.",
-            "decisions": ["Use SameSite=Lax"], "work_started": [],
-            "work_finished": ["Login redirect fixed"], "open_questions": []
-        });
-        Json(json!({
-            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
-            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100}
-        }))
-    }
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state(seen.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
+    common::recording_gemini(json!({
+        "summary": "Fixed the login redirect loop with the person.",
+        "decisions": ["Use SameSite=Lax"], "work_started": [],
+        "work_finished": ["Login redirect fixed"], "open_questions": []
+    }))
+    .await
 }
 
 async fn spawn_with_gemini() -> (TestApp, Arc<Mutex<Vec<String>>>) {

@@ -3,32 +3,13 @@
 
 mod common;
 
-use axum::Json;
-use axum::extract::State;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
 async fn fake_gemini() -> (String, Arc<Mutex<Vec<String>>>) {
-    async fn generate(
-        State(seen): State<Arc<Mutex<Vec<String>>>>,
-        Json(body): Json<Value>,
-    ) -> Json<Value> {
-        seen.lock().unwrap().push(body.to_string());
-        let summary = json!({"summary": "Imported work.", "decisions": [], "work_started": [],
-            "work_finished": ["Imported"], "open_questions": []});
-        Json(json!({
-            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
-            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5}
-        }))
-    }
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state(seen.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
+    common::recording_gemini(json!({"summary": "Imported work.", "decisions": [],
+        "work_started": [], "work_finished": ["Imported"], "open_questions": []}))
+    .await
 }
 
 async fn import(base: &str, token: &str, harness: &str, dir: &str) -> Value {

@@ -133,6 +133,20 @@ pub async fn store(
     .bind(note)
     .execute(tx.conn())
     .await?;
+    set_on_session(tx, session, outcome, note, Some(snapshot)).await
+}
+
+/// Puts a summary on its session (what reads show), with the snapshot it describes (none for an
+/// episode's entry, which is its summary from the start).
+pub async fn set_on_session(
+    tx: &mut TenantTx,
+    session: Uuid,
+    outcome: &Outcome,
+    note: Option<&str>,
+    snapshot: Option<i32>,
+) -> sqlx::Result<()> {
+    let summary =
+        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
     sqlx::query(
         "UPDATE journal_sessions SET summary = $2, summary_model = $3, summary_cost_usd = $4, \
              summary_input_tokens = $5, summary_output_tokens = $6, summary_note = $7, \

@@ -14,21 +14,27 @@ use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{self, SessionId};
 use crate::journal::meta::parse_repository;
-use crate::journal::summaries::{MonthlyBudget, model_for};
+use crate::journal::summaries::{MonthlyBudget, model_for, set_on_session};
 use crate::operation::{JournalUse, Spec};
 use crate::summarize::{self, ConversationTurn, PART_CHARS};
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// One turn as the harness sent it.
-#[derive(Debug, Clone)]
+/// One turn of the conversation, as the harness sent it (REST and MCP take it as it is).
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EpisodeTurn {
-    /// `user` or `assistant` are kept; anything else (`tool`, `system`) is dropped.
+    /// `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
+    #[schemars(length(max = 20))]
     pub role: String,
+    /// What was said.
     pub text: String,
-    /// `message` (the default) is kept; `tool_call`, `tool_output`, `reasoning` are dropped.
+    /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
+    #[serde(default)]
+    #[schemars(length(max = 20))]
     pub kind: Option<String>,
-    /// Private turns are dropped.
+    /// A turn the person marked private: dropped unread.
+    #[serde(default)]
     pub private: bool,
 }
 
@@ -211,22 +217,13 @@ impl Op for PostEpisode {
                 total,
             )
             .await;
-            let summary =
-                serde_json::to_value(&outcome.summary).map_err(|e| Error::Internal(e.into()))?;
-            sqlx::query(
-                "UPDATE journal_sessions SET summary = $2, summary_model = $3, \
-                     summary_cost_usd = $4, summary_input_tokens = $5, summary_output_tokens = $6, \
-                     summary_note = $7 \
-                 WHERE account_id = n8v_account() AND session_id = $1",
+            set_on_session(
+                op.tx(),
+                session.0,
+                &outcome,
+                outcome.fallback.as_deref(),
+                None,
             )
-            .bind(session)
-            .bind(&summary)
-            .bind(&outcome.model)
-            .bind(outcome.cost_usd)
-            .bind(outcome.input_tokens as i64)
-            .bind(outcome.output_tokens as i64)
-            .bind(outcome.fallback.as_deref())
-            .execute(op.tx().conn())
             .await?;
             posted.entries.push(EpisodeEntry {
                 part: index as i32,

@@ -221,24 +221,6 @@ pub struct DeleteDigestArgs {
     pub conversation: Conversation,
 }
 
-/// One turn of a conversation.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-pub struct TurnArg {
-    /// `user` or `assistant`; other roles are dropped unread.
-    #[schemars(length(max = 20))]
-    pub role: String,
-    /// What was said.
-    #[schemars(length(max = 1_000_000))]
-    pub text: String,
-    /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
-    #[serde(default)]
-    #[schemars(length(max = 20))]
-    pub kind: Option<String>,
-    /// A turn marked private: dropped unread.
-    #[serde(default)]
-    pub private: bool,
-}
-
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct EpisodeArgs {
     /// The harness's own id for the conversation; posting it again makes nothing new.
@@ -258,7 +240,7 @@ pub struct EpisodeArgs {
     #[schemars(length(max = 40))]
     pub ended_at: String,
     /// The turns, in order.
-    pub turns: Vec<TurnArg>,
+    pub turns: Vec<crate::ops::episodes::EpisodeTurn>,
     #[serde(flatten)]
     pub conversation: Conversation,
 }

@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
-use crate::ops::episodes::{EpisodeTurn, PostEpisode};
+use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
     ListSessions, ReadCatchUp, StartSession,
@@ -270,16 +270,7 @@ impl JournalMcp {
             project: a.project,
             started_at,
             ended_at,
-            turns: a
-                .turns
-                .into_iter()
-                .map(|t| EpisodeTurn {
-                    role: t.role,
-                    text: t.text,
-                    kind: t.kind,
-                    private: t.private,
-                })
-                .collect(),
+            turns: a.turns,
         };
         self.run(&ctx, &a.conversation, &shape, input, Output::Journal)
             .await

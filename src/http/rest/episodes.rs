@@ -9,22 +9,6 @@ use axum::extract::State;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// One turn of the conversation.
-#[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TurnBody {
-    /// `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
-    pub role: String,
-    /// What was said.
-    pub text: String,
-    /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// A turn the person marked private: dropped unread.
-    #[serde(default)]
-    pub private: bool,
-}
-
 /// A settled conversation, as a harness saw it.
 #[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -52,7 +36,7 @@ pub struct EpisodeRequest {
     /// When it ended.
     pub ended_at: DateTime<Utc>,
     /// The turns, in order (at most 10,000).
-    pub turns: Vec<TurnBody>,
+    pub turns: Vec<EpisodeTurn>,
 }
 
 impl From<EpisodeRequest> for PostEpisode {
@@ -63,16 +47,7 @@ impl From<EpisodeRequest> for PostEpisode {
             project: r.project,
             started_at: r.started_at,
             ended_at: r.ended_at,
-            turns: r
-                .turns
-                .into_iter()
-                .map(|t| EpisodeTurn {
-                    role: t.role,
-                    text: t.text,
-                    kind: t.kind,
-                    private: t.private,
-                })
-                .collect(),
+            turns: r.turns,
         }
     }
 }
