@@ -1,0 +1,51 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .append_request import AppendRequest
+from .audit_entry import AuditEntry
+from .call import Call
+from .catch_up import CatchUp
+from .end_request import EndRequest
+from .entry import Entry
+from .entry_list import EntryList
+from .flag_value import FlagValue
+from .health import Health
+from .item import Item
+from .problem import Problem
+from .provisional import Provisional
+from .record import Record
+from .record_change import RecordChange
+from .record_list import RecordList
+from .session import Session
+from .session_detail import SessionDetail
+from .session_list import SessionList
+from .set_flag import SetFlag
+from .start_request import StartRequest
+from .summary import Summary
+from .token_request import TokenRequest
+from .token_response import TokenResponse
+
+__all__ = (
+    "AppendRequest",
+    "AuditEntry",
+    "Call",
+    "CatchUp",
+    "EndRequest",
+    "Entry",
+    "EntryList",
+    "FlagValue",
+    "Health",
+    "Item",
+    "Problem",
+    "Provisional",
+    "Record",
+    "RecordChange",
+    "RecordList",
+    "Session",
+    "SessionDetail",
+    "SessionList",
+    "SetFlag",
+    "StartRequest",
+    "Summary",
+    "TokenRequest",
+    "TokenResponse",
+)
