@@ -37,6 +37,10 @@ pub struct Config {
     /// Default size of `GET /journal.md` (what a Claude Code hook can show).
     pub journal_md_max_chars: usize,
     pub lifecycle: Lifecycle,
+    /// Browser origins allowed to call the API cross-origin (CORS); empty = CORS off.
+    pub cors_allowed_origins: CorsOrigins,
+    /// Longest a request may take before it is answered `503`; `None` = no limit.
+    pub request_timeout: Option<Duration>,
 }
 
 /// Retention, caps and their schedules: the product text's numbers by default.
@@ -91,6 +95,45 @@ impl Lifecycle {
             digest_month_after: chrono::Duration::days(parse("N8V_DIGEST_MONTH_AFTER_DAYS", 90)?),
             digest_schedule: var("N8V_DIGEST_SCHEDULE").unwrap_or_else(|| "0 30 2 * * *".into()),
         })
+    }
+}
+
+/// `N8V_CORS_ALLOWED_ORIGINS`: exact origins (`https://app.example.com`), or `*` for any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// No CORS headers at all: browsers keep other origins out (the default).
+    #[default]
+    Off,
+    Any,
+    List(Vec<String>),
+}
+
+impl CorsOrigins {
+    pub fn parse(list: &str) -> anyhow::Result<Self> {
+        let origins: Vec<String> = list
+            .split(',')
+            .map(|o| o.trim().trim_end_matches('/').to_owned())
+            .filter(|o| !o.is_empty())
+            .collect();
+        if origins.is_empty() {
+            return Ok(Self::Off);
+        }
+        if origins.iter().any(|o| o == "*") {
+            return Ok(Self::Any);
+        }
+        for origin in &origins {
+            let (scheme, host) = origin.split_once("://").unwrap_or(("", ""));
+            if !matches!(scheme, "http" | "https")
+                || host.is_empty()
+                || host.contains(['/', '?', '#', ' '])
+            {
+                anyhow::bail!(
+                    "N8V_CORS_ALLOWED_ORIGINS: {origin:?} is not an origin \
+                     (scheme://host[:port], e.g. https://app.example.com)"
+                );
+            }
+        }
+        Ok(Self::List(origins))
     }
 }
 
@@ -247,6 +290,8 @@ impl std::fmt::Debug for Config {
             summaries,
             journal_md_max_chars,
             lifecycle,
+            cors_allowed_origins,
+            request_timeout,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -270,6 +315,8 @@ impl std::fmt::Debug for Config {
             .field("summaries", summaries)
             .field("journal_md_max_chars", journal_md_max_chars)
             .field("lifecycle", lifecycle)
+            .field("cors_allowed_origins", cors_allowed_origins)
+            .field("request_timeout", request_timeout)
             .finish()
     }
 }
@@ -310,6 +357,13 @@ impl Config {
             summaries: SummaryConfig::from_env()?,
             journal_md_max_chars: parse("N8V_JOURNAL_MD_MAX_CHARS", 9_500)?,
             lifecycle: Lifecycle::from_env()?,
+            cors_allowed_origins: CorsOrigins::parse(
+                &var("N8V_CORS_ALLOWED_ORIGINS").unwrap_or_default(),
+            )?,
+            request_timeout: match parse("N8V_REQUEST_TIMEOUT_SECONDS", 30u64)? {
+                0 => None,
+                seconds => Some(Duration::from_secs(seconds)),
+            },
         })
     }
 
@@ -334,6 +388,8 @@ impl Config {
             summaries: SummaryConfig::default(),
             journal_md_max_chars: 9_500,
             lifecycle: Lifecycle::default(),
+            cors_allowed_origins: CorsOrigins::Off,
+            request_timeout: Some(Duration::from_secs(30)),
         }
     }
 }

@@ -121,9 +121,12 @@ enum FlagCommand {
 
 #[tokio::main]
 async fn main() {
-    n8v_journal::telemetry::init();
+    let telemetry = n8v_journal::telemetry::init();
     let cli = Cli::parse();
-    if let Err(e) = run(cli.command).await {
+    let result = run(cli.command).await;
+    // The exporters' last batch leaves before the process does (blocking: off the runtime).
+    let _ = tokio::task::spawn_blocking(move || telemetry.shutdown()).await;
+    if let Err(e) = result {
         eprintln!("error: {e:#}");
         println!("{}", json!({"error": format!("{e:#}")}));
         std::process::exit(1);

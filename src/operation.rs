@@ -111,6 +111,7 @@ impl Operation {
         now: DateTime<Utc>,
         rules: SessionRules,
     ) -> Result<Self> {
+        crate::telemetry::record_operation(spec.id, tenant.account_id);
         let mut tx = TenantTx::begin(db, tenant).await?;
         let journal_on = flags::enabled(&mut tx, Flag::AssistantJournal).await?;
         let explicit_session = match (context.session, journal_on) {

@@ -70,3 +70,73 @@ pub async fn screen_request_id(mut req: Request, next: Next) -> Response {
     }
     next.run(req).await
 }
+
+/// CORS for browser clients on other origins, from `N8V_CORS_ALLOWED_ORIGINS`; `None` when off
+/// (then no CORS header is ever sent and browsers keep other origins out). Credentials are
+/// bearer tokens, never cookies, so `Access-Control-Allow-Credentials` is not sent.
+pub fn cors(origins: &crate::config::CorsOrigins) -> Option<tower_http::cors::CorsLayer> {
+    use crate::config::CorsOrigins;
+    use axum::http::{HeaderName, HeaderValue, Method};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    let allow_origin = match origins {
+        CorsOrigins::Off => return None,
+        CorsOrigins::Any => AllowOrigin::any(),
+        CorsOrigins::List(list) => AllowOrigin::list(
+            list.iter()
+                .filter_map(|o| HeaderValue::from_str(o).ok())
+                .collect::<Vec<_>>(),
+        ),
+    };
+    let names = |list: &[&'static str]| -> Vec<HeaderName> {
+        list.iter().map(|n| HeaderName::from_static(n)).collect()
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow_origin)
+            .allow_methods([
+                Method::GET,
+                Method::POST,
+                Method::PUT,
+                Method::DELETE,
+                Method::OPTIONS,
+            ])
+            .allow_headers(names(&[
+                "authorization",
+                "content-type",
+                "x-purpose",
+                "x-session-id",
+                "x-assistant",
+                "x-request-id",
+                "mcp-protocol-version",
+                "mcp-session-id",
+                "last-event-id",
+            ]))
+            .expose_headers(names(&[
+                "x-session-id",
+                "x-request-id",
+                "retry-after",
+                "mcp-session-id",
+            ]))
+            .max_age(std::time::Duration::from_secs(600)),
+    )
+}
+
+/// tower-http's request timeout answers with a bare status; give that answer our problem body.
+/// Every other error of ours already is `application/problem+json`, so a body-less `503`
+/// without a content type can only be the timeout.
+pub async fn timeout_problem(limit: std::time::Duration, req: Request, next: Next) -> Response {
+    let response = next.run(req).await;
+    if response.status() == axum::http::StatusCode::SERVICE_UNAVAILABLE
+        && !response
+            .headers()
+            .contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        tracing::warn!(limit_ms = limit.as_millis() as u64, "request timed out");
+        return Error::Unavailable(format!(
+            "the request took longer than {} ms and was stopped; retry later",
+            limit.as_millis()
+        ))
+        .into_response();
+    }
+    response
+}

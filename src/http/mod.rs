@@ -15,7 +15,7 @@ use crate::auth::AuthContext;
 use crate::error::Error;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRef};
-use axum::http::{HeaderName, Request};
+use axum::http::HeaderName;
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -34,6 +34,8 @@ pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let max_body = state.config.max_body_bytes;
     let max_headers = state.config.max_header_bytes;
+    let timeout = state.config.request_timeout;
+    let cors = middleware::cors(&state.config.cors_allowed_origins);
     // rmcp reads its body itself, past axum's DefaultBodyLimit: hold it to the same limit.
     let mcp = Router::new()
         .nest_service("/mcp", mcp::service(state.clone()))
@@ -49,6 +51,8 @@ pub fn router(state: AppState) -> Router {
         .merge(mcp)
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)
+        // After routing: names the span and the metrics by route template, not raw path.
+        .layer(axum::middleware::from_fn(crate::telemetry::track_route))
         .with_state(state)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn(middleware::rate_limit_headers))
@@ -56,18 +60,25 @@ pub fn router(state: AppState) -> Router {
             middleware::limit_headers(max_headers, req, next)
         }))
         .layer(axum::middleware::from_fn(call::limit_uri))
+        .layer(tower::util::option_layer(timeout.map(|limit| {
+            tower_http::timeout::TimeoutLayer::with_status_code(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                limit,
+            )
+        })))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            middleware::timeout_problem(timeout.unwrap_or_default(), req, next)
+        }))
         .layer(CatchPanicLayer::custom(middleware::panic_response))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
-            let id = req
-                .headers()
-                .get("x-request-id")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("-");
-            // The path as the audit log keeps it: a token in it never reaches the logs.
-            let path = crate::scrub::audit_path(req.uri().path());
-            tracing::info_span!("request", method = %req.method(), path = %path, request_id = %id)
-        }))
+        .layer(tower::util::option_layer(cors))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(crate::telemetry::http_span)
+                .on_response(
+                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO),
+                ),
+        )
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
         // Outermost: a client's X-Request-Id that is not acceptable is dropped, so the layer
         // above generates one.

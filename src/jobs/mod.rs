@@ -37,10 +37,14 @@ fn storage(db: &Db) -> PostgresStorage<SummarizeSession> {
 }
 
 async fn run_summary(job: SummarizeSession, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    summary::summarize_session(&state, &job)
-        .await
-        .map(|_| ())
-        .map_err(|e| Box::new(e) as BoxDynError)
+    let result = summary::summarize_session(&state, &job).await;
+    let outcome = match &result {
+        Ok(true) => "ok",
+        Ok(false) => "skipped",
+        Err(_) => "error",
+    };
+    crate::telemetry::job_finished("summarize_session", outcome);
+    result.map(|_| ()).map_err(|e| Box::new(e) as BoxDynError)
 }
 
 /// One retention pass (calls, sessions, caps) now.
@@ -96,7 +100,10 @@ async fn run_sweep(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynEr
         state.config.summaries.quiet_after,
     )
     .await
+    .inspect_err(|_| crate::telemetry::job_finished("quiet_sweep", "error"))
     .map_err(|e| Box::new(e) as BoxDynError)?;
+    crate::telemetry::job_finished("quiet_sweep", "ok");
+    crate::telemetry::sessions_closed("quiet", closed as u64);
     if closed > 0 {
         tracing::info!(closed, "closed quiet sessions");
     }

@@ -1,0 +1,251 @@
+//! OpenTelemetry export, end to end: the real binary, pointed at a local OTLP/HTTP receiver
+//! (`OTEL_EXPORTER_OTLP_ENDPOINT`, JSON encoding), sends spans named after the service with the
+//! operation id and account id of each journalled operation (REST and MCP), plus the request
+//! metrics; and never a purpose, a token or a Record line.
+
+mod common;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::Uri;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_n8v-journal");
+
+type Received = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// An OTLP/HTTP receiver: keeps every JSON export request by path (`/v1/traces`, …).
+async fn receiver() -> (String, Received) {
+    let received: Received = Arc::default();
+    let app = Router::new()
+        .fallback(
+            |State(store): State<Received>, uri: Uri, body: Bytes| async move {
+                let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                store.lock().unwrap().push((uri.path().to_owned(), value));
+                axum::Json(json!({}))
+            },
+        )
+        .with_state(received.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, received)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn attr<'a>(attributes: &'a Value, key: &str) -> Option<&'a str> {
+    attributes.as_array()?.iter().find(|a| a["key"] == key)?["value"]["stringValue"].as_str()
+}
+
+/// Every span received: (service.name of its resource, the span).
+fn spans(received: &Received) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for (path, body) in received.lock().unwrap().iter() {
+        if path != "/v1/traces" {
+            continue;
+        }
+        for rs in body["resourceSpans"].as_array().into_iter().flatten() {
+            let service = attr(&rs["resource"]["attributes"], "service.name")
+                .unwrap_or_default()
+                .to_owned();
+            for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
+                for span in ss["spans"].as_array().into_iter().flatten() {
+                    out.push((service.clone(), span.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn spans_and_metrics_reach_an_otlp_receiver_without_purposes_or_tokens() {
+    let (otlp, received) = receiver().await;
+    let db = common::fresh_database().await;
+    let owner = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&db)
+        .await
+        .unwrap();
+    let account = n8v_journal::admin::create_account(&owner, "Otel", false)
+        .await
+        .unwrap();
+    n8v_journal::admin::set_flag(
+        &owner,
+        n8v_journal::flags::Flag::AssistantJournal,
+        true,
+        Some(account),
+    )
+    .await
+    .unwrap();
+    let scopes = n8v_journal::auth::Scopes::parse("chats:read,records:read,records:write").unwrap();
+    let key = n8v_journal::admin::create_key(&owner, account, &scopes, None, "otel")
+        .await
+        .unwrap();
+    let record: uuid::Uuid = sqlx::query_scalar(
+        "SELECT record_id FROM records WHERE account_id = $1 AND organization_id IS NULL",
+    )
+    .bind(account)
+    .fetch_one(&owner)
+    .await
+    .unwrap();
+    let record = n8v_journal::ids::format(n8v_journal::ids::Kind::Record, record);
+    let account_ext = n8v_journal::ids::format(n8v_journal::ids::Kind::Account, account);
+
+    let port = free_port();
+    let child = Command::new(BIN)
+        .arg("api")
+        .env("DATABASE_URL", &db)
+        .env("N8V_BIND", format!("127.0.0.1:{port}"))
+        .env("N8V_LOG_FORMAT", "json")
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", &otlp)
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")
+        .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+        .env("OTEL_METRIC_EXPORT_INTERVAL", "500")
+        .env_remove("OTEL_SERVICE_NAME")
+        .env_remove("OTEL_RESOURCE_ATTRIBUTES")
+        .env_remove("OTEL_SDK_DISABLED")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !matches!(http.get(format!("{base}/readyz")).send().await, Ok(r) if r.status() == 200) {
+        assert!(Instant::now() < deadline, "the server never became ready");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let purpose = "PURPOSE-MUST-NOT-LEAK put the fix on record";
+    let line = "LINE-MUST-NOT-LEAK login fix merged";
+    let appended = http
+        .post(format!("{base}/api/v1/records/{record}/entries"))
+        .bearer_auth(&key.token)
+        .header("X-Purpose", purpose)
+        .header(
+            "traceparent",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        )
+        .json(&json!({"line": line}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(appended.status(), 201);
+
+    // The same operation kind through MCP: its call runs inside the /mcp request's span.
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"))
+        .auth_header(key.token.clone());
+    let client = ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    let args = json!({"purpose": purpose, "record_id": record, "line": line});
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("record_append")
+                .with_arguments(args.as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    client.cancel().await.unwrap();
+
+    // SIGTERM: the process flushes its exporters before it exits.
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(output.status.success(), "{:?}", output.status);
+
+    let spans = spans(&received);
+    assert!(!spans.is_empty(), "no spans arrived");
+    assert!(
+        spans.iter().all(|(service, _)| service == "n8v-journal"),
+        "service names: {:?}",
+        spans.iter().map(|s| &s.0).collect::<Vec<_>>()
+    );
+    let operations: Vec<&Value> = spans
+        .iter()
+        .map(|(_, span)| span)
+        .filter(|span| attr(&span["attributes"], "operation_id") == Some("appendRecordEntry"))
+        .collect();
+    assert!(
+        !operations.is_empty(),
+        "no span for appendRecordEntry: {spans:#?}"
+    );
+    let rest = operations
+        .iter()
+        .find(|s| attr(&s["attributes"], "route") == Some("/api/v1/records/{id}/entries"))
+        .expect("the REST request's span");
+    assert_eq!(
+        attr(&rest["attributes"], "account_id"),
+        Some(account_ext.as_str())
+    );
+    assert_eq!(rest["name"], "POST /api/v1/records/{id}/entries");
+    assert_eq!(rest["kind"], 2, "a server span: {rest}");
+    // The caller's traceparent is continued.
+    assert_eq!(
+        rest["traceId"].as_str().unwrap().to_lowercase(),
+        "4bf92f3577b34da6a3ce929d0e0e4736"
+    );
+    assert_eq!(
+        rest["parentSpanId"].as_str().unwrap().to_lowercase(),
+        "00f067aa0ba902b7"
+    );
+
+    let mcp = spans
+        .iter()
+        .map(|(_, span)| span)
+        .find(|s| {
+            attr(&s["attributes"], "route") == Some("/mcp")
+                && attr(&s["attributes"], "operation_id").is_some()
+        })
+        .expect("an MCP request span with its operation");
+    assert_eq!(
+        attr(&mcp["attributes"], "account_id"),
+        Some(account_ext.as_str())
+    );
+
+    // Nothing secret anywhere in what was exported, spans and metrics alike.
+    let everything = serde_json::to_string(&*received.lock().unwrap()).unwrap();
+    for secret in [
+        purpose,
+        line,
+        key.token.as_str(),
+        "PURPOSE-MUST-NOT-LEAK",
+        "LINE-MUST-NOT-LEAK",
+    ] {
+        assert!(!everything.contains(secret), "{secret:?} was exported");
+    }
+
+    // The request metrics arrived too, by route.
+    assert!(
+        everything.contains("http.server.request.duration")
+            && everything.contains("/api/v1/records/{id}/entries"),
+        "no request metrics: {everything}"
+    );
+
+    // Log lines inside a request carry the trace id.
+    let logs = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        logs.contains("4bf92f3577b34da6a3ce929d0e0e4736"),
+        "no log line with the trace id: {logs}"
+    );
+}
