@@ -33,8 +33,9 @@ export const getAuditEntry = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Mint a short-lived access token.
  *
- * Send an API key as the bearer credential. The token carries the key's credential id and
- * never more scope than the key; it stops working when the key is revoked.
+ * Send an API key as the bearer credential (a minted token cannot mint another). The token
+ * carries the key's credential id and never more scope than the key; it stops working when the
+ * key is revoked. Journalled like every other call (`X-Purpose`, `X-Session-Id`).
  */
 export const mintToken = <ThrowOnError extends boolean = false>(options?: Options<MintTokenData, ThrowOnError>) => (options?.client ?? client).post<MintTokenResponses, MintTokenErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -52,7 +53,8 @@ export const mintToken = <ThrowOnError extends boolean = false>(options?: Option
  * Call it first in a new conversation: decisions, work started, work finished and questions
  * waiting for you since a time or a previous session, the sessions they come from (`more`
  * says when older ones were left out), and, with `records:read`, what was put on record
- * meanwhile in each Record you can open. Needs `chats:read`.
+ * meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+ * Records of organizations you own. Needs `chats:read`.
  */
 export const getCatchUp = <ThrowOnError extends boolean = false>(options?: Options<GetCatchUpData, ThrowOnError>) => (options?.client ?? client).get<GetCatchUpResponses, GetCatchUpErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -91,7 +93,7 @@ export const listSessions = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
  * on each call of the conversation and close it with what happened. The assistant is taken
- * from `X-Assistant` (else the `User-Agent`).
+ * from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
  */
 export const startSession = <ThrowOnError extends boolean = false>(options: Options<StartSessionData, ThrowOnError>) => (options.client ?? client).post<StartSessionResponses, StartSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -119,7 +121,8 @@ export const getSession = <ThrowOnError extends boolean = false>(options: Option
  * Close a session.
  *
  * Close one of this credential's open sessions with what happened: the handoff the next
- * conversation reads.
+ * conversation reads. A session closes exactly once: of two concurrent ends, the second is
+ * told it has ended (`409`). Needs `chats:read`.
  */
 export const endSession = <ThrowOnError extends boolean = false>(options: Options<EndSessionData, ThrowOnError>) => (options.client ?? client).post<EndSessionResponses, EndSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -209,7 +212,7 @@ export const setFeatureFlag = <ThrowOnError extends boolean = false>(options: Op
  * Read the recent journal as markdown.
  *
  * The last 14 days of sessions as a short work log, newest kept within the character budget,
- * for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+ * for session-start hooks. Needs `chats:read`. Recorded as a journal read.
  */
 export const getJournalMarkdown = <ThrowOnError extends boolean = false>(options?: Options<GetJournalMarkdownData, ThrowOnError>) => (options?.client ?? client).get<GetJournalMarkdownResponses, GetJournalMarkdownErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

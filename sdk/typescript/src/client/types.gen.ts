@@ -5,6 +5,11 @@ export type ClientOptions = {
 };
 
 /**
+ * `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type AccountId = string;
+
+/**
  * A line to put on record.
  */
 export type AppendRequest = {
@@ -27,11 +32,8 @@ export type AuditEntry = {
     /**
      * The audit entry id (`aud_…`).
      */
-    id: string;
-    /**
-     * The API key that made the request (`key_…`).
-     */
-    key_id?: string | null;
+    id: AuditId;
+    key_id?: KeyId | null;
     /**
      * The HTTP method of the request.
      */
@@ -51,6 +53,11 @@ export type AuditEntry = {
 };
 
 /**
+ * `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type AuditId = string;
+
+/**
  * One call made in a session: what, why, on what, how it went, and the shape of its input.
  * Never the payloads: no message bodies, transcripts or returned data.
  */
@@ -59,10 +66,7 @@ export type Call = {
      * When the call was made.
      */
     at: string;
-    /**
-     * The audit entry written for the same request (`aud_…`).
-     */
-    audit_id?: string | null;
+    audit_id?: AuditId | null;
     /**
      * Where the audit entry written for the same request can be read.
      */
@@ -74,7 +78,7 @@ export type Call = {
     /**
      * The journal entry id (`call_…`).
      */
-    id: string;
+    id: CallId;
     /**
      * The shape of the input: query and body keys with the types of their values, never the
      * values.
@@ -88,6 +92,7 @@ export type Call = {
      * The operation called (its OpenAPI operation id, e.g. `appendRecordEntry`).
      */
     operation: string;
+    organization_id?: OrganizationId | null;
     /**
      * `ok` or `error`.
      */
@@ -107,7 +112,7 @@ export type Call = {
     /**
      * The session the call was recorded in (`ses_…`).
      */
-    session_id: string;
+    session_id: SessionId;
     /**
      * The HTTP status of the answer.
      */
@@ -121,6 +126,11 @@ export type Call = {
      */
     wrote: boolean;
 };
+
+/**
+ * `call_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type CallId = string;
 
 /**
  * The catch-up brief: decisions, work started, work finished and questions waiting for you,
@@ -140,7 +150,13 @@ export type CatchUp = {
      */
     open_questions: Array<Item>;
     /**
-     * What was put on record meanwhile, one item per Record that changed.
+     * Calls members made on the Records of organizations you own, newest first (with
+     * `orgs:read`; at most 50).
+     */
+    organization_activity: Array<OrganizationActivity>;
+    /**
+     * What was put on record meanwhile, one item per Record that changed (with
+     * `records:read`).
      */
     records: Array<RecordChange>;
     /**
@@ -179,7 +195,7 @@ export type Entry = {
     /**
      * The account that put it on record (`acc_…`).
      */
-    author_account_id: string;
+    author_account_id: AccountId;
     /**
      * When it was put on record.
      */
@@ -187,7 +203,7 @@ export type Entry = {
     /**
      * The entry id (`ent_…`).
      */
-    id: string;
+    id: EntryId;
     /**
      * The line: one line of text, credentials scrubbed.
      */
@@ -195,8 +211,13 @@ export type Entry = {
     /**
      * The Record it belongs to (`rec_…`).
      */
-    record_id: string;
+    record_id: RecordId;
 };
+
+/**
+ * `ent_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type EntryId = string;
 
 /**
  * A page of a Record's entries, newest first.
@@ -206,10 +227,7 @@ export type EntryList = {
      * The entries, newest first.
      */
     entries: Array<Entry>;
-    /**
-     * Pass it as `cursor` for the next page; absent on the last page.
-     */
-    next_cursor?: string | null;
+    next_cursor?: EntryId | null;
 };
 
 /**
@@ -247,12 +265,57 @@ export type Item = {
     /**
      * The session it comes from.
      */
-    session_id: string;
+    session_id: SessionId;
     /**
      * What was decided, started, finished or asked.
      */
     text: string;
 };
+
+/**
+ * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type KeyId = string;
+
+/**
+ * A call another account made on the Record of an organization you own: that organization's
+ * activity, whichever session it was made in.
+ */
+export type OrganizationActivity = {
+    /**
+     * The member account that made the call (`acc_…`).
+     */
+    account_id: AccountId;
+    /**
+     * When.
+     */
+    at: string;
+    /**
+     * The call (`call_…`); read it with `GET /api/v1/journal/entries/{id}`.
+     */
+    call_id: CallId;
+    /**
+     * The operation called.
+     */
+    operation: string;
+    /**
+     * The organization (`org_…`).
+     */
+    organization_id: OrganizationId;
+    /**
+     * Why it was called, as the member's assistant said.
+     */
+    purpose?: string | null;
+    /**
+     * Whether it wrote.
+     */
+    wrote: boolean;
+};
+
+/**
+ * `org_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type OrganizationId = string;
 
 /**
  * The body of every error answer (RFC 9457), sent as `application/problem+json`.
@@ -308,7 +371,7 @@ export type Record = {
     /**
      * The Record id (`rec_…`).
      */
-    id: string;
+    id: RecordId;
     /**
      * `account` for an account's own Record, `organization` for an organization's.
      */
@@ -317,10 +380,7 @@ export type Record = {
      * The name of the account or organization it belongs to.
      */
     name: string;
-    /**
-     * The organization (`org_…`) for an organization's Record.
-     */
-    organization_id?: string | null;
+    organization_id?: OrganizationId | null;
 };
 
 /**
@@ -339,15 +399,17 @@ export type RecordChange = {
      * The newest of them, newest first.
      */
     newest_lines: Array<string>;
-    /**
-     * The organization (`org_…`) for an organization's Record.
-     */
-    organization_id?: string | null;
+    organization_id?: OrganizationId | null;
     /**
      * The Record (`rec_…`).
      */
-    record_id: string;
+    record_id: RecordId;
 };
+
+/**
+ * `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type RecordId = string;
 
 /**
  * The Records this credential can open.
@@ -366,7 +428,7 @@ export type Session = {
     /**
      * The account the session belongs to (`acc_…`).
      */
-    account_id: string;
+    account_id: AccountId;
     /**
      * The assistant making the calls: `X-Assistant`, else the `User-Agent`, else `unknown`.
      */
@@ -390,11 +452,11 @@ export type Session = {
     /**
      * The session id (`ses_…`); send it as `X-Session-Id` to record calls in this session.
      */
-    id: string;
+    id: SessionId;
     /**
      * The API key that made the calls (`key_…`), also for tokens minted from it.
      */
-    key_id: string;
+    key_id: KeyId;
     /**
      * `explicit` (opened with a goal) or `implicit` (issued for calls made without a session).
      */
@@ -403,10 +465,7 @@ export type Session = {
      * When the last call was recorded in it.
      */
     last_activity_at: string;
-    /**
-     * The organization the work is for (`org_…`), if any.
-     */
-    organization_id?: string | null;
+    organization_id?: OrganizationId | null;
     /**
      * What happened: the handoff for the next conversation, given when it was closed.
      */
@@ -476,6 +535,11 @@ export type SessionDetail = {
 };
 
 /**
+ * `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type SessionId = string;
+
+/**
  * A page of sessions, newest first.
  */
 export type SessionList = {
@@ -517,7 +581,8 @@ export type StartRequest = {
      */
     organization?: string | null;
     /**
-     * The repository the assistant works in, if any (a repository-restricted key's own wins).
+     * The repository the assistant works in, if any (a repository-restricted key's own wins):
+     * letters, digits and `. _ - / : @ +`, up to 200 characters.
      */
     repository?: string | null;
 };
@@ -577,7 +642,7 @@ export type TokenResponse = {
     /**
      * The API key the token was minted from (`key_…`); revoking the key revokes the token.
      */
-    key_id: string;
+    key_id: KeyId;
     /**
      * The scopes the token carries.
      */
@@ -662,6 +727,20 @@ export type MintTokenData = {
      * The scopes and lifetime wanted. Optional: no body, `null` or `{}` mint a token with all of the key's scopes and the longest lifetime.
      */
     body?: TokenRequest | null;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/token';
@@ -669,7 +748,7 @@ export type MintTokenData = {
 
 export type MintTokenErrors = {
     /**
-     * Malformed JSON, an unknown scope name, or `expires_in` out of range (`bad-request`)
+     * Malformed JSON, an unknown scope name, an empty `scopes` list, `expires_in` out of range, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -677,9 +756,17 @@ export type MintTokenErrors = {
      */
     401: Problem;
     /**
-     * More scope than the key holds, or an operator credential (`forbidden`)
+     * More scope than the key holds, a minted token instead of an API key, or an operator credential (`forbidden`)
      */
     403: Problem;
+    /**
+     * `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The body is larger than the server accepts (`payload-too-large`)
      */
@@ -689,7 +776,7 @@ export type MintTokenErrors = {
      */
     415: Problem;
     /**
-     * JSON of the wrong shape, unknown fields included (`invalid-body`)
+     * JSON of the wrong shape (not an object, or unknown fields) (`invalid-body`)
      */
     422: Problem;
     /**
@@ -984,7 +1071,7 @@ export type StartSessionErrors = {
      */
     401: Problem;
     /**
-     * An operator credential (`forbidden`)
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -1150,7 +1237,7 @@ export type EndSessionErrors = {
      */
     401: Problem;
     /**
-     * An operator credential (`forbidden`)
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -1552,6 +1639,20 @@ export type SetFeatureFlagResponse = SetFeatureFlagResponses[keyof SetFeatureFla
 
 export type GetJournalMarkdownData = {
     body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -1565,7 +1666,7 @@ export type GetJournalMarkdownData = {
 
 export type GetJournalMarkdownErrors = {
     /**
-     * `max_chars` out of range, or an unknown query parameter (`bad-request`)
+     * `max_chars` out of range, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -1577,9 +1678,13 @@ export type GetJournalMarkdownErrors = {
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`)
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.

@@ -10,6 +10,7 @@ from .entry_list import EntryList
 from .flag_value import FlagValue
 from .health import Health
 from .item import Item
+from .organization_activity import OrganizationActivity
 from .problem import Problem
 from .provisional import Provisional
 from .record import Record
@@ -35,6 +36,7 @@ __all__ = (
     "FlagValue",
     "Health",
     "Item",
+    "OrganizationActivity",
     "Problem",
     "Provisional",
     "Record",

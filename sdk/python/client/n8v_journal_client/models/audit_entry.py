@@ -25,12 +25,12 @@ class AuditEntry:
 
         Attributes:
             at (datetime.datetime): When the request was made.
-            id (str): The audit entry id (`aud_…`).
+            id (str): `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
             method (str): The HTTP method of the request.
             path (str): The request path, credentials scrubbed.
             request_id (str): The request's `x-request-id`.
             status (int): The HTTP status of the answer.
-            key_id (None | str | Unset): The API key that made the request (`key_…`).
+            key_id (None | str | Unset):
     """
 
     at: datetime.datetime

@@ -21,26 +21,27 @@ class Call:
             {'at': '2026-11-10T09:02:05Z', 'audit_id': 'aud_01M72B2VP8E7KTHRJXJG7DJ13N', 'audit_url':
                 '/api/v1/audit/aud_01M72B2VP8E7KTHRJXJG7DJ13N', 'duration_ms': 12, 'id': 'call_01M72B2VP8EMRSV7E9Z0C1HT0H',
                 'input_shape': {'query': {'limit': 'string'}}, 'journal_read': False, 'operation': 'listRecordEntries',
-                'outcome': 'ok', 'purpose': 'Pick up where we stopped', 'result_count': 1, 'result_ids':
-                ['ent_01M72ECX80E7HAP3AMKDQG6STT'], 'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'status': 200, 'target_ids':
-                ['rec_01KYP3WV40ER08K6AGV0VFCXEC'], 'wrote': False}
+                'organization_id': None, 'outcome': 'ok', 'purpose': 'Pick up where we stopped', 'result_count': 1,
+                'result_ids': ['ent_01M72ECX80E7HAP3AMKDQG6STT'], 'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'status': 200,
+                'target_ids': ['rec_01KYP3WV40ER08K6AGV0VFCXEC'], 'wrote': False}
 
         Attributes:
             at (datetime.datetime): When the call was made.
             duration_ms (int): How long the operation took, in milliseconds.
-            id (str): The journal entry id (`call_…`).
+            id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
             journal_read (bool): Whether the call read the journal itself.
             operation (str): The operation called (its OpenAPI operation id, e.g. `appendRecordEntry`).
             outcome (str): `ok` or `error`.
             result_ids (list[str]): The IDs the call returned or created.
-            session_id (str): The session the call was recorded in (`ses_…`).
+            session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
             status (int): The HTTP status of the answer.
             target_ids (list[str]): The IDs the call acted on (path parameters), credentials scrubbed.
             wrote (bool): Whether the call changed anything.
-            audit_id (None | str | Unset): The audit entry written for the same request (`aud_…`).
+            audit_id (None | str | Unset):
             audit_url (None | str | Unset): Where the audit entry written for the same request can be read.
             input_shape (Any | Unset): The shape of the input: query and body keys with the types of their values, never the
                 values.
+            organization_id (None | str | Unset):
             purpose (None | str | Unset): Why the call was made (`X-Purpose`), credentials scrubbed.
             result_count (int | None | Unset): How many items a listing returned.
     """
@@ -59,6 +60,7 @@ class Call:
     audit_id: None | str | Unset = UNSET
     audit_url: None | str | Unset = UNSET
     input_shape: Any | Unset = UNSET
+    organization_id: None | str | Unset = UNSET
     purpose: None | str | Unset = UNSET
     result_count: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -100,6 +102,12 @@ class Call:
 
         input_shape = self.input_shape
 
+        organization_id: None | str | Unset
+        if isinstance(self.organization_id, Unset):
+            organization_id = UNSET
+        else:
+            organization_id = self.organization_id
+
         purpose: None | str | Unset
         if isinstance(self.purpose, Unset):
             purpose = UNSET
@@ -135,6 +143,8 @@ class Call:
             field_dict["audit_url"] = audit_url
         if input_shape is not UNSET:
             field_dict["input_shape"] = input_shape
+        if organization_id is not UNSET:
+            field_dict["organization_id"] = organization_id
         if purpose is not UNSET:
             field_dict["purpose"] = purpose
         if result_count is not UNSET:
@@ -187,6 +197,15 @@ class Call:
 
         input_shape = d.pop("input_shape", UNSET)
 
+        def _parse_organization_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        organization_id = _parse_organization_id(d.pop("organization_id", UNSET))
+
         def _parse_purpose(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -220,6 +239,7 @@ class Call:
             audit_id=audit_id,
             audit_url=audit_url,
             input_shape=input_shape,
+            organization_id=organization_id,
             purpose=purpose,
             result_count=result_count,
         )

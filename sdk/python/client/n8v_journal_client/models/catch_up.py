@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.item import Item
+    from ..models.organization_activity import OrganizationActivity
     from ..models.record_change import RecordChange
     from ..models.session import Session
 
@@ -25,7 +26,11 @@ class CatchUp:
             decisions (list[Item]): Decisions made in the window.
             more (bool): True when older sessions in the window were left out.
             open_questions (list[Item]): Questions waiting for you.
-            records (list[RecordChange]): What was put on record meanwhile, one item per Record that changed.
+            organization_activity (list[OrganizationActivity]): Calls members made on the Records of organizations you own,
+                newest first (with
+                `orgs:read`; at most 50).
+            records (list[RecordChange]): What was put on record meanwhile, one item per Record that changed (with
+                `records:read`).
             sessions (list[Session]): Sessions active in the window, newest first.
             since (datetime.datetime): The start of the window.
             work_finished (list[Item]): Work finished.
@@ -35,6 +40,7 @@ class CatchUp:
     decisions: list[Item]
     more: bool
     open_questions: list[Item]
+    organization_activity: list[OrganizationActivity]
     records: list[RecordChange]
     sessions: list[Session]
     since: datetime.datetime
@@ -54,6 +60,11 @@ class CatchUp:
         for open_questions_item_data in self.open_questions:
             open_questions_item = open_questions_item_data.to_dict()
             open_questions.append(open_questions_item)
+
+        organization_activity = []
+        for organization_activity_item_data in self.organization_activity:
+            organization_activity_item = organization_activity_item_data.to_dict()
+            organization_activity.append(organization_activity_item)
 
         records = []
         for records_item_data in self.records:
@@ -84,6 +95,7 @@ class CatchUp:
                 "decisions": decisions,
                 "more": more,
                 "open_questions": open_questions,
+                "organization_activity": organization_activity,
                 "records": records,
                 "sessions": sessions,
                 "since": since,
@@ -97,6 +109,7 @@ class CatchUp:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.item import Item  # noqa: PLC0415
+        from ..models.organization_activity import OrganizationActivity  # noqa: PLC0415
         from ..models.record_change import RecordChange  # noqa: PLC0415
         from ..models.session import Session  # noqa: PLC0415
 
@@ -116,6 +129,13 @@ class CatchUp:
             open_questions_item = Item.from_dict(open_questions_item_data)
 
             open_questions.append(open_questions_item)
+
+        organization_activity = []
+        _organization_activity = d.pop("organization_activity")
+        for organization_activity_item_data in _organization_activity:
+            organization_activity_item = OrganizationActivity.from_dict(organization_activity_item_data)
+
+            organization_activity.append(organization_activity_item)
 
         records = []
         _records = d.pop("records")
@@ -151,6 +171,7 @@ class CatchUp:
             decisions=decisions,
             more=more,
             open_questions=open_questions,
+            organization_activity=organization_activity,
             records=records,
             sessions=sessions,
             since=since,

@@ -20,11 +20,11 @@ class Entry:
             'rec_01KYP3WV40ER08K6AGV0VFCXEC'}
 
     Attributes:
-        author_account_id (str): The account that put it on record (`acc_…`).
+        author_account_id (str): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
         created_at (datetime.datetime): When it was put on record.
-        id (str): The entry id (`ent_…`).
+        id (str): `ent_` followed by 26 Crockford base32 characters (a UUIDv7).
         line (str): The line: one line of text, credentials scrubbed.
-        record_id (str): The Record it belongs to (`rec_…`).
+        record_id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
     """
 
     author_account_id: str

@@ -21,7 +21,7 @@ class EntryList:
 
     Attributes:
         entries (list[Entry]): The entries, newest first.
-        next_cursor (None | str | Unset): Pass it as `cursor` for the next page; absent on the last page.
+        next_cursor (None | str | Unset):
     """
 
     entries: list[Entry]

@@ -17,7 +17,7 @@ class Item:
         {'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'text': 'Fix ready for review; tests passed'}
 
     Attributes:
-        session_id (str): The session it comes from.
+        session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         text (str): What was decided, started, finished or asked.
     """
 

@@ -23,10 +23,10 @@ class Record:
 
         Attributes:
             created_at (datetime.datetime): When the Record was created.
-            id (str): The Record id (`rec_…`).
+            id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
             kind (str): `account` for an account's own Record, `organization` for an organization's.
             name (str): The name of the account or organization it belongs to.
-            organization_id (None | str | Unset): The organization (`org_…`) for an organization's Record.
+            organization_id (None | str | Unset):
     """
 
     created_at: datetime.datetime

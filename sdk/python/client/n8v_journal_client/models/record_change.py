@@ -19,8 +19,8 @@ class RecordChange:
         count (int): Lines put on record in the window.
         name (str): The name of the account or organization it belongs to.
         newest_lines (list[str]): The newest of them, newest first.
-        record_id (str): The Record (`rec_…`).
-        organization_id (None | str | Unset): The organization (`org_…`) for an organization's Record.
+        record_id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
+        organization_id (None | str | Unset):
     """
 
     count: int

@@ -34,11 +34,11 @@ class Session:
             'gemini-3.1-flash-lite', 'summary_note': None, 'summary_output_tokens': 200, 'write_count': 3}
 
     Attributes:
-        account_id (str): The account the session belongs to (`acc_…`).
+        account_id (str): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
         assistant (str): The assistant making the calls: `X-Assistant`, else the `User-Agent`, else `unknown`.
         call_count (int): How many calls were recorded in the session.
-        id (str): The session id (`ses_…`); send it as `X-Session-Id` to record calls in this session.
-        key_id (str): The API key that made the calls (`key_…`), also for tokens minted from it.
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
+        key_id (str): `key_` followed by 26 Crockford base32 characters (a UUIDv7).
         kind (str): `explicit` (opened with a goal) or `implicit` (issued for calls made without a session).
         last_activity_at (datetime.datetime): When the last call was recorded in it.
         scopes (list[str]): The scopes the credential held; only credentials holding all of them can read this session.
@@ -48,7 +48,7 @@ class Session:
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
         ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open.
         goal (None | str | Unset): One sentence describing the goal of the conversation, given when it was opened.
-        organization_id (None | str | Unset): The organization the work is for (`org_…`), if any.
+        organization_id (None | str | Unset):
         outcome (None | str | Unset): What happened: the handoff for the next conversation, given when it was closed.
         provisional (None | Provisional | Unset):
         repository (None | str | Unset): The repository the assistant worked in, if any.

@@ -24,7 +24,8 @@ class StartRequest:
         organization (None | str | Unset): The organization the work is for (`org_…`), if any; must be one the account
             belongs to.
         repository (None | str | Unset): The repository the assistant works in, if any (a repository-restricted key's
-            own wins).
+            own wins):
+            letters, digits and `. _ - / : @ +`, up to 200 characters.
     """
 
     goal: None | str | Unset = UNSET

@@ -20,7 +20,7 @@ class TokenResponse:
     Attributes:
         access_token (str): The token (an HS256 JWT), to send as `Authorization: Bearer <token>`.
         expires_in (int): Seconds until the token expires.
-        key_id (str): The API key the token was minted from (`key_…`); revoking the key revokes the token.
+        key_id (str): `key_` followed by 26 Crockford base32 characters (a UUIDv7).
         scopes (list[str]): The scopes the token carries.
         token_type (str): Always `Bearer`.
     """

@@ -14,8 +14,19 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     body: None | TokenRequest | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(x_purpose, Unset):
+        headers["X-Purpose"] = x_purpose
+
+    if not isinstance(x_session_id, Unset):
+        headers["X-Session-Id"] = x_session_id
+
+    if not isinstance(x_assistant, Unset):
+        headers["X-Assistant"] = x_assistant
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -55,6 +66,16 @@ def _parse_response(
         response_403 = Problem.from_dict(response.json())
 
         return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
 
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
@@ -102,13 +123,20 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: None | TokenRequest | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Response[Problem | TokenResponse]:
     """Mint a short-lived access token.
 
-     Send an API key as the bearer credential. The token carries the key's credential id and
-    never more scope than the key; it stops working when the key is revoked.
+     Send an API key as the bearer credential (a minted token cannot mint another). The token
+    carries the key's credential id and never more scope than the key; it stops working when the
+    key is revoked. Journalled like every other call (`X-Purpose`, `X-Session-Id`).
 
     Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
         body (None | TokenRequest | Unset):
 
     Raises:
@@ -121,6 +149,9 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     )
 
     response = client.get_httpx_client().request(
@@ -134,13 +165,20 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: None | TokenRequest | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Problem | TokenResponse | None:
     """Mint a short-lived access token.
 
-     Send an API key as the bearer credential. The token carries the key's credential id and
-    never more scope than the key; it stops working when the key is revoked.
+     Send an API key as the bearer credential (a minted token cannot mint another). The token
+    carries the key's credential id and never more scope than the key; it stops working when the
+    key is revoked. Journalled like every other call (`X-Purpose`, `X-Session-Id`).
 
     Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
         body (None | TokenRequest | Unset):
 
     Raises:
@@ -154,6 +192,9 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     ).parsed
 
 
@@ -161,13 +202,20 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: None | TokenRequest | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Response[Problem | TokenResponse]:
     """Mint a short-lived access token.
 
-     Send an API key as the bearer credential. The token carries the key's credential id and
-    never more scope than the key; it stops working when the key is revoked.
+     Send an API key as the bearer credential (a minted token cannot mint another). The token
+    carries the key's credential id and never more scope than the key; it stops working when the
+    key is revoked. Journalled like every other call (`X-Purpose`, `X-Session-Id`).
 
     Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
         body (None | TokenRequest | Unset):
 
     Raises:
@@ -180,6 +228,9 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -191,13 +242,20 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: None | TokenRequest | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Problem | TokenResponse | None:
     """Mint a short-lived access token.
 
-     Send an API key as the bearer credential. The token carries the key's credential id and
-    never more scope than the key; it stops working when the key is revoked.
+     Send an API key as the bearer credential (a minted token cannot mint another). The token
+    carries the key's credential id and never more scope than the key; it stops working when the
+    key is revoked. Journalled like every other call (`X-Purpose`, `X-Session-Id`).
 
     Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
         body (None | TokenRequest | Unset):
 
     Raises:
@@ -212,5 +270,8 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            x_purpose=x_purpose,
+            x_session_id=x_session_id,
+            x_assistant=x_assistant,
         )
     ).parsed

@@ -128,7 +128,8 @@ def sync_detailed(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads.
+    conversation reads. A session closes exactly once: of two concurrent ends, the second is
+    told it has ended (`409`). Needs `chats:read`.
 
     Args:
         id (str):
@@ -173,7 +174,8 @@ def sync(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads.
+    conversation reads. A session closes exactly once: of two concurrent ends, the second is
+    told it has ended (`409`). Needs `chats:read`.
 
     Args:
         id (str):
@@ -213,7 +215,8 @@ async def asyncio_detailed(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads.
+    conversation reads. A session closes exactly once: of two concurrent ends, the second is
+    told it has ended (`409`). Needs `chats:read`.
 
     Args:
         id (str):
@@ -256,7 +259,8 @@ async def asyncio(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads.
+    conversation reads. A session closes exactly once: of two concurrent ends, the second is
+    told it has ended (`409`). Needs `chats:read`.
 
     Args:
         id (str):

@@ -112,7 +112,8 @@ def sync_detailed(
      Call it first in a new conversation: decisions, work started, work finished and questions
     waiting for you since a time or a previous session, the sessions they come from (`more`
     says when older ones were left out), and, with `records:read`, what was put on record
-    meanwhile in each Record you can open. Needs `chats:read`.
+    meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+    Records of organizations you own. Needs `chats:read`.
 
     Args:
         since (str | Unset):
@@ -155,7 +156,8 @@ def sync(
      Call it first in a new conversation: decisions, work started, work finished and questions
     waiting for you since a time or a previous session, the sessions they come from (`more`
     says when older ones were left out), and, with `records:read`, what was put on record
-    meanwhile in each Record you can open. Needs `chats:read`.
+    meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+    Records of organizations you own. Needs `chats:read`.
 
     Args:
         since (str | Unset):
@@ -193,7 +195,8 @@ async def asyncio_detailed(
      Call it first in a new conversation: decisions, work started, work finished and questions
     waiting for you since a time or a previous session, the sessions they come from (`more`
     says when older ones were left out), and, with `records:read`, what was put on record
-    meanwhile in each Record you can open. Needs `chats:read`.
+    meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+    Records of organizations you own. Needs `chats:read`.
 
     Args:
         since (str | Unset):
@@ -234,7 +237,8 @@ async def asyncio(
      Call it first in a new conversation: decisions, work started, work finished and questions
     waiting for you since a time or a previous session, the sessions they come from (`more`
     says when older ones were left out), and, with `records:read`, what was put on record
-    meanwhile in each Record you can open. Needs `chats:read`.
+    meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+    Records of organizations you own. Needs `chats:read`.
 
     Args:
         since (str | Unset):

@@ -12,7 +12,19 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     max_chars: int | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_purpose, Unset):
+        headers["X-Purpose"] = x_purpose
+
+    if not isinstance(x_session_id, Unset):
+        headers["X-Session-Id"] = x_session_id
+
+    if not isinstance(x_assistant, Unset):
+        headers["X-Assistant"] = x_assistant
 
     params: dict[str, Any] = {}
 
@@ -26,6 +38,7 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -53,6 +66,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
 
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
@@ -83,14 +101,20 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Response[Problem | str]:
     """Read the recent journal as markdown.
 
      The last 14 days of sessions as a short work log, newest kept within the character budget,
-    for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+    for session-start hooks. Needs `chats:read`. Recorded as a journal read.
 
     Args:
         max_chars (int | Unset):
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -102,6 +126,9 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         max_chars=max_chars,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     )
 
     response = client.get_httpx_client().request(
@@ -115,14 +142,20 @@ def sync(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Problem | str | None:
     """Read the recent journal as markdown.
 
      The last 14 days of sessions as a short work log, newest kept within the character budget,
-    for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+    for session-start hooks. Needs `chats:read`. Recorded as a journal read.
 
     Args:
         max_chars (int | Unset):
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -135,6 +168,9 @@ def sync(
     return sync_detailed(
         client=client,
         max_chars=max_chars,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     ).parsed
 
 
@@ -142,14 +178,20 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Response[Problem | str]:
     """Read the recent journal as markdown.
 
      The last 14 days of sessions as a short work log, newest kept within the character budget,
-    for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+    for session-start hooks. Needs `chats:read`. Recorded as a journal read.
 
     Args:
         max_chars (int | Unset):
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +203,9 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         max_chars=max_chars,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -172,14 +217,20 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
 ) -> Problem | str | None:
     """Read the recent journal as markdown.
 
      The last 14 days of sessions as a short work log, newest kept within the character budget,
-    for session-start hooks. Needs `chats:read`. Not itself a journalled call.
+    for session-start hooks. Needs `chats:read`. Recorded as a journal read.
 
     Args:
         max_chars (int | Unset):
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +244,8 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             max_chars=max_chars,
+            x_purpose=x_purpose,
+            x_session_id=x_session_id,
+            x_assistant=x_assistant,
         )
     ).parsed

@@ -124,7 +124,7 @@ def sync_detailed(
 
      Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
     on each call of the conversation and close it with what happened. The assistant is taken
-    from `X-Assistant` (else the `User-Agent`).
+    from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
@@ -167,7 +167,7 @@ def sync(
 
      Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
     on each call of the conversation and close it with what happened. The assistant is taken
-    from `X-Assistant` (else the `User-Agent`).
+    from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
@@ -205,7 +205,7 @@ async def asyncio_detailed(
 
      Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
     on each call of the conversation and close it with what happened. The assistant is taken
-    from `X-Assistant` (else the `User-Agent`).
+    from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
@@ -246,7 +246,7 @@ async def asyncio(
 
      Open a session with one sentence describing the goal, then send its id as `X-Session-Id`
     on each call of the conversation and close it with what happened. The assistant is taken
-    from `X-Assistant` (else the `User-Agent`).
+    from `X-Assistant` (else the `User-Agent`). Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
