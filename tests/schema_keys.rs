@@ -32,6 +32,7 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "journal_sessions",
     "journal_calls",
     "session_summaries",
+    "summary_budget",
 ];
 
 /// A foreign key, its columns in key order on both sides.
