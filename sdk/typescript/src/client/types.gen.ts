@@ -665,7 +665,7 @@ export type GetAuditEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -737,7 +737,7 @@ export type MintTokenData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -813,7 +813,7 @@ export type GetCatchUpData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -883,7 +883,7 @@ export type GetJournalEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -952,7 +952,7 @@ export type ListSessionsData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1052,7 +1052,7 @@ export type StartSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1128,7 +1128,7 @@ export type GetSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1213,7 +1213,7 @@ export type EndSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1294,7 +1294,7 @@ export type ListRecordsData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1358,7 +1358,7 @@ export type ListRecordEntriesData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1439,7 +1439,7 @@ export type AppendRecordEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
@@ -1649,7 +1649,7 @@ export type GetJournalMarkdownData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
          */
         'X-Assistant'?: string;
     };
