@@ -5,6 +5,22 @@ export type ClientOptions = {
 };
 
 /**
+ * What the deletion removed.
+ */
+export type AccountDeleted = {
+    /**
+     * The account that no longer exists (`acc_…`).
+     */
+    account_id: AccountId;
+    /**
+     * Rows deleted per table (`apalis.jobs`: queued jobs of the account).
+     */
+    deleted: {
+        [key: string]: unknown;
+    };
+};
+
+/**
  * `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type AccountId = string;
@@ -175,6 +191,16 @@ export type CatchUp = {
      * Work started and not finished.
      */
     work_started: Array<Item>;
+};
+
+/**
+ * The confirmation a deletion needs.
+ */
+export type DeleteAccountRequest = {
+    /**
+     * This account's id (`acc_…`), repeated to confirm.
+     */
+    confirm: string;
 };
 
 /**
@@ -652,6 +678,59 @@ export type TokenResponse = {
      */
     token_type: string;
 };
+
+export type DeleteAccountData = {
+    /**
+     * The account's id, to confirm
+     */
+    body: DeleteAccountRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/account';
+};
+
+export type DeleteAccountErrors = {
+    /**
+     * Malformed JSON, or `confirm` is not this account's id (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `account:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
+     * JSON of the wrong shape (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type DeleteAccountError = DeleteAccountErrors[keyof DeleteAccountErrors];
+
+export type DeleteAccountResponses = {
+    /**
+     * The account is gone; what was deleted
+     */
+    200: AccountDeleted;
+};
+
+export type DeleteAccountResponse = DeleteAccountResponses[keyof DeleteAccountResponses];
 
 export type GetAuditEntryData = {
     body?: never;

@@ -1,9 +1,12 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .account_deleted import AccountDeleted
+from .account_deleted_deleted import AccountDeletedDeleted
 from .append_request import AppendRequest
 from .audit_entry import AuditEntry
 from .call import Call
 from .catch_up import CatchUp
+from .delete_account_request import DeleteAccountRequest
 from .end_request import EndRequest
 from .entry import Entry
 from .entry_list import EntryList
@@ -26,10 +29,13 @@ from .token_request import TokenRequest
 from .token_response import TokenResponse
 
 __all__ = (
+    "AccountDeleted",
+    "AccountDeletedDeleted",
     "AppendRequest",
     "AuditEntry",
     "Call",
     "CatchUp",
+    "DeleteAccountRequest",
     "EndRequest",
     "Entry",
     "EntryList",
