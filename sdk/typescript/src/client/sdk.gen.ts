@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -81,6 +81,19 @@ export const getCatchUp = <ThrowOnError extends boolean = false>(options?: Optio
 });
 
 /**
+ * Delete a day.
+ *
+ * Deletes, for good, every session of your account that started on this day (UTC) and that
+ * this credential can read, with their calls and summaries. Needs `chats:read` and
+ * `chats:delete`.
+ */
+export const deleteJournalDay = <ThrowOnError extends boolean = false>(options: Options<DeleteJournalDayData, ThrowOnError>) => (options.client ?? client).delete<DeleteJournalDayResponses, DeleteJournalDayErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/days/{date}',
+    ...options
+});
+
+/**
  * Read one call.
  *
  * One journal entry: what was called, why, on what, how it went and the shape of its input,
@@ -121,6 +134,20 @@ export const startSession = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Delete a session.
+ *
+ * Deletes one session's entry on purpose — the session, its calls and its summary — for good;
+ * no one can read it afterwards. Needs `chats:read` and `chats:delete`; only sessions of your
+ * own account that this credential can read. Journalled like every call (in another session
+ * when it deletes its own).
+ */
+export const deleteSession = <ThrowOnError extends boolean = false>(options: Options<DeleteSessionData, ThrowOnError>) => (options.client ?? client).delete<DeleteSessionResponses, DeleteSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/sessions/{id}',
+    ...options
 });
 
 /**
@@ -241,6 +268,7 @@ export const getJournalMarkdown = <ThrowOnError extends boolean = false>(options
 /**
  * The service is ready to serve.
  *
- * The database answers and every migration this binary knows is applied.
+ * The database answers, every migration this binary knows is applied, and every background
+ * worker of this process (`serve`, `worker`) is running.
  */
 export const readyz = <ThrowOnError extends boolean = false>(options?: Options<ReadyzData, ThrowOnError>) => (options?.client ?? client).get<ReadyzResponses, ReadyzErrors, ThrowOnError>({ url: '/readyz', ...options });

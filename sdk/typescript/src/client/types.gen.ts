@@ -204,6 +204,16 @@ export type DeleteAccountRequest = {
 };
 
 /**
+ * What a deletion removed.
+ */
+export type Deleted = {
+    /**
+     * The sessions deleted, with their calls and summaries; no one can read them any more.
+     */
+    deleted_sessions: Array<SessionId>;
+};
+
+/**
  * How a conversation ended.
  */
 export type EndRequest = {
@@ -950,6 +960,75 @@ export type GetCatchUpResponses = {
 
 export type GetCatchUpResponse = GetCatchUpResponses[keyof GetCatchUpResponses];
 
+export type DeleteJournalDayData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The day (`YYYY-MM-DD`, UTC)
+         */
+        date: string;
+    };
+    query?: never;
+    url: '/api/v1/journal/days/{date}';
+};
+
+export type DeleteJournalDayErrors = {
+    /**
+     * Not a date, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type DeleteJournalDayError = DeleteJournalDayErrors[keyof DeleteJournalDayErrors];
+
+export type DeleteJournalDayResponses = {
+    /**
+     * The day's sessions are gone
+     */
+    200: Deleted;
+};
+
+export type DeleteJournalDayResponse = DeleteJournalDayResponses[keyof DeleteJournalDayResponses];
+
 export type GetJournalEntryData = {
     body?: never;
     headers?: {
@@ -1194,6 +1273,75 @@ export type StartSessionResponses = {
 };
 
 export type StartSessionResponse = StartSessionResponses[keyof StartSessionResponses];
+
+export type DeleteSessionData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The session to delete (`ses_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/journal/sessions/{id}';
+};
+
+export type DeleteSessionErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or no session with this id that this credential may delete (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type DeleteSessionError = DeleteSessionErrors[keyof DeleteSessionErrors];
+
+export type DeleteSessionResponses = {
+    /**
+     * The session is gone
+     */
+    200: Deleted;
+};
+
+export type DeleteSessionResponse = DeleteSessionResponses[keyof DeleteSessionResponses];
 
 export type GetSessionData = {
     body?: never;
@@ -1795,7 +1943,7 @@ export type ReadyzData = {
 
 export type ReadyzErrors = {
     /**
-     * Not ready: the database is not reachable or the migrations are not applied (`unavailable`)
+     * Not ready: the database is not reachable, the migrations are not applied, or a worker is not running (it restarts with backoff; `unavailable`)
      */
     503: Problem;
 };

@@ -7,6 +7,7 @@ from .audit_entry import AuditEntry
 from .call import Call
 from .catch_up import CatchUp
 from .delete_account_request import DeleteAccountRequest
+from .deleted import Deleted
 from .end_request import EndRequest
 from .entry import Entry
 from .entry_list import EntryList
@@ -36,6 +37,7 @@ __all__ = (
     "Call",
     "CatchUp",
     "DeleteAccountRequest",
+    "Deleted",
     "EndRequest",
     "Entry",
     "EntryList",

@@ -52,7 +52,8 @@ def sync_detailed(
 ) -> Response[Health | Problem]:
     """The service is ready to serve.
 
-     The database answers and every migration this binary knows is applied.
+     The database answers, every migration this binary knows is applied, and every background
+    worker of this process (`serve`, `worker`) is running.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -77,7 +78,8 @@ def sync(
 ) -> Health | Problem | None:
     """The service is ready to serve.
 
-     The database answers and every migration this binary knows is applied.
+     The database answers, every migration this binary knows is applied, and every background
+    worker of this process (`serve`, `worker`) is running.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -98,7 +100,8 @@ async def asyncio_detailed(
 ) -> Response[Health | Problem]:
     """The service is ready to serve.
 
-     The database answers and every migration this binary knows is applied.
+     The database answers, every migration this binary knows is applied, and every background
+    worker of this process (`serve`, `worker`) is running.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,7 +124,8 @@ async def asyncio(
 ) -> Health | Problem | None:
     """The service is ready to serve.
 
-     The database answers and every migration this binary knows is applied.
+     The database answers, every migration this binary knows is applied, and every background
+    worker of this process (`serve`, `worker`) is running.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
