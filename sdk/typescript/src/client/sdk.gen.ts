@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -90,6 +90,31 @@ export const getCatchUp = <ThrowOnError extends boolean = false>(options?: Optio
 export const deleteJournalDay = <ThrowOnError extends boolean = false>(options: Options<DeleteJournalDayData, ThrowOnError>) => (options.client ?? client).delete<DeleteJournalDayResponses, DeleteJournalDayErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/journal/days/{date}',
+    ...options
+});
+
+/**
+ * List digests.
+ *
+ * Sessions older than 14 days are rolled into one digest per ISO week, and weeks older than
+ * 90 days into one digest per month, each keeping every decision and open question. Month
+ * digests are kept indefinitely. Newest first, at most 120. Needs `chats:read` and every scope
+ * the digested sessions recorded.
+ */
+export const listDigests = <ThrowOnError extends boolean = false>(options?: Options<ListDigestsData, ThrowOnError>) => (options?.client ?? client).get<ListDigestsResponses, ListDigestsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/digests',
+    ...options
+});
+
+/**
+ * Delete a digest.
+ *
+ * Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
+ */
+export const deleteDigest = <ThrowOnError extends boolean = false>(options: Options<DeleteDigestData, ThrowOnError>) => (options.client ?? client).delete<DeleteDigestResponses, DeleteDigestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/digests/{id}',
     ...options
 });
 

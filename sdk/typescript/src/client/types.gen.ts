@@ -214,6 +214,73 @@ export type Deleted = {
 };
 
 /**
+ * What a digest deletion removed.
+ */
+export type DeletedDigest = {
+    /**
+     * The digest deleted; no one can read it any more.
+     */
+    deleted_digest: DigestId;
+};
+
+/**
+ * A digest of a week or a month.
+ */
+export type Digest = {
+    /**
+     * What it cost, in US dollars (an exact decimal).
+     */
+    cost_usd: string;
+    /**
+     * When it was made.
+     */
+    created_at: string;
+    /**
+     * The digest (`dig_…`).
+     */
+    id: DigestId;
+    /**
+     * The model that wrote it, or `code`.
+     */
+    model: string;
+    /**
+     * `week` or `month`.
+     */
+    period: string;
+    /**
+     * The day after the period's last day.
+     */
+    period_end: string;
+    /**
+     * The first day of the period (a Monday for weeks).
+     */
+    period_start: string;
+    /**
+     * How many sessions the period held.
+     */
+    session_count: number;
+    /**
+     * Every decision and open question of the period, and a short narrative.
+     */
+    summary: Summary;
+};
+
+/**
+ * `dig_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type DigestId = string;
+
+/**
+ * Week and month digests, newest first.
+ */
+export type DigestList = {
+    /**
+     * The digests, newest period first.
+     */
+    digests: Array<Digest>;
+};
+
+/**
  * How a conversation ended.
  */
 export type EndRequest = {
@@ -1028,6 +1095,152 @@ export type DeleteJournalDayResponses = {
 };
 
 export type DeleteJournalDayResponse = DeleteJournalDayResponses[keyof DeleteJournalDayResponses];
+
+export type ListDigestsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * `week` or `month`; both when absent.
+         */
+        period?: string;
+        /**
+         * Only periods starting on or after this day (`YYYY-MM-DD`).
+         */
+        from?: string;
+        /**
+         * Only periods starting before this day (`YYYY-MM-DD`).
+         */
+        to?: string;
+    };
+    url: '/api/v1/journal/digests';
+};
+
+export type ListDigestsErrors = {
+    /**
+     * A bad `period`, `from` or `to`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListDigestsError = ListDigestsErrors[keyof ListDigestsErrors];
+
+export type ListDigestsResponses = {
+    /**
+     * The digests, newest first
+     */
+    200: DigestList;
+};
+
+export type ListDigestsResponse = ListDigestsResponses[keyof ListDigestsResponses];
+
+export type DeleteDigestData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The digest (`dig_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/journal/digests/{id}';
+};
+
+export type DeleteDigestErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or no digest with this id that this credential may delete (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type DeleteDigestError = DeleteDigestErrors[keyof DeleteDigestErrors];
+
+export type DeleteDigestResponses = {
+    /**
+     * The digest is gone
+     */
+    200: DeletedDigest;
+};
+
+export type DeleteDigestResponse = DeleteDigestResponses[keyof DeleteDigestResponses];
 
 export type GetJournalEntryData = {
     body?: never;

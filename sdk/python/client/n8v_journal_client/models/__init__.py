@@ -8,6 +8,9 @@ from .call import Call
 from .catch_up import CatchUp
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
+from .deleted_digest import DeletedDigest
+from .digest import Digest
+from .digest_list import DigestList
 from .end_request import EndRequest
 from .entry import Entry
 from .entry_list import EntryList
@@ -38,6 +41,9 @@ __all__ = (
     "CatchUp",
     "DeleteAccountRequest",
     "Deleted",
+    "DeletedDigest",
+    "Digest",
+    "DigestList",
     "EndRequest",
     "Entry",
     "EntryList",
