@@ -33,6 +33,7 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "journal_calls",
     "session_summaries",
     "summary_budget",
+    "journal_digests",
 ];
 
 /// A foreign key, its columns in key order on both sides.
