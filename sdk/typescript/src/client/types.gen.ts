@@ -334,6 +334,73 @@ export type EntryList = {
 };
 
 /**
+ * One entry of a posted episode.
+ */
+export type EpisodeEntry = {
+    /**
+     * `false` when an earlier post of the same episode made it already.
+     */
+    created: boolean;
+    /**
+     * The part (from 0).
+     */
+    part: number;
+    /**
+     * The entry, a closed session of kind `episode` (`ses_…`).
+     */
+    session_id: SessionId;
+};
+
+/**
+ * What a post made.
+ */
+export type EpisodePosted = {
+    /**
+     * Turns dropped unread: tool calls and output, reasoning, private turns, other roles.
+     */
+    dropped_turns: number;
+    /**
+     * One entry per part; none when the assistant never replied.
+     */
+    entries: Array<EpisodeEntry>;
+    /**
+     * The harness's episode id.
+     */
+    episode_id: string;
+};
+
+/**
+ * A settled conversation, as a harness saw it.
+ */
+export type EpisodeRequest = {
+    /**
+     * When it ended.
+     */
+    ended_at: string;
+    /**
+     * The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
+     * Posting the same episode again makes nothing new.
+     */
+    episode_id: string;
+    /**
+     * The harness: `claude-code`, `codex`, …
+     */
+    harness: string;
+    /**
+     * The project or repository, if any.
+     */
+    project?: string | null;
+    /**
+     * When the conversation started.
+     */
+    started_at: string;
+    /**
+     * The turns, in order (at most 10,000).
+     */
+    turns: Array<TurnBody>;
+};
+
+/**
  * A feature flag's value.
  */
 export type FlagValue = {
@@ -754,6 +821,28 @@ export type TokenResponse = {
      * Always `Bearer`.
      */
     token_type: string;
+};
+
+/**
+ * One turn of the conversation.
+ */
+export type TurnBody = {
+    /**
+     * `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
+     */
+    kind?: string | null;
+    /**
+     * A turn the person marked private: dropped unread.
+     */
+    private?: boolean;
+    /**
+     * `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
+     */
+    role: string;
+    /**
+     * What was said.
+     */
+    text: string;
 };
 
 export type DeleteAccountData = {
@@ -1310,6 +1399,85 @@ export type GetJournalEntryResponses = {
 };
 
 export type GetJournalEntryResponse = GetJournalEntryResponses[keyof GetJournalEntryResponses];
+
+export type PostEpisodeData = {
+    /**
+     * The settled conversation
+     */
+    body: EpisodeRequest;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/journal/episodes';
+};
+
+export type PostEpisodeErrors = {
+    /**
+     * A bad episode id, harness or project, `ended_at` before `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
+     * JSON of the wrong shape (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type PostEpisodeError = PostEpisodeErrors[keyof PostEpisodeErrors];
+
+export type PostEpisodeResponses = {
+    /**
+     * The episode's entries (`created: false` for parts an earlier post made)
+     */
+    201: EpisodePosted;
+};
+
+export type PostEpisodeResponse = PostEpisodeResponses[keyof PostEpisodeResponses];
 
 export type ListSessionsData = {
     body?: never;

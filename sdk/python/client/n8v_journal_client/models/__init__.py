@@ -14,6 +14,9 @@ from .digest_list import DigestList
 from .end_request import EndRequest
 from .entry import Entry
 from .entry_list import EntryList
+from .episode_entry import EpisodeEntry
+from .episode_posted import EpisodePosted
+from .episode_request import EpisodeRequest
 from .flag_value import FlagValue
 from .health import Health
 from .item import Item
@@ -31,6 +34,7 @@ from .start_request import StartRequest
 from .summary import Summary
 from .token_request import TokenRequest
 from .token_response import TokenResponse
+from .turn_body import TurnBody
 
 __all__ = (
     "AccountDeleted",
@@ -47,6 +51,9 @@ __all__ = (
     "EndRequest",
     "Entry",
     "EntryList",
+    "EpisodeEntry",
+    "EpisodePosted",
+    "EpisodeRequest",
     "FlagValue",
     "Health",
     "Item",
@@ -64,4 +71,5 @@ __all__ = (
     "Summary",
     "TokenRequest",
     "TokenResponse",
+    "TurnBody",
 )

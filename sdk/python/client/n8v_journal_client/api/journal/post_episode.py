@@ -1,0 +1,302 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.episode_posted import EpisodePosted
+from ...models.episode_request import EpisodeRequest
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: EpisodeRequest,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_purpose, Unset):
+        headers["X-Purpose"] = x_purpose
+
+    if not isinstance(x_session_id, Unset):
+        headers["X-Session-Id"] = x_session_id
+
+    if not isinstance(x_assistant, Unset):
+        headers["X-Assistant"] = x_assistant
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/journal/episodes",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EpisodePosted | Problem | None:
+    if response.status_code == 201:
+        response_201 = EpisodePosted.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EpisodePosted | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: EpisodeRequest,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
+) -> Response[EpisodePosted | Problem]:
+    """Post a conversation.
+
+     A harness posts a settled conversation held outside the API; each ~30,000-character part
+    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
+    project), drafted by the summary model. The prose is never stored: tool calls and output,
+    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
+    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+
+    Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
+        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
+            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
+            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
+            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
+            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EpisodePosted | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: EpisodeRequest,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
+) -> EpisodePosted | Problem | None:
+    """Post a conversation.
+
+     A harness posts a settled conversation held outside the API; each ~30,000-character part
+    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
+    project), drafted by the summary model. The prose is never stored: tool calls and output,
+    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
+    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+
+    Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
+        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
+            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
+            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
+            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
+            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EpisodePosted | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: EpisodeRequest,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
+) -> Response[EpisodePosted | Problem]:
+    """Post a conversation.
+
+     A harness posts a settled conversation held outside the API; each ~30,000-character part
+    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
+    project), drafted by the summary model. The prose is never stored: tool calls and output,
+    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
+    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+
+    Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
+        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
+            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
+            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
+            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
+            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EpisodePosted | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_purpose=x_purpose,
+        x_session_id=x_session_id,
+        x_assistant=x_assistant,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: EpisodeRequest,
+    x_purpose: str | Unset = UNSET,
+    x_session_id: str | Unset = UNSET,
+    x_assistant: str | Unset = UNSET,
+) -> EpisodePosted | Problem | None:
+    """Post a conversation.
+
+     A harness posts a settled conversation held outside the API; each ~30,000-character part
+    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
+    project), drafted by the summary model. The prose is never stored: tool calls and output,
+    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
+    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+
+    Args:
+        x_purpose (str | Unset):
+        x_session_id (str | Unset):
+        x_assistant (str | Unset):
+        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
+            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
+            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
+            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
+            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EpisodePosted | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_purpose=x_purpose,
+            x_session_id=x_session_id,
+            x_assistant=x_assistant,
+        )
+    ).parsed

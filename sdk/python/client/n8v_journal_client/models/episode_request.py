@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.turn_body import TurnBody
+
+
+T = TypeVar("T", bound="EpisodeRequest")
+
+
+@_attrs_define
+class EpisodeRequest:
+    """A settled conversation, as a harness saw it.
+
+    Example:
+        {'ended_at': '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-
+            code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The
+            login redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was SameSite=Strict.
+            Tests pass.'}]}
+
+    Attributes:
+        ended_at (datetime.datetime): When it ended.
+        episode_id (str): The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
+            Posting the same episode again makes nothing new.
+        harness (str): The harness: `claude-code`, `codex`, …
+        started_at (datetime.datetime): When the conversation started.
+        turns (list[TurnBody]): The turns, in order (at most 10,000).
+        project (None | str | Unset): The project or repository, if any.
+    """
+
+    ended_at: datetime.datetime
+    episode_id: str
+    harness: str
+    started_at: datetime.datetime
+    turns: list[TurnBody]
+    project: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        ended_at = self.ended_at.isoformat()
+
+        episode_id = self.episode_id
+
+        harness = self.harness
+
+        started_at = self.started_at.isoformat()
+
+        turns = []
+        for turns_item_data in self.turns:
+            turns_item = turns_item_data.to_dict()
+            turns.append(turns_item)
+
+        project: None | str | Unset
+        if isinstance(self.project, Unset):
+            project = UNSET
+        else:
+            project = self.project
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "ended_at": ended_at,
+                "episode_id": episode_id,
+                "harness": harness,
+                "started_at": started_at,
+                "turns": turns,
+            }
+        )
+        if project is not UNSET:
+            field_dict["project"] = project
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.turn_body import TurnBody  # noqa: PLC0415
+
+        d = dict(src_dict)
+        ended_at = datetime.datetime.fromisoformat(d.pop("ended_at"))
+
+        episode_id = d.pop("episode_id")
+
+        harness = d.pop("harness")
+
+        started_at = datetime.datetime.fromisoformat(d.pop("started_at"))
+
+        turns = []
+        _turns = d.pop("turns")
+        for turns_item_data in _turns:
+            turns_item = TurnBody.from_dict(turns_item_data)
+
+            turns.append(turns_item)
+
+        def _parse_project(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        project = _parse_project(d.pop("project", UNSET))
+
+        episode_request = cls(
+            ended_at=ended_at,
+            episode_id=episode_id,
+            harness=harness,
+            started_at=started_at,
+            turns=turns,
+            project=project,
+        )
+
+        return episode_request
