@@ -397,7 +397,29 @@ export type EpisodeRequest = {
     /**
      * The turns, in order (at most 10,000).
      */
-    turns: Array<TurnBody>;
+    turns: Array<EpisodeTurn>;
+};
+
+/**
+ * One turn of the conversation, as the harness sent it (REST and MCP take it as it is).
+ */
+export type EpisodeTurn = {
+    /**
+     * `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
+     */
+    kind?: string | null;
+    /**
+     * A turn the person marked private: dropped unread.
+     */
+    private?: boolean;
+    /**
+     * `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
+     */
+    role: string;
+    /**
+     * What was said.
+     */
+    text: string;
 };
 
 /**
@@ -752,7 +774,7 @@ export type StartRequest = {
     organization?: string | null;
     /**
      * The repository the assistant works in, if any (a repository-restricted key's own wins):
-     * letters, digits and `. _ - / : @ +`, up to 200 characters.
+     * letters, digits and `. _ - / : @ +`, up to 200 characters (empty: none).
      */
     repository?: string | null;
 };
@@ -823,28 +845,6 @@ export type TokenResponse = {
     token_type: string;
 };
 
-/**
- * One turn of the conversation.
- */
-export type TurnBody = {
-    /**
-     * `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
-     */
-    kind?: string | null;
-    /**
-     * A turn the person marked private: dropped unread.
-     */
-    private?: boolean;
-    /**
-     * `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
-     */
-    role: string;
-    /**
-     * What was said.
-     */
-    text: string;
-};
-
 export type DeleteAccountData = {
     /**
      * The account's id, to confirm
@@ -868,6 +868,10 @@ export type DeleteAccountErrors = {
      * The credential lacks `account:delete` (`missing-scope`) or is an operator credential (`forbidden`)
      */
     403: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
@@ -946,6 +950,10 @@ export type GetAuditEntryErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1016,6 +1024,10 @@ export type MintTokenErrors = {
      * The body is larger than the server accepts (`payload-too-large`)
      */
     413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * A body without `Content-Type: application/json` (`unsupported-media-type`)
      */
@@ -1095,6 +1107,10 @@ export type GetCatchUpErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1163,6 +1179,10 @@ export type DeleteJournalDayErrors = {
      * `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
@@ -1241,6 +1261,10 @@ export type ListDigestsErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1310,6 +1334,10 @@ export type DeleteDigestErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1378,6 +1406,10 @@ export type GetJournalEntryErrors = {
      * `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
@@ -1449,6 +1481,10 @@ export type PostEpisodeErrors = {
      * The body is larger than the server accepts (`payload-too-large`)
      */
     413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
@@ -1555,6 +1591,10 @@ export type ListSessionsErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1625,6 +1665,10 @@ export type StartSessionErrors = {
      * The body is larger than the server accepts (`payload-too-large`)
      */
     413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
@@ -1702,6 +1746,10 @@ export type DeleteSessionErrors = {
      * `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
@@ -1785,6 +1833,10 @@ export type GetSessionErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -1861,6 +1913,10 @@ export type EndSessionErrors = {
      */
     413: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
     415: Problem;
@@ -1932,6 +1988,10 @@ export type ListRecordsErrors = {
      * `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
@@ -2011,6 +2071,10 @@ export type ListRecordEntriesErrors = {
      */
     409: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -2087,6 +2151,10 @@ export type AppendRecordEntryErrors = {
      */
     413: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
     415: Problem;
@@ -2158,6 +2226,10 @@ export type ListFeatureFlagsErrors = {
      */
     403: Problem;
     /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.
      */
@@ -2215,6 +2287,10 @@ export type SetFeatureFlagErrors = {
      * The body is larger than the server accepts (`payload-too-large`)
      */
     413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
@@ -2293,6 +2369,10 @@ export type GetJournalMarkdownErrors = {
      * `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
     /**
      * Too many requests from this credential, or too many failed authentications from this
      * address.

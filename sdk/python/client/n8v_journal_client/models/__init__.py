@@ -17,6 +17,7 @@ from .entry_list import EntryList
 from .episode_entry import EpisodeEntry
 from .episode_posted import EpisodePosted
 from .episode_request import EpisodeRequest
+from .episode_turn import EpisodeTurn
 from .flag_value import FlagValue
 from .health import Health
 from .item import Item
@@ -34,7 +35,6 @@ from .start_request import StartRequest
 from .summary import Summary
 from .token_request import TokenRequest
 from .token_response import TokenResponse
-from .turn_body import TurnBody
 
 __all__ = (
     "AccountDeleted",
@@ -54,6 +54,7 @@ __all__ = (
     "EpisodeEntry",
     "EpisodePosted",
     "EpisodeRequest",
+    "EpisodeTurn",
     "FlagValue",
     "Health",
     "Item",
@@ -71,5 +72,4 @@ __all__ = (
     "Summary",
     "TokenRequest",
     "TokenResponse",
-    "TurnBody",
 )

@@ -9,7 +9,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.turn_body import TurnBody
+    from ..models.episode_turn import EpisodeTurn
 
 
 T = TypeVar("T", bound="EpisodeRequest")
@@ -31,7 +31,7 @@ class EpisodeRequest:
             Posting the same episode again makes nothing new.
         harness (str): The harness: `claude-code`, `codex`, …
         started_at (datetime.datetime): When the conversation started.
-        turns (list[TurnBody]): The turns, in order (at most 10,000).
+        turns (list[EpisodeTurn]): The turns, in order (at most 10,000).
         project (None | str | Unset): The project or repository, if any.
     """
 
@@ -39,7 +39,7 @@ class EpisodeRequest:
     episode_id: str
     harness: str
     started_at: datetime.datetime
-    turns: list[TurnBody]
+    turns: list[EpisodeTurn]
     project: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,7 +80,7 @@ class EpisodeRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.turn_body import TurnBody  # noqa: PLC0415
+        from ..models.episode_turn import EpisodeTurn  # noqa: PLC0415
 
         d = dict(src_dict)
         ended_at = datetime.datetime.fromisoformat(d.pop("ended_at"))
@@ -94,7 +94,7 @@ class EpisodeRequest:
         turns = []
         _turns = d.pop("turns")
         for turns_item_data in _turns:
-            turns_item = TurnBody.from_dict(turns_item_data)
+            turns_item = EpisodeTurn.from_dict(turns_item_data)
 
             turns.append(turns_item)
 

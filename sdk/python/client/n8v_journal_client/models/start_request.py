@@ -25,7 +25,7 @@ class StartRequest:
             belongs to.
         repository (None | str | Unset): The repository the assistant works in, if any (a repository-restricted key's
             own wins):
-            letters, digits and `. _ - / : @ +`, up to 200 characters.
+            letters, digits and `. _ - / : @ +`, up to 200 characters (empty: none).
     """
 
     goal: None | str | Unset = UNSET

@@ -7,12 +7,12 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="TurnBody")
+T = TypeVar("T", bound="EpisodeTurn")
 
 
 @_attrs_define
-class TurnBody:
-    """One turn of the conversation.
+class EpisodeTurn:
+    """One turn of the conversation, as the harness sent it (REST and MCP take it as it is).
 
     Attributes:
         role (str): `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
@@ -72,11 +72,11 @@ class TurnBody:
 
         private = d.pop("private", UNSET)
 
-        turn_body = cls(
+        episode_turn = cls(
             role=role,
             text=text,
             kind=kind,
             private=private,
         )
 
-        return turn_body
+        return episode_turn
