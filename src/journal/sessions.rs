@@ -83,6 +83,7 @@ pub async fn join_or_issue(
     .bind(now)
     .fetch_all(tx.conn())
     .await?;
+    crate::telemetry::sessions_closed("retired", retired.len() as u64);
     for (session, calls) in retired {
         enqueue_summary(tx, session, calls).await?;
     }
@@ -101,6 +102,7 @@ pub async fn join_or_issue(
     .fetch_optional(tx.conn())
     .await?;
     if let Some(id) = inserted {
+        crate::telemetry::sessions_opened("implicit", 1);
         return Ok(id);
     }
     // A concurrent request issued it first; join that one.
@@ -145,6 +147,7 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
     .bind(now)
     .fetch_one(tx.conn())
     .await?;
+    crate::telemetry::sessions_opened("explicit", 1);
     Ok(row.into())
 }
 
@@ -175,6 +178,7 @@ pub async fn end(
         return Err(Error::Conflict(format!("session {id} has ended")));
     };
     enqueue_summary(tx, id.0, row.call_count).await?;
+    crate::telemetry::sessions_closed("ended", 1);
     Ok(row.into())
 }
 

@@ -163,6 +163,13 @@ pub async fn set_on_session(
     .bind(snapshot)
     .execute(tx.conn())
     .await?;
+    use rust_decimal::prelude::ToPrimitive;
+    crate::telemetry::summary_recorded(
+        &outcome.model,
+        outcome.input_tokens,
+        outcome.output_tokens,
+        outcome.cost_usd.to_f64().unwrap_or(0.0),
+    );
     Ok(())
 }
 
