@@ -4,8 +4,10 @@
 //! (a refused `record_append` is a 403, a created entry a 201), as over REST.
 
 use super::args::*;
+use super::results::{
+    EpisodeShape, parse_date, parse_time, problem_result, session_meta, tool_error,
+};
 use crate::auth::Principal;
-use crate::error::Error;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta::{self, Purpose};
@@ -19,9 +21,7 @@ use crate::ops::{self, CallContext, Op, Via};
 use axum::http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, MetaObject, ServerCapabilities, ServerConfig,
-};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
@@ -415,90 +415,6 @@ impl JournalMcp {
                 tool.content = vec![ContentBlock::text(text)];
                 tool.with_meta(session_meta(session.as_deref()))
             }
-        }
-    }
-}
-
-fn parse_time(
-    name: &str,
-    text: Option<&str>,
-) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
-    text.map(|t| {
-        chrono::DateTime::parse_from_rfc3339(t)
-            .map(|d| d.with_timezone(&chrono::Utc))
-            .map_err(|_| {
-                Error::BadRequest(format!(
-                    "{name} {t:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)"
-                ))
-            })
-    })
-    .transpose()
-}
-
-fn parse_date(name: &str, text: Option<&str>) -> Result<Option<chrono::NaiveDate>, Error> {
-    text.map(|t| {
-        chrono::NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| {
-            let shown: String = t.chars().take(20).collect();
-            Error::BadRequest(format!("{name} {shown:?} is not a date (YYYY-MM-DD)"))
-        })
-    })
-    .transpose()
-}
-
-fn session_meta(session: Option<&str>) -> Option<MetaObject> {
-    session.map(|s| {
-        let mut meta = MetaObject::new();
-        meta.insert("n8v/session".into(), Value::String(s.to_owned()));
-        meta
-    })
-}
-
-/// A tool error (`isError: true`) an assistant can act on: the problem's title and detail.
-fn problem_result(error: &Error, session: Option<&str>) -> CallToolResult {
-    let problem = error.problem();
-    tool_error(&problem.title, &problem.detail, session)
-}
-
-fn tool_error(title: &str, detail: &str, session: Option<&str>) -> CallToolResult {
-    let mut result = CallToolResult::structured_error(json!({ "error": title, "detail": detail }));
-    result.content = vec![ContentBlock::text(format!("{title}: {detail}"))];
-    result.with_meta(session_meta(session))
-}
-
-/// What the journal keeps of an episode's arguments: their shape, built without the prose.
-#[derive(Serialize)]
-struct EpisodeShape {
-    episode_id: String,
-    harness: String,
-    project: Option<String>,
-    started_at: String,
-    ended_at: String,
-    turns: Vec<TurnShape>,
-}
-
-#[derive(Serialize)]
-struct TurnShape {
-    role: String,
-    text: String,
-}
-
-impl EpisodeShape {
-    fn of(a: &EpisodeArgs) -> Self {
-        Self {
-            episode_id: String::new(),
-            harness: String::new(),
-            project: a.project.as_ref().map(|_| String::new()),
-            started_at: String::new(),
-            ended_at: String::new(),
-            turns: a
-                .turns
-                .first()
-                .map(|_| TurnShape {
-                    role: String::new(),
-                    text: String::new(),
-                })
-                .into_iter()
-                .collect(),
         }
     }
 }

@@ -1,0 +1,96 @@
+//! What tools answer with, and the small parsers their arguments need: tool errors an
+//! assistant can act on, the session in `_meta`, and an episode's argument shape (built without
+//! its prose).
+
+use super::args::EpisodeArgs;
+use crate::error::Error;
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+pub(super) fn parse_time(
+    name: &str,
+    text: Option<&str>,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
+    text.map(|t| {
+        chrono::DateTime::parse_from_rfc3339(t)
+            .map(|d| d.with_timezone(&chrono::Utc))
+            .map_err(|_| {
+                Error::BadRequest(format!(
+                    "{name} {t:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)"
+                ))
+            })
+    })
+    .transpose()
+}
+
+pub(super) fn parse_date(
+    name: &str,
+    text: Option<&str>,
+) -> Result<Option<chrono::NaiveDate>, Error> {
+    text.map(|t| {
+        chrono::NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| {
+            let shown: String = t.chars().take(20).collect();
+            Error::BadRequest(format!("{name} {shown:?} is not a date (YYYY-MM-DD)"))
+        })
+    })
+    .transpose()
+}
+
+pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
+    session.map(|s| {
+        let mut meta = MetaObject::new();
+        meta.insert("n8v/session".into(), Value::String(s.to_owned()));
+        meta
+    })
+}
+
+/// A tool error (`isError: true`) an assistant can act on: the problem's title and detail.
+pub(super) fn problem_result(error: &Error, session: Option<&str>) -> CallToolResult {
+    let problem = error.problem();
+    tool_error(&problem.title, &problem.detail, session)
+}
+
+pub(super) fn tool_error(title: &str, detail: &str, session: Option<&str>) -> CallToolResult {
+    let mut result = CallToolResult::structured_error(json!({ "error": title, "detail": detail }));
+    result.content = vec![ContentBlock::text(format!("{title}: {detail}"))];
+    result.with_meta(session_meta(session))
+}
+
+/// What the journal keeps of an episode's arguments: their shape, built without the prose.
+#[derive(Serialize)]
+pub(super) struct EpisodeShape {
+    episode_id: String,
+    harness: String,
+    project: Option<String>,
+    started_at: String,
+    ended_at: String,
+    turns: Vec<TurnShape>,
+}
+
+#[derive(Serialize)]
+struct TurnShape {
+    role: String,
+    text: String,
+}
+
+impl EpisodeShape {
+    pub(super) fn of(a: &EpisodeArgs) -> Self {
+        Self {
+            episode_id: String::new(),
+            harness: String::new(),
+            project: a.project.as_ref().map(|_| String::new()),
+            started_at: String::new(),
+            ended_at: String::new(),
+            turns: a
+                .turns
+                .first()
+                .map(|_| TurnShape {
+                    role: String::new(),
+                    text: String::new(),
+                })
+                .into_iter()
+                .collect(),
+        }
+    }
+}
