@@ -90,6 +90,17 @@ fn decode_char(c: u8) -> Option<u8> {
     ALPHABET.iter().position(|&a| a == c).map(|p| p as u8)
 }
 
+/// Caller text as it may be shown back (in an error) or kept (as a refused target): its first
+/// 40 characters, `…` when cut, credentials scrubbed. Never the whole of an oversized argument.
+pub fn shown(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut shown: String = text.chars().take(SHOWN).collect();
+    if text.chars().count() > SHOWN {
+        shown.push('…');
+    }
+    crate::scrub::scrub(&shown).into_owned()
+}
+
 /// An id the caller named that is not one of ours: kept short, never stored in full.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadId {
@@ -99,14 +110,9 @@ pub struct BadId {
 
 impl BadId {
     fn new(kind: Kind, text: &str) -> Self {
-        const SHOWN: usize = 40;
-        let mut shown: String = text.chars().take(SHOWN).collect();
-        if text.chars().count() > SHOWN {
-            shown.push('…');
-        }
         Self {
             kind,
-            shown: crate::scrub::scrub(&shown).into_owned(),
+            shown: shown(text),
         }
     }
 

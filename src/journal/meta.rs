@@ -35,10 +35,22 @@ pub fn session_arg(raw: Option<&str>) -> Result<Option<SessionId>, String> {
     match raw.map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(None),
         Some(s) => SessionId::parse(s).map(Some).ok_or_else(|| {
-            let shown: String = s.chars().take(40).collect();
-            format!("{shown:?} is not a session id (ses_…); omit it to let the service pick one")
+            format!(
+                "{:?} is not a session id (ses_…); omit it to let the service pick one",
+                crate::ids::shown(s)
+            )
         }),
     }
+}
+
+/// A day argument (`YYYY-MM-DD`); `Err` says what is wrong, naming the argument.
+pub fn parse_day(name: &str, text: &str) -> Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+        format!(
+            "{name} {:?} is not a date (YYYY-MM-DD)",
+            crate::ids::shown(text)
+        )
+    })
 }
 
 /// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed.

@@ -126,9 +126,9 @@ fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
     text.filter(|t| !t.is_empty())
         .map(|t| {
             T::parse(t).ok_or_else(|| {
-                let shown: String = t.chars().take(40).collect();
                 bad(format!(
-                    "{name} {shown:?} is not a {} id ({}_…)",
+                    "{name} {:?} is not a {} id ({}_…)",
+                    crate::ids::shown(t),
                     T::KIND.noun(),
                     T::KIND.prefix()
                 ))
@@ -338,10 +338,8 @@ pub struct DeleteDay {
 
 impl DeleteDay {
     pub fn parse(text: &str) -> Self {
-        let shown: String = text.chars().take(40).collect();
         Self {
-            date: chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
-                .map_err(|_| format!("{shown:?} is not a date (YYYY-MM-DD)")),
+            date: crate::journal::meta::parse_day("date", text),
         }
     }
 }
@@ -399,8 +397,10 @@ impl Op for ListDigests {
             None | Some("") => None,
             Some(p @ ("week" | "month")) => Some(p.to_owned()),
             Some(other) => {
-                let shown: String = other.chars().take(20).collect();
-                return Err(bad(format!("period {shown:?} is neither week nor month")));
+                return Err(bad(format!(
+                    "period {:?} is neither week nor month",
+                    crate::ids::shown(other)
+                )));
             }
         };
         let digests = crate::journal::digests::list(

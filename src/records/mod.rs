@@ -170,7 +170,7 @@ pub async fn entries(
         Some(c) => Some(EntryId::parse(c).ok_or_else(|| {
             Error::BadRequest(format!(
                 "cursor {:?} is not a next_cursor this endpoint returned",
-                BadText(c)
+                ids::shown(c)
             ))
         })?),
     };
@@ -221,14 +221,4 @@ pub async fn append(
     .fetch_one(tx.conn())
     .await?;
     Ok(row.into())
-}
-
-/// Caller text shown back in an error, cut short.
-struct BadText<'a>(&'a str);
-
-impl std::fmt::Debug for BadText<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let short: String = self.0.chars().take(40).collect();
-        write!(f, "{short:?}")
-    }
 }

@@ -17,7 +17,8 @@ pub(super) fn parse_time(
             .map(|d| d.with_timezone(&chrono::Utc))
             .map_err(|_| {
                 Error::BadRequest(format!(
-                    "{name} {t:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)"
+                    "{name} {:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)",
+                    crate::ids::shown(t)
                 ))
             })
     })
@@ -28,13 +29,8 @@ pub(super) fn parse_date(
     name: &str,
     text: Option<&str>,
 ) -> Result<Option<chrono::NaiveDate>, Error> {
-    text.map(|t| {
-        chrono::NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| {
-            let shown: String = t.chars().take(20).collect();
-            Error::BadRequest(format!("{name} {shown:?} is not a date (YYYY-MM-DD)"))
-        })
-    })
-    .transpose()
+    text.map(|t| crate::journal::meta::parse_day(name, t).map_err(Error::BadRequest))
+        .transpose()
 }
 
 pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
