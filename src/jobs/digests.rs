@@ -7,7 +7,7 @@ use super::WorkerState;
 use crate::db::{Tenant, TenantTx};
 use crate::journal::digests::{self, Inputs};
 use crate::journal::retention;
-use crate::journal::summaries::{MonthlyBudget, model_for};
+use crate::journal::summaries::{MonthlyBudget, account_model};
 use crate::summarize;
 use chrono::{Months, NaiveDate};
 use serde::Serialize;
@@ -87,12 +87,8 @@ async fn make(
     if inputs.entries.is_empty() {
         return Ok(None); // deleted meanwhile; the claim rolls back
     }
-    let kind: String = sqlx::query_scalar("SELECT kind FROM accounts WHERE account_id = $1")
-        .bind(account)
-        .fetch_one(tx.conn())
-        .await?;
     let config = &state.config.summaries;
-    let chosen = model_for(config, &kind);
+    let chosen = account_model(&mut tx, config).await?;
     let budget = MonthlyBudget::of(&state.db, config, account, now);
     let limits = budget.limits(config);
     match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {

@@ -250,6 +250,18 @@ fn provider(
     }
 }
 
+/// The model for the account the transaction acts for (see [`model_for`]).
+pub async fn account_model(
+    tx: &mut TenantTx,
+    config: &SummaryConfig,
+) -> sqlx::Result<Option<Box<dyn Provider>>> {
+    let kind: String =
+        sqlx::query_scalar("SELECT kind FROM accounts WHERE account_id = n8v_account()")
+            .fetch_one(tx.conn())
+            .await?;
+    Ok(model_for(config, &kind))
+}
+
 /// The model an account's summaries and digests use: the proxy for internal accounts, Gemini
 /// for customers; `None` when that provider is not configured (code writes them).
 pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {

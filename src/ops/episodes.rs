@@ -14,7 +14,7 @@ use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{self, SessionId};
 use crate::journal::meta::parse_repository;
-use crate::journal::summaries::{MonthlyBudget, model_for, set_on_session};
+use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{JournalUse, Spec};
 use crate::summarize::{self, ConversationTurn, PART_CHARS};
 use chrono::{DateTime, Utc};
@@ -156,13 +156,11 @@ impl Op for PostEpisode {
         let parts = summarize::split_conversation(&turns, PART_CHARS);
         drop(turns);
         let total = parts.len();
-        let kind: String =
-            sqlx::query_scalar("SELECT kind FROM accounts WHERE account_id = n8v_account()")
-                .fetch_one(op.tx().conn())
-                .await?;
         let config = &services.config.summaries;
-        let model = model_for(config, &kind);
+        let model = account_model(op.tx(), config).await?;
         let account = op.tenant().account_id;
+        let budget = MonthlyBudget::of(&services.db, config, account, op.now());
+        let limits = budget.limits(config);
         let about = format!(
             "A {harness} conversation{}",
             project
@@ -176,7 +174,7 @@ impl Op for PostEpisode {
                      assistant, repository, scopes, started_at, last_activity_at, ended_at, \
                      end_reason, journal_only, episode_id, episode_part) \
                  VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
-                     string_to_array(current_setting('app.scopes', true), ','), $4, $5, $5, \
+                     n8v_scopes(), $4, $5, $5, \
                      'ended', false, $6, $7) \
                  ON CONFLICT (account_id, episode_id, episode_part) WHERE episode_id IS NOT NULL \
                  DO NOTHING RETURNING session_id",
@@ -206,8 +204,6 @@ impl Op for PostEpisode {
                 });
                 continue;
             };
-            let budget = MonthlyBudget::of(&services.db, config, account, op.now());
-            let limits = budget.limits(config);
             let outcome = summarize::conversation_entry(
                 model.as_deref(),
                 &limits,
