@@ -151,14 +151,6 @@ impl Operation {
         self.now
     }
 
-    pub fn journal_on(&self) -> bool {
-        self.journal_on
-    }
-
-    pub fn spec(&self) -> Spec {
-        self.spec
-    }
-
     /// The checks every operation's spec asks for: the flag (journal operations exist only
     /// while it is on), then the scope.
     pub fn check(&self) -> Result<()> {

@@ -79,40 +79,28 @@ pub async fn all_accounts(db: &Db) -> sqlx::Result<Vec<Uuid>> {
     }
 }
 
-/// One deleting statement in its own transaction for the account; returns the rows it
-/// deleted.
-async fn delete_batch(
-    db: &Db,
-    account: Uuid,
-    sql: &'static str,
-    binds: Binds,
-) -> sqlx::Result<u64> {
-    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-    lock_account(&mut tx).await?;
-    let query = sqlx::query(sql);
-    let Binds::Before(at, limit) = binds;
-    let query = query.bind(at).bind(limit);
-    let done = query.execute(tx.conn()).await?.rows_affected();
-    tx.commit().await?;
-    Ok(done)
-}
-
-enum Binds {
-    Before(DateTime<Utc>, i64),
-}
-
-/// Repeats a batch until one deletes nothing. Each batch holds the account's advisory lock, so
-/// passes running at once take turns batch by batch and never pick the same rows.
+/// Runs `sql` (rows older than `$1`, at most `$2` of them) batch after batch, each in its own
+/// transaction for the account, until one deletes nothing; returns the rows deleted. Each batch
+/// holds the account's advisory lock, so passes running at once take turns batch by batch and
+/// never pick the same rows.
 async fn drain(
     db: &Db,
     account: Uuid,
     sql: &'static str,
-    binds: impl Fn(i64) -> Binds,
+    before: DateTime<Utc>,
     batch: i64,
 ) -> sqlx::Result<u64> {
     let mut total = 0;
     loop {
-        let done = delete_batch(db, account, sql, binds(batch)).await?;
+        let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+        lock_account(&mut tx).await?;
+        let done = sqlx::query(sql)
+            .bind(before)
+            .bind(batch)
+            .execute(tx.conn())
+            .await?
+            .rows_affected();
+        tx.commit().await?;
         if done == 0 {
             return Ok(total);
         }
@@ -231,22 +219,8 @@ pub async fn expire_account(
         accounts: 1,
         ..Counts::default()
     };
-    counts.calls_deleted = drain(
-        db,
-        account,
-        EXPIRED_CALLS,
-        |n| Binds::Before(calls_before, n),
-        batch,
-    )
-    .await?;
-    counts.sessions_deleted = drain(
-        db,
-        account,
-        EXPIRED_SESSIONS,
-        |n| Binds::Before(sessions_before, n),
-        batch,
-    )
-    .await?;
+    counts.calls_deleted = drain(db, account, EXPIRED_CALLS, calls_before, batch).await?;
+    counts.sessions_deleted = drain(db, account, EXPIRED_SESSIONS, sessions_before, batch).await?;
     let (sessions, calls) = cap_sessions(db, account, rules).await?;
     counts.sessions_capped = sessions;
     counts.calls_capped = calls + cap_calls(db, account, rules).await?;
@@ -281,14 +255,7 @@ pub async fn expire_audit(
     let mut total = AuditCounts::default();
     for account in all_accounts(db).await? {
         total.accounts += 1;
-        total.audit_entries_deleted += drain(
-            db,
-            account,
-            EXPIRED_AUDIT,
-            |n| Binds::Before(before, n),
-            batch,
-        )
-        .await?;
+        total.audit_entries_deleted += drain(db, account, EXPIRED_AUDIT, before, batch).await?;
     }
     Ok(total)
 }

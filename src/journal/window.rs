@@ -141,7 +141,7 @@ pub async fn render(
         .iter()
         .map(week_entry)
         .collect();
-    let (markdown, kept) = fit_with(&entries, &weeks, max_chars);
+    let (markdown, kept) = fit(&entries, &weeks, max_chars);
     Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
 }
 
@@ -171,15 +171,10 @@ pub fn week_entry(d: &super::digests::Digest) -> String {
     out
 }
 
-/// Keeps the newest entries (given newest first) that fit, shows them oldest first; also says
-/// how many it kept.
-pub fn fit(newest_first: &[String], max_chars: usize) -> (String, usize) {
-    fit_with(newest_first, &[], max_chars)
-}
-
-/// [`fit`], then as many of `weeks` (week digests, newest first) as still fit, after the
-/// session entries.
-pub fn fit_with(newest_first: &[String], weeks: &[String], max_chars: usize) -> (String, usize) {
+/// Keeps the newest entries (given newest first) that fit, shows them oldest first, then as
+/// many of `weeks` (week digests, newest first) as still fit, after the session entries; also
+/// says how many session entries it kept.
+pub fn fit(newest_first: &[String], weeks: &[String], max_chars: usize) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
     let mut budget = max_chars.saturating_sub(chars(HEADER) + chars(&footer(newest_first.len())));
     let mut kept = Vec::new();
@@ -229,7 +224,7 @@ mod tests {
         let entries: Vec<String> = (0..50)
             .map(|i| format!("## entry {i:02}\n{}\n\n", "x".repeat(200)))
             .collect();
-        let (out, kept) = fit(&entries, 1_000);
+        let (out, kept) = fit(&entries, &[], 1_000);
         assert!(kept > 0 && kept < 50);
         assert!(out.chars().count() <= 1_000, "{}", out.chars().count());
         assert!(out.contains("entry 00") && !out.contains("entry 49"));
@@ -241,7 +236,7 @@ mod tests {
             out.contains("older sessions were left out")
                 && out.ends_with("GET /api/v1/journal/sessions).\n")
         );
-        let (all, _) = fit(&entries, MAX_CHARS);
+        let (all, _) = fit(&entries, &[], MAX_CHARS);
         assert!(all.contains("entry 49") && !all.contains("left out"));
     }
 }
