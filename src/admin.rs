@@ -260,15 +260,7 @@ pub async fn run_job(
         "retention" => serde_json::to_value(crate::jobs::retention(&state).await?)?,
         "audit-retention" => serde_json::to_value(crate::jobs::audit_retention(&state).await?)?,
         "digests" => serde_json::to_value(crate::jobs::digests::roll_up(&state).await?)?,
-        "sweep" => {
-            let closed = crate::jobs::sweep::close_quiet_sessions(
-                &db,
-                chrono::Utc::now(),
-                config.summaries.quiet_after,
-            )
-            .await?;
-            serde_json::json!({ "sessions_closed": closed })
-        }
+        "sweep" => serde_json::json!({ "sessions_closed": crate::jobs::sweep(&state).await? }),
         other => bail!("no job {other:?}; run retention, audit-retention, digests or sweep"),
     };
     db.close().await;

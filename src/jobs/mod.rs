@@ -69,44 +69,46 @@ pub async fn audit_retention(state: &WorkerState) -> sqlx::Result<retention::Aud
     .await
 }
 
-async fn run_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let counts = retention(&state)
-        .await
-        .map_err(|e| Box::new(e) as BoxDynError)?;
-    tracing::info!(?counts, "retention pass done");
-    Ok(())
-}
-
-async fn run_digests(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let counts = digests::roll_up(&state)
-        .await
-        .map_err(|e| Box::new(e) as BoxDynError)?;
-    tracing::info!(?counts, "digest pass done");
-    Ok(())
-}
-
-async fn run_audit_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let counts = audit_retention(&state)
-        .await
-        .map_err(|e| Box::new(e) as BoxDynError)?;
-    tracing::info!(?counts, "audit retention pass done");
-    Ok(())
-}
-
-async fn run_sweep(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let closed = sweep::close_quiet_sessions(
+/// One quiet-sweep pass now; returns how many sessions it closed.
+pub async fn sweep(state: &WorkerState) -> sqlx::Result<usize> {
+    sweep::close_quiet_sessions(
         &state.db,
         state.clock.now(),
         state.config.summaries.quiet_after,
     )
     .await
-    .inspect_err(|_| crate::telemetry::job_finished("quiet_sweep", "error"))
-    .map_err(|e| Box::new(e) as BoxDynError)?;
-    crate::telemetry::job_finished("quiet_sweep", "ok");
-    crate::telemetry::sessions_closed("quiet", closed as u64);
-    if closed > 0 {
-        tracing::info!(closed, "closed quiet sessions");
+}
+
+/// A cron pass's result, with its outcome recorded for the job metrics and its counts logged.
+fn pass<T: std::fmt::Debug>(job: &'static str, result: sqlx::Result<T>) -> Result<T, BoxDynError> {
+    match result {
+        Ok(counts) => {
+            crate::telemetry::job_finished(job, "ok");
+            tracing::info!(job, ?counts, "pass done");
+            Ok(counts)
+        }
+        Err(e) => {
+            crate::telemetry::job_finished(job, "error");
+            Err(Box::new(e))
+        }
     }
+}
+
+async fn run_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    pass("retention", retention(&state).await).map(drop)
+}
+
+async fn run_digests(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    pass("digests", digests::roll_up(&state).await).map(drop)
+}
+
+async fn run_audit_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    pass("audit_retention", audit_retention(&state).await).map(drop)
+}
+
+async fn run_sweep(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    let closed = pass("quiet_sweep", sweep(&state).await)?;
+    crate::telemetry::sessions_closed("quiet", closed as u64);
     Ok(())
 }
 
