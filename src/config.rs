@@ -145,13 +145,43 @@ pub struct ProviderSettings {
     pub model: String,
 }
 
+/// Which model customer accounts' summaries and digests use (`N8V_SUMMARY_CUSTOMER_PROVIDER`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CustomerProvider {
+    /// Gemini (`N8V_GEMINI_API_KEY`), the default.
+    #[default]
+    Gemini,
+    /// The OpenAI-compatible endpoint (`N8V_PROXY_BASE_URL`), e.g. a local model server,
+    /// charged at the configured rates.
+    Proxy,
+    /// No model: code writes every customer summary.
+    Code,
+}
+
+impl CustomerProvider {
+    pub fn parse(text: &str) -> anyhow::Result<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "gemini" => Ok(Self::Gemini),
+            "proxy" => Ok(Self::Proxy),
+            "code" => Ok(Self::Code),
+            other => anyhow::bail!(
+                "N8V_SUMMARY_CUSTOMER_PROVIDER is {other:?}; use gemini (the default), proxy \
+                 (the OpenAI-compatible endpoint at N8V_PROXY_BASE_URL) or code (no model)"
+            ),
+        }
+    }
+}
+
 /// Summaries, their cost, and the sweep that closes quiet sessions.
 #[derive(Clone, Debug)]
 pub struct SummaryConfig {
     /// Customer accounts (`N8V_GEMINI_API_KEY` set); otherwise code summaries.
     pub gemini: Option<ProviderSettings>,
-    /// Internal accounts (`N8V_PROXY_BASE_URL` set); otherwise code summaries.
+    /// Internal accounts (`N8V_PROXY_BASE_URL` set), and customers when `customer_provider`
+    /// says so; otherwise code summaries.
     pub proxy: Option<ProviderSettings>,
+    /// Which of them customer accounts use.
+    pub customer_provider: CustomerProvider,
     pub rates: crate::summarize::Rates,
     /// Per account and calendar month (UTC), reserved per model call.
     pub monthly_budget_usd: rust_decimal::Decimal,
@@ -177,9 +207,20 @@ impl SummaryConfig {
             api_key: var("N8V_PROXY_API_KEY").unwrap_or_default(),
             model: var("N8V_PROXY_MODEL").unwrap_or_else(|| "gpt-5.6-luna".into()),
         });
+        let customer_provider = match var("N8V_SUMMARY_CUSTOMER_PROVIDER") {
+            Some(text) => CustomerProvider::parse(&text)?,
+            None => CustomerProvider::default(),
+        };
+        if customer_provider == CustomerProvider::Proxy && proxy.is_none() {
+            anyhow::bail!(
+                "N8V_SUMMARY_CUSTOMER_PROVIDER=proxy sends customer summaries to the \
+                 OpenAI-compatible endpoint, but N8V_PROXY_BASE_URL is not set"
+            );
+        }
         Ok(Self {
             gemini,
             proxy,
+            customer_provider,
             rates: crate::summarize::Rates {
                 input_usd_per_mtok: parse("N8V_SUMMARY_INPUT_USD_PER_MTOK", "0.25".parse()?)?,
                 output_usd_per_mtok: parse("N8V_SUMMARY_OUTPUT_USD_PER_MTOK", "1.50".parse()?)?,
@@ -198,6 +239,7 @@ impl Default for SummaryConfig {
         Self {
             gemini: None,
             proxy: None,
+            customer_provider: CustomerProvider::default(),
             rates: crate::summarize::Rates {
                 input_usd_per_mtok: rust_decimal::Decimal::new(25, 2),
                 output_usd_per_mtok: rust_decimal::Decimal::new(150, 2),

@@ -793,7 +793,16 @@ async fn every_mcp_string_argument_has_a_documented_maximum_and_longer_ones_are_
         let schema = Value::Object((*t.input_schema).clone());
         for (name, property) in schema["properties"].as_object().unwrap() {
             let text = property.to_string();
-            if text.contains("\"string\"") {
+            if property["items"]["type"] == "string" {
+                assert!(
+                    property["maxItems"].as_u64().is_some()
+                        && property["items"]["maxLength"]
+                            .as_u64()
+                            .is_some_and(|m| m <= 4000),
+                    "{}.{name} has no maximum: {property}",
+                    t.name
+                );
+            } else if text.contains("\"string\"") {
                 assert!(
                     property["maxLength"].as_u64().is_some_and(|m| m <= 4000),
                     "{}.{name} has no maximum: {property}",
@@ -812,11 +821,29 @@ async fn every_mcp_string_argument_has_a_documented_maximum_and_longer_ones_are_
     assert_eq!(refused.is_error, Some(true));
     let text = serde_json::to_string(&refused.content).unwrap();
     assert!(text.contains("`line` is longer than 4000"), "{text}");
+    let session = tool(
+        &client,
+        "session_start",
+        json!({"goal": "Refuse a long item"}),
+    )
+    .await;
+    let session = session.structured_content.unwrap()["id"].clone();
+    let refused = tool(
+        &client,
+        "session_end",
+        json!({"session": session, "outcome": "done", "next_steps": ["x".repeat(4001)]}),
+    )
+    .await;
+    let text = serde_json::to_string(&refused.content).unwrap();
+    assert!(text.contains("`next_steps` is longer than 4000"), "{text}");
     let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_calls")
         .fetch_one(&app.owner)
         .await
         .unwrap();
-    assert_eq!(calls, 0, "refused before anything runs");
+    assert_eq!(
+        calls, 1,
+        "refused before anything runs: only session_start was recorded"
+    );
 }
 
 #[tokio::test]

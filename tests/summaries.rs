@@ -80,19 +80,6 @@ async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) ->
 }
 
 /// The summary jobs waiting in the queue, decoded.
-async fn queued(app: &TestApp) -> Vec<SummarizeSession> {
-    let payloads: Vec<Vec<u8>> =
-        sqlx::query_scalar("SELECT job FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
-            .bind(n8v_journal::queue::SUMMARIZE_QUEUE)
-            .fetch_all(&app.owner)
-            .await
-            .unwrap();
-    payloads
-        .iter()
-        .map(|p| serde_json::from_slice(p).unwrap())
-        .collect()
-}
-
 fn uuid_of(session: &str) -> Uuid {
     n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, session).unwrap()
 }
@@ -104,7 +91,7 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
     let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
-    let jobs = queued(&app).await;
+    let jobs = app.queued_summaries().await;
     assert_eq!(
         jobs,
         [SummarizeSession {
@@ -116,12 +103,12 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
     // A refused close (already ended) enqueues nothing.
     let again = app.end_session(&a.token, &id, json!({})).send().await;
     expect_problem(again, 409, "conflict").await;
-    assert_eq!(queued(&app).await.len(), 1);
+    assert_eq!(app.queued_summaries().await.len(), 1);
     // Retiring an implicit session enqueues too.
     app.get(&a.token, "/api/v1/records").await;
     app.clock.advance(Duration::hours(1));
     app.get(&a.token, "/api/v1/records").await;
-    assert_eq!(queued(&app).await.len(), 2);
+    assert_eq!(app.queued_summaries().await.len(), 2);
 }
 
 #[tokio::test]
@@ -131,7 +118,7 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
     let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
-    let job = queued(&app).await.remove(0);
+    let job = app.queued_summaries().await.remove(0);
     let calls = Arc::new(AtomicUsize::new(0));
     let state = workers(&app, Some(fake_gemini(calls.clone()).await));
     let (first, second) = tokio::join!(
@@ -174,7 +161,7 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
     let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
-    let job = queued(&app).await.remove(0);
+    let job = app.queued_summaries().await.remove(0);
     assert!(
         summary::summarize_session(&workers(&app, None), &job)
             .await
@@ -199,7 +186,8 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
     .await
     .unwrap();
     let second = worked_session(&app, &a.token, &record, "Second task").await;
-    let job = queued(&app)
+    let job = app
+        .queued_summaries()
         .await
         .into_iter()
         .find(|j| j.session_id == uuid_of(&second))
@@ -261,7 +249,12 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
         .session_detail(&a.token, fresh["id"].as_str().unwrap())
         .await;
     assert_eq!(recent["session"]["status"], "open");
-    let sessions: Vec<Uuid> = queued(&app).await.iter().map(|j| j.session_id).collect();
+    let sessions: Vec<Uuid> = app
+        .queued_summaries()
+        .await
+        .iter()
+        .map(|j| j.session_id)
+        .collect();
     assert!(sessions.contains(&uuid_of(old["id"].as_str().unwrap())));
     assert!(sessions.contains(&uuid_of(other["id"].as_str().unwrap())));
 }
@@ -273,7 +266,7 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
     let first = worked_session(&app, &a.token, &record, "First task").await;
-    let job = queued(&app).await.remove(0);
+    let job = app.queued_summaries().await.remove(0);
     let calls = Arc::new(AtomicUsize::new(0));
     summary::summarize_session(&workers(&app, Some(fake_gemini(calls).await)), &job)
         .await
@@ -289,7 +282,7 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
         .unwrap();
     assert_eq!(
         all["decisions"],
-        json!([{"text": "Keep the session cookie.", "session_id": first}])
+        json!([{"text": "Keep the session cookie.", "session_id": first, "stated": false}])
     );
     assert_eq!(all["open_questions"][0]["text"], "Who reviews it?");
     let finished: Vec<&str> = all["work_finished"]

@@ -1,9 +1,13 @@
 //! The catch-up brief: what happened since a time or a session, for a new conversation.
 //!
-//! Today it is assembled from what sessions say of themselves (goals, outcomes) and from the
-//! Records; decisions and open questions arrive with the session summaries. Everything is read
-//! as the caller, so the same visibility rules hold as for every other read.
+//! It is assembled from what sessions say of themselves (goals, outcomes, the hand-offs their
+//! assistants stated at the end), from their summaries, and from the Records. Decisions, open
+//! questions and next steps come newest session first; within a session, those its assistant
+//! stated come ahead of those its summary derived (or, before it has one, those its own text
+//! marks); each item once. Everything is read as the
+//! caller, so the same visibility rules hold as for every other read.
 
+use super::handoff::{self, Line};
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
@@ -22,21 +26,41 @@ pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "text": "Fix ready for review; tests passed",
-    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R"
+    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
+    "stated": false
 }))]
 pub struct Item {
-    /// What was decided, started, finished or asked.
+    /// What was decided, started, finished, asked or left to do next.
     pub text: String,
     /// The session it comes from.
     pub session_id: SessionId,
+    /// True when the session's assistant stated it in the hand-off it ended the session with;
+    /// false when a summary derived it or code read it from the session's marked text.
+    pub stated: bool,
 }
 
 #[derive(Default)]
 struct Brief {
-    decisions: Vec<Item>,
+    decisions: Vec<(Line, SessionId)>,
     work_started: Vec<Item>,
     work_finished: Vec<Item>,
-    open_questions: Vec<Item>,
+    open_questions: Vec<(Line, SessionId)>,
+    next_steps: Vec<(Line, SessionId)>,
+}
+
+/// The lines as given (newest session first, each session's stated items ahead of its derived
+/// ones), leaving out an item a newer session already gave.
+fn ordered(lines: Vec<(Line, SessionId)>) -> Vec<Item> {
+    let mut seen = std::collections::HashSet::new();
+    lines
+        .into_iter()
+        .filter(|(line, _)| seen.insert(crate::summarize::marked::item_key(&line.text)))
+        .map(|(line, session_id)| Item {
+            text: line.text,
+            session_id,
+            stated: line.stated,
+        })
+        .collect()
 }
 
 /// A Record that changed in the window.
@@ -80,14 +104,17 @@ pub struct OrganizationActivity {
 pub struct CatchUp {
     /// The start of the window.
     pub since: DateTime<Utc>,
-    /// Decisions made in the window.
+    /// Decisions made in the window, newest session first: within a session, those its
+    /// assistant stated when it ended it come ahead of those its summary derived; each once.
     pub decisions: Vec<Item>,
     /// Work started and not finished.
     pub work_started: Vec<Item>,
     /// Work finished.
     pub work_finished: Vec<Item>,
-    /// Questions waiting for you.
+    /// Questions waiting for you (ordered as decisions are).
     pub open_questions: Vec<Item>,
+    /// What the assistants said should happen next, newest session first.
+    pub next_steps: Vec<Item>,
     /// Sessions active in the window, newest first.
     pub sessions: Vec<Session>,
     /// What was put on record meanwhile, one item per Record that changed (with
@@ -154,21 +181,29 @@ pub async fn catch_up(
         sessions.push(session);
     }
 
-    // Summaries speak for closed sessions; for the rest, goals and outcomes do.
+    // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
+    // for both, first.
+    let purposes = handoff::marked_purposes(tx, &sessions).await?;
     let mut brief = Brief::default();
     for s in &sessions {
+        let carried = handoff::carried(s, purposes.get(&s.id).map_or(&[], Vec::as_slice));
+        let tag = |lines: Vec<Line>, into: &mut Vec<(Line, SessionId)>| {
+            into.extend(lines.into_iter().map(|l| (l, s.id)))
+        };
+        tag(carried.decisions, &mut brief.decisions);
+        tag(carried.open_questions, &mut brief.open_questions);
+        tag(carried.next_steps, &mut brief.next_steps);
         let from = |texts: &[String], into: &mut Vec<Item>| {
             into.extend(texts.iter().map(|t| Item {
                 text: t.clone(),
                 session_id: s.id,
+                stated: false,
             }))
         };
         match &s.summary {
             Some(summary) => {
-                from(&summary.decisions, &mut brief.decisions);
                 from(&summary.work_started, &mut brief.work_started);
                 from(&summary.work_finished, &mut brief.work_finished);
-                from(&summary.open_questions, &mut brief.open_questions);
             }
             None => {
                 if s.started_at >= since {
@@ -188,10 +223,11 @@ pub async fn catch_up(
     let organization_activity = organization_activity(tx, since).await?;
     Ok(CatchUp {
         since,
-        decisions: brief.decisions,
+        decisions: ordered(brief.decisions),
         work_started: brief.work_started,
         work_finished: brief.work_finished,
-        open_questions: brief.open_questions,
+        open_questions: ordered(brief.open_questions),
+        next_steps: ordered(brief.next_steps),
         sessions,
         records,
         organization_activity,

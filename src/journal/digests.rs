@@ -11,6 +11,7 @@
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{self, DigestId};
+use crate::summarize::marked::Marked;
 use crate::summarize::{DigestInput, Outcome, Summary};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::Serialize;
@@ -129,14 +130,16 @@ struct WeekSession {
     summary: Option<serde_json::Value>,
     goal: Option<String>,
     outcome: Option<String>,
+    handoff: Option<sqlx::types::Json<super::handoff::Handoff>>,
     scopes: Vec<String>,
 }
 
 /// The sessions of the week starting on `week` (their stored summaries, else their goal and
-/// outcome).
+/// outcome and what those mark), each led by the decisions and open questions its assistant
+/// stated, so a digest keeps those too.
 pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inputs> {
     let rows: Vec<WeekSession> = sqlx::query_as(
-        "SELECT started_at, assistant, summary, goal, outcome, scopes FROM journal_sessions \
+        "SELECT started_at, assistant, summary, goal, outcome, handoff, scopes FROM journal_sessions \
          WHERE account_id = n8v_account() AND NOT journal_only \
            AND started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC' \
            AND started_at < ($1::date + 7)::timestamp AT TIME ZONE 'UTC' \
@@ -154,19 +157,27 @@ pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inp
                     scopes.push(scope);
                 }
             }
-            let summary = r
+            let mut summary = r
                 .summary
                 .and_then(|s| serde_json::from_value(s).ok())
-                .unwrap_or_else(|| Summary {
-                    summary: [r.goal.as_deref(), r.outcome.as_deref()]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    work_started: r.goal.into_iter().collect(),
-                    work_finished: r.outcome.into_iter().collect(),
-                    ..Summary::default()
+                .unwrap_or_else(|| {
+                    let marked =
+                        Marked::lift(r.goal.iter().chain(&r.outcome).map(String::as_str), []);
+                    Summary {
+                        summary: [r.goal.as_deref(), r.outcome.as_deref()]
+                            .into_iter()
+                            .flatten()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        decisions: marked.decisions,
+                        work_started: r.goal.into_iter().collect(),
+                        work_finished: r.outcome.into_iter().collect(),
+                        open_questions: marked.open_questions,
+                    }
                 });
+            if let Some(handoff) = r.handoff {
+                super::handoff::lead_with(&mut summary, &handoff);
+            }
             DigestInput {
                 label: format!(
                     "{} ({})",

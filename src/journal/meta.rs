@@ -97,7 +97,7 @@ pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
     Ok(Some(scrub(raw).into_owned()))
 }
 
-fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
+pub(crate) fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
     if raw.chars().count() > max {
         return Err(format!("{what} must be at most {max} characters"));
     }

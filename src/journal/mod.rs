@@ -6,6 +6,7 @@ pub mod calls;
 pub mod catchup;
 mod cursor;
 pub mod digests;
+pub mod handoff;
 pub mod meta;
 pub mod reads;
 pub mod retention;

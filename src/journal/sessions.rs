@@ -2,6 +2,7 @@
 //! the policies let only that credential write it, and these queries look only at its own.
 
 use super::SessionRules;
+use super::handoff::Handoff;
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
@@ -158,11 +159,12 @@ pub async fn end(
     tx: &mut TenantTx,
     id: SessionId,
     outcome: Option<&str>,
+    handoff: Option<&Handoff>,
     now: DateTime<Utc>,
 ) -> Result<Session> {
     let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3, \
-             last_activity_at = GREATEST(last_activity_at, $2) \
+             handoff = $4, last_activity_at = GREATEST(last_activity_at, $2) \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND session_id = $1 AND ended_at IS NULL \
          RETURNING {SESSION_COLUMNS}"
@@ -170,6 +172,7 @@ pub async fn end(
     .bind(id)
     .bind(now)
     .bind(outcome)
+    .bind(handoff.map(sqlx::types::Json))
     .fetch_optional(tx.conn())
     .await?;
     let Some(row) = row else {

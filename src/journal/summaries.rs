@@ -7,7 +7,7 @@
 //! row and then finds it taken (skips, no model call); if the first job dies, its transaction
 //! rolls back and the claim with it, so a retry can do the work. Nothing is lost or doubled.
 
-use crate::config::{ProviderSettings, SummaryConfig};
+use crate::config::{CustomerProvider, ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::summarize::{Budget, CallFact, Gemini, Limits, Outcome, Provider, Proxy, SessionFacts};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
@@ -233,20 +233,39 @@ pub async fn settle(
     tx.commit().await
 }
 
-fn provider(
-    settings: &ProviderSettings,
-    config: &SummaryConfig,
-    gemini: bool,
-) -> Box<dyn Provider> {
-    let (url, key, model) = (
-        settings.base_url.clone(),
-        settings.api_key.clone(),
-        settings.model.clone(),
-    );
-    if gemini {
-        Box::new(Gemini::new(url, key, model, config.timeout))
-    } else {
-        Box::new(Proxy::new(url, key, model, config.timeout))
+/// The model an account's summaries and digests use: the proxy for internal accounts (at no
+/// marginal cost); for customers, what `N8V_SUMMARY_CUSTOMER_PROVIDER` names — Gemini (the
+/// default), the OpenAI-compatible endpoint (charged at the configured rates), or code. `None`
+/// when that provider is not configured: code writes them.
+pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
+    let proxy = |s: &ProviderSettings| {
+        Proxy::new(
+            s.base_url.clone(),
+            s.api_key.clone(),
+            s.model.clone(),
+            config.timeout,
+        )
+    };
+    if account_kind == "internal" {
+        return config
+            .proxy
+            .as_ref()
+            .map(|s| Box::new(proxy(s)) as Box<dyn Provider>);
+    }
+    match config.customer_provider {
+        CustomerProvider::Gemini => config.gemini.as_ref().map(|s| {
+            Box::new(Gemini::new(
+                s.base_url.clone(),
+                s.api_key.clone(),
+                s.model.clone(),
+                config.timeout,
+            )) as Box<dyn Provider>
+        }),
+        CustomerProvider::Proxy => config
+            .proxy
+            .as_ref()
+            .map(|s| Box::new(proxy(s).charging()) as Box<dyn Provider>),
+        CustomerProvider::Code => None,
     }
 }
 
@@ -260,18 +279,6 @@ pub async fn account_model(
             .fetch_one(tx.conn())
             .await?;
     Ok(model_for(config, &kind))
-}
-
-/// The model an account's summaries and digests use: the proxy for internal accounts, Gemini
-/// for customers; `None` when that provider is not configured (code writes them).
-pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
-    let internal = account_kind == "internal";
-    let settings = if internal {
-        config.proxy.as_ref()
-    } else {
-        config.gemini.as_ref()
-    };
-    settings.map(|s| provider(s, config, !internal))
 }
 
 /// The account's monthly budget in the database, shared by every job and worker.

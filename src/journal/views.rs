@@ -19,6 +19,11 @@ use uuid::Uuid;
     "scopes": ["chats:read", "records:read", "records:write"],
     "goal": "Get the login fix ready for review",
     "outcome": "Fix ready for review; tests passed",
+    "handoff": {
+        "decisions": ["Keep the session cookie SameSite=Lax"],
+        "open_questions": ["Should the old login route be removed?"],
+        "next_steps": []
+    },
     "started_at": "2026-11-10T09:00:00Z",
     "last_activity_at": "2026-11-10T10:42:10Z",
     "ended_at": "2026-11-10T10:42:10Z",
@@ -62,6 +67,9 @@ pub struct Session {
     pub goal: Option<String>,
     /// What happened: the handoff for the next conversation, given when it was closed.
     pub outcome: Option<String>,
+    /// The decisions, open questions and next steps the assistant stated when it ended the
+    /// session, in its own words; absent when it gave none.
+    pub handoff: Option<super::handoff::Handoff>,
     /// When the session was opened.
     pub started_at: DateTime<Utc>,
     /// When the last call was recorded in it.
@@ -99,7 +107,7 @@ pub struct Provisional {
     pub calls: i32,
     /// How many of those calls wrote.
     pub writes: i32,
-    /// The most recent purposes, newest first.
+    /// The most recent distinct purposes (up to 5, of the last 50 calls), newest first.
     pub recent_purposes: Vec<String>,
 }
 
@@ -115,6 +123,7 @@ pub(crate) struct SessionRow {
     pub scopes: Vec<String>,
     pub goal: Option<String>,
     pub outcome: Option<String>,
+    pub handoff: Option<sqlx::types::Json<super::handoff::Handoff>>,
     pub started_at: DateTime<Utc>,
     pub last_activity_at: DateTime<Utc>,
     pub ended_at: Option<DateTime<Utc>>,
@@ -130,15 +139,19 @@ pub(crate) struct SessionRow {
     pub recent_purposes: Vec<String>,
 }
 
-/// The session columns, plus the newest purposes for the provisional account (only computed for
+/// The session columns, plus the newest distinct purposes for the provisional account (only computed for
 /// sessions without a summary).
 pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id, kind, assistant, \
-    organization_id, repository, scopes, goal, outcome, started_at, last_activity_at, ended_at, \
-    end_reason, call_count, write_count, summary, summary_model, summary_cost_usd, \
+    organization_id, repository, scopes, goal, outcome, handoff, started_at, last_activity_at, \
+    ended_at, end_reason, call_count, write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, \
-    CASE WHEN summary IS NULL THEN ARRAY(SELECT c.purpose FROM journal_calls c \
-        WHERE c.account_id = journal_sessions.account_id AND c.session_id = journal_sessions.session_id \
-          AND c.purpose IS NOT NULL ORDER BY c.created_at DESC, c.call_id DESC LIMIT 5) \
+    CASE WHEN summary IS NULL THEN ARRAY(SELECT r.purpose FROM ( \
+        SELECT c.purpose, max(c.created_at) AS at FROM (SELECT c.purpose, c.created_at \
+            FROM journal_calls c \
+            WHERE c.account_id = journal_sessions.account_id \
+              AND c.session_id = journal_sessions.session_id AND c.purpose IS NOT NULL \
+            ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50) c \
+        GROUP BY c.purpose ORDER BY at DESC LIMIT 5) r ORDER BY r.at DESC) \
     ELSE ARRAY[]::text[] END AS recent_purposes";
 
 impl From<SessionRow> for Session {
@@ -159,6 +172,7 @@ impl From<SessionRow> for Session {
             scopes: r.scopes,
             goal: r.goal,
             outcome: r.outcome,
+            handoff: r.handoff.map(|h| h.0),
             started_at: r.started_at,
             last_activity_at: r.last_activity_at,
             ended_at: r.ended_at,

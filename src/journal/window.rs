@@ -2,6 +2,7 @@
 //! to a character budget (newest kept, oldest left out whole), ending with a pointer to the
 //! journal tools for the rest.
 
+use super::handoff::Line;
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::Result;
@@ -48,11 +49,12 @@ pub fn inert(text: &str) -> String {
     out
 }
 
-/// One entry: time range, assistant, project, then the summary's bullets (or, without a
-/// summary yet, the goal, outcome and latest purposes). A session of another account (an
-/// organization member's, read by the organization's owner) says whose it is, so a hook never
-/// presents it as the reader's own notes.
-pub fn entry(s: &Session, reader: AccountId) -> String {
+/// One entry: time range, assistant, project, then what the assistant stated at the end
+/// (decisions, open questions, next steps), then the summary's bullets (or, without a summary
+/// yet, the goal, outcome and latest purposes, and what they mark). A session of another
+/// account (an organization member's, read by the organization's owner) says whose it is, so a
+/// hook never presents it as the reader's own notes.
+pub fn entry(s: &Session, reader: AccountId, purposes: &[String]) -> String {
     let end = s.ended_at.unwrap_or(s.last_activity_at);
     let project = s
         .repository
@@ -79,23 +81,8 @@ pub fn entry(s: &Session, reader: AccountId) -> String {
     let mut bullet =
         |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
     match &s.summary {
-        Some(summary) => {
-            if !summary.summary.is_empty() {
-                bullet("", &summary.summary);
-            }
-            summary
-                .decisions
-                .iter()
-                .for_each(|d| bullet("Decided: ", d));
-            summary
-                .work_finished
-                .iter()
-                .for_each(|d| bullet("Done: ", d));
-            summary
-                .open_questions
-                .iter()
-                .for_each(|d| bullet("Open: ", d));
-        }
+        Some(summary) if !summary.summary.is_empty() => bullet("", &summary.summary),
+        Some(_) => {}
         None => {
             if let Some(goal) = &s.goal {
                 bullet("Goal: ", goal);
@@ -109,13 +96,39 @@ pub fn entry(s: &Session, reader: AccountId) -> String {
                     .take(3)
                     .for_each(|purpose| bullet("", purpose));
                 if s.status == "open" {
-                    bullet("", &format!("Still open: {} calls so far.", p.calls));
+                    bullet(
+                        "",
+                        &format!(
+                            "Still open: {} so far, {} of them {}.",
+                            count(p.calls, "call", "calls"),
+                            p.writes,
+                            if p.writes == 1 { "a write" } else { "writes" }
+                        ),
+                    );
                 }
             }
         }
     }
+    let carried = super::handoff::carried(s, purposes);
+    fn texts(lines: &[Line]) -> Vec<&str> {
+        lines.iter().map(|l| l.text.as_str()).collect()
+    }
+    let done = s.summary.as_ref().map_or(&[][..], |x| &x.work_finished);
+    let sections = [
+        ("Decided: ", texts(&carried.decisions)),
+        ("Done: ", done.iter().map(String::as_str).collect()),
+        ("Open: ", texts(&carried.open_questions)),
+        ("Next: ", texts(&carried.next_steps)),
+    ];
+    for (prefix, items) in sections {
+        items.into_iter().for_each(|text| bullet(prefix, text));
+    }
     out.push('\n');
     out
+}
+
+fn count(n: i32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The window as markdown, at most `max_chars` characters, and the sessions it shows.
@@ -135,7 +148,11 @@ pub async fn render(
     .await?;
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
     let reader = AccountId(tx.tenant().account_id);
-    let entries: Vec<String> = sessions.iter().map(|s| entry(s, reader)).collect();
+    let purposes = super::handoff::marked_purposes(tx, &sessions).await?;
+    let entries: Vec<String> = sessions
+        .iter()
+        .map(|s| entry(s, reader, purposes.get(&s.id).map_or(&[], Vec::as_slice)))
+        .collect();
     let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
         .await?
         .iter()

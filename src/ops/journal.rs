@@ -6,6 +6,7 @@ use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{CallId, IdArg, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
+use crate::journal::handoff::Handoff;
 use crate::journal::meta::{parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Cursor, Session, sessions, window};
@@ -67,11 +68,15 @@ impl Op for StartSession {
     }
 }
 
-/// Closes one of this credential's open sessions with what happened.
+/// Closes one of this credential's open sessions with what happened, and the decisions, open
+/// questions and next steps the assistant hands to the next conversation.
 #[derive(Debug)]
 pub struct EndSession {
     pub session: IdArg<SessionId>,
     pub outcome: Option<String>,
+    pub decisions: Option<Vec<String>>,
+    pub open_questions: Option<Vec<String>>,
+    pub next_steps: Option<Vec<String>>,
 }
 
 impl Op for EndSession {
@@ -92,8 +97,14 @@ impl Op for EndSession {
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
         let id = self.session?;
         let outcome = parse_text(self.outcome.as_deref(), "outcome").map_err(bad)?;
+        let handoff = Handoff::parse(
+            self.decisions.as_deref(),
+            self.open_questions.as_deref(),
+            self.next_steps.as_deref(),
+        )
+        .map_err(bad)?;
         let now = op.now();
-        let session = sessions::end(op.tx(), id, outcome.as_deref(), now).await?;
+        let session = sessions::end(op.tx(), id, outcome.as_deref(), handoff.as_ref(), now).await?;
         op.use_session(session.id);
         Ok(session)
     }

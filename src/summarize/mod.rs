@@ -22,6 +22,7 @@ mod cost;
 mod cut;
 mod digest;
 mod gemini;
+pub mod marked;
 mod prompt;
 mod provider;
 mod proxy;

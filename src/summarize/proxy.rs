@@ -1,13 +1,16 @@
-//! The OpenAI-compatible subscription proxy used for n8v's internal accounts.
+//! An OpenAI-compatible `chat/completions` endpoint: the subscription proxy n8v's internal
+//! accounts use, or (with `N8V_SUMMARY_CUSTOMER_PROVIDER=proxy`) any compatible model server a
+//! deployment sends its customer accounts to.
 
 use super::provider::{Endpoint, Generated, Provider, ProviderError, post_json, tokens};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// A `chat/completions` endpoint. Paid by subscription, so no marginal cost is recorded; tokens
-/// are still counted.
+/// A `chat/completions` endpoint. For internal accounts it is paid by subscription, so no
+/// marginal cost is recorded (tokens are still counted); for customer accounts it is
+/// [`charging`](Proxy::charging): tokens cost the configured `Rates`, within the monthly budget.
 #[derive(Clone, Debug)]
-pub struct Proxy(Endpoint);
+pub struct Proxy(Endpoint, bool);
 
 impl Proxy {
     /// `base_url` without the `/v1`; `timeout` bounds each attempt, not the retries together.
@@ -17,7 +20,12 @@ impl Proxy {
         model: impl Into<String>,
         timeout: Duration,
     ) -> Self {
-        Self(Endpoint::new(base_url, api_key, model, timeout))
+        Self(Endpoint::new(base_url, api_key, model, timeout), false)
+    }
+
+    /// The same endpoint, its tokens charged at the configured `Rates`.
+    pub fn charging(self) -> Self {
+        Self(self.0, true)
     }
 }
 
@@ -28,7 +36,7 @@ impl Provider for Proxy {
     }
 
     fn charges(&self) -> bool {
-        false
+        self.1
     }
 
     async fn generate(

@@ -91,8 +91,9 @@ pub(crate) fn draft_prompt(facts: &SessionFacts, part: &str, index: usize, total
 /// A deterministic summary written by code: what always works, at zero cost.
 ///
 /// It states only what the facts state — the goal as work started, the outcome as work finished,
-/// successful writes, and failed calls that no later call of the same operation on the same
-/// targets retried successfully (those are left open). It invents no decisions.
+/// successful writes, failed calls that no later call of the same operation on the same
+/// targets retried successfully (those are left open), and the decisions and open questions
+/// the goal, the outcome and the purposes mark (see [`super::marked`]). It invents nothing.
 pub fn code_summary(facts: &SessionFacts) -> Summary {
     let calls = &facts.calls;
     let assistant = if facts.assistant.trim().is_empty() {
@@ -131,7 +132,11 @@ pub fn code_summary(facts: &SessionFacts) -> Summary {
     for call in calls.iter().filter(|c| c.ok && c.wrote) {
         push_unique(&mut work_finished, describe(call));
     }
-    let mut open_questions = Vec::new();
+    let marked = super::marked::Marked::lift(
+        facts.goal.iter().chain(&facts.outcome).map(String::as_str),
+        calls.iter().filter_map(|c| c.purpose.as_deref()),
+    );
+    let mut open_questions = marked.open_questions;
     for (i, call) in calls.iter().enumerate().filter(|(_, c)| !c.ok) {
         let retried = calls[i + 1..].iter().any(|later| {
             later.ok && later.operation == call.operation && later.target_ids == call.target_ids
@@ -145,7 +150,7 @@ pub fn code_summary(facts: &SessionFacts) -> Summary {
     }
     Summary {
         summary: sentences.join(" "),
-        decisions: Vec::new(),
+        decisions: marked.decisions,
         work_started: nonempty(&facts.goal).into_iter().collect(),
         work_finished,
         open_questions,

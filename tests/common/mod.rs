@@ -515,6 +515,23 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// The summary jobs waiting in the queue, oldest first.
+    pub async fn queued_summaries(&self) -> Vec<n8v_journal::queue::SummarizeSession> {
+        let payloads: Vec<Vec<u8>> = sqlx::query_scalar(
+            "SELECT job FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id",
+        )
+        .bind(n8v_journal::queue::SUMMARIZE_QUEUE)
+        .fetch_all(&self.owner)
+        .await
+        .unwrap();
+        payloads
+            .iter()
+            .map(|p| serde_json::from_slice(p).unwrap())
+            .collect()
+    }
+}
+
 /// Summaries and digests of customer accounts go to a local Gemini-speaking server.
 pub fn use_gemini(config: &mut Config, base_url: &str) {
     config.summaries.gemini = Some(n8v_journal::config::ProviderSettings {

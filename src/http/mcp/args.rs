@@ -51,6 +51,19 @@ pub struct SessionEndArgs {
     /// What happened: the handoff for the next conversation.
     #[schemars(length(max = 2000))]
     pub outcome: String,
+    /// The decisions you made in this session, one line each in your own words (at most 20
+    /// items of 300 characters). The next conversation reads them first.
+    #[serde(default)]
+    #[schemars(length(max = 20), inner(length(max = 300)))]
+    pub decisions: Option<Vec<String>>,
+    /// Questions you leave open for the person or the next conversation (same limits).
+    #[serde(default)]
+    #[schemars(length(max = 20), inner(length(max = 300)))]
+    pub open_questions: Option<Vec<String>>,
+    /// What the next conversation should do first (same limits).
+    #[serde(default)]
+    #[schemars(length(max = 20), inner(length(max = 300)))]
+    pub next_steps: Option<Vec<String>>,
     #[serde(flatten)]
     pub conversation: Conversation,
 }
@@ -159,15 +172,20 @@ pub struct RecordAppendArgs {
 /// before anything runs, so no oversized text reaches the journal or a model.
 pub const MAX_ARGUMENT_CHARS: usize = 4_000;
 
-/// Refuses any string argument longer than [`MAX_ARGUMENT_CHARS`], naming it.
+/// Refuses any string argument, or string in a list argument, longer than
+/// [`MAX_ARGUMENT_CHARS`], naming it.
 pub fn check_lengths(arguments: &serde_json::Value) -> Result<(), String> {
-    let serde_json::Value::Object(map) = arguments else {
+    use serde_json::Value;
+    let Value::Object(map) = arguments else {
         return Ok(());
     };
+    let too_long = |value: &Value| matches!(value, Value::String(text) if text.chars().count() > MAX_ARGUMENT_CHARS);
     for (name, value) in map {
-        if let serde_json::Value::String(text) = value
-            && text.chars().count() > MAX_ARGUMENT_CHARS
-        {
+        let long = match value {
+            Value::Array(items) => items.iter().any(too_long),
+            value => too_long(value),
+        };
+        if long {
             return Err(format!(
                 "`{name}` is longer than {MAX_ARGUMENT_CHARS} characters; shorten it"
             ));

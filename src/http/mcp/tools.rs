@@ -31,7 +31,8 @@ const INSTRUCTIONS: &str = "The n8v journal records what assistants did through 
 Start a conversation with journal_catch_up to read decisions, work started, work finished and \
 questions waiting. Then open a session with session_start and one sentence describing the goal; \
 pass the returned session id as `session` on every later call and give each call a `purpose`. \
-Close the session with session_end and what happened. Records are append-only logs: \
+Close the session with session_end, what happened, and the decisions, open questions and next \
+steps in your own words. Records are append-only logs: \
 record_list, record_read, record_append.";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -92,7 +93,9 @@ impl JournalMcp {
     }
 
     /// Close this conversation's session (`session`) with what happened: the handoff for the
-    /// next conversation. Needs chats:read.
+    /// next conversation. Also list, one line each, the decisions you made (`decisions`), the
+    /// questions you leave open (`open_questions`) and what should happen next (`next_steps`):
+    /// the next conversation's catch-up brief shows them first, in your words. Needs chats:read.
     #[tool]
     async fn session_end(
         &self,
@@ -109,6 +112,9 @@ impl JournalMcp {
         let input = EndSession {
             session: SessionId::arg(session),
             outcome: Some(a.outcome.clone()),
+            decisions: a.decisions.clone(),
+            open_questions: a.open_questions.clone(),
+            next_steps: a.next_steps.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await

@@ -86,13 +86,35 @@ pub async fn start(
 /// How a conversation ended.
 #[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"outcome": "Fix ready for review; tests passed"}))]
+#[schema(example = json!({
+    "outcome": "Fix ready for review; tests passed",
+    "decisions": ["Keep the session cookie SameSite=Lax"],
+    "open_questions": ["Should the retry policy be configurable?"],
+    "next_steps": ["Remove the old login route once the fix ships"]
+}))]
 pub struct EndRequest {
     /// What happened: the handoff for the next conversation (up to 2,000 characters;
     /// credentials in it are scrubbed).
     #[schema(max_length = 2000)]
     pub outcome: Option<String>,
+    /// Decisions made in this session, one line each in your own words (at most 20 items of
+    /// 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
+    /// ahead of anything a summary derives.
+    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
+    pub decisions: Option<Vec<String>>,
+    /// Questions left open for the person or the next conversation (same limits).
+    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
+    pub open_questions: Option<Vec<String>>,
+    /// What the next conversation should do first (same limits).
+    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
+    pub next_steps: Option<Vec<String>>,
 }
+
+/// One hand-off item: one line, at most 300 characters.
+#[derive(utoipa::ToSchema)]
+#[schema(max_length = 300)]
+#[allow(dead_code)]
+pub struct HandoffItem(String);
 
 /// Close a session.
 ///
@@ -116,7 +138,8 @@ pub struct EndRequest {
             headers(("X-Session-Id" = String, description = "The session this call was recorded \
                 in (`ses_…`); sent when the assistant journal is on"))),
         (status = 400, description = "Malformed JSON, an outcome that is too long or has \
-            control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            control characters, a hand-off list with more than 20 items or an item longer than \
+            300 characters or on more than one line, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
             an operator credential (`forbidden`)",
@@ -146,6 +169,9 @@ pub async fn end(
     let input = EndSession {
         session: SessionId::arg(&id),
         outcome: body.outcome.clone(),
+        decisions: body.decisions.clone(),
+        open_questions: body.open_questions.clone(),
+        next_steps: body.next_steps.clone(),
     };
     Reply(call.body(&body).run(&state, input).await)
 }

@@ -154,7 +154,8 @@ export type CallId = string;
  */
 export type CatchUp = {
     /**
-     * Decisions made in the window.
+     * Decisions made in the window, newest session first: within a session, those its
+     * assistant stated when it ended it come ahead of those its summary derived; each once.
      */
     decisions: Array<Item>;
     /**
@@ -162,7 +163,11 @@ export type CatchUp = {
      */
     more: boolean;
     /**
-     * Questions waiting for you.
+     * What the assistants said should happen next, newest session first.
+     */
+    next_steps: Array<Item>;
+    /**
+     * Questions waiting for you (ordered as decisions are).
      */
     open_questions: Array<Item>;
     /**
@@ -284,6 +289,20 @@ export type DigestList = {
  * How a conversation ended.
  */
 export type EndRequest = {
+    /**
+     * Decisions made in this session, one line each in your own words (at most 20 items of
+     * 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
+     * ahead of anything a summary derives.
+     */
+    decisions?: Array<HandoffItem> | null;
+    /**
+     * What the next conversation should do first (same limits).
+     */
+    next_steps?: Array<HandoffItem> | null;
+    /**
+     * Questions left open for the person or the next conversation (same limits).
+     */
+    open_questions?: Array<HandoffItem> | null;
     /**
      * What happened: the handoff for the next conversation (up to 2,000 characters;
      * credentials in it are scrubbed).
@@ -441,6 +460,29 @@ export type FlagValue = {
 };
 
 /**
+ * The lists an assistant hands to the next conversation when it ends a session.
+ */
+export type Handoff = {
+    /**
+     * Decisions made in the session.
+     */
+    decisions?: Array<string>;
+    /**
+     * What the next conversation should do first.
+     */
+    next_steps?: Array<string>;
+    /**
+     * Questions left for the person or the next conversation.
+     */
+    open_questions?: Array<string>;
+};
+
+/**
+ * One hand-off item: one line, at most 300 characters.
+ */
+export type HandoffItem = string;
+
+/**
  * How the service is.
  */
 export type Health = {
@@ -459,7 +501,12 @@ export type Item = {
      */
     session_id: SessionId;
     /**
-     * What was decided, started, finished or asked.
+     * True when the session's assistant stated it in the hand-off it ended the session with;
+     * false when a summary derived it or code read it from the session's marked text.
+     */
+    stated: boolean;
+    /**
+     * What was decided, started, finished, asked or left to do next.
      */
     text: string;
 };
@@ -542,7 +589,7 @@ export type Provisional = {
      */
     calls: number;
     /**
-     * The most recent purposes, newest first.
+     * The most recent distinct purposes (up to 5, of the last 50 calls), newest first.
      */
     recent_purposes: Array<string>;
     /**
@@ -641,6 +688,7 @@ export type Session = {
      * One sentence describing the goal of the conversation, given when it was opened.
      */
     goal?: string | null;
+    handoff?: Handoff | null;
     /**
      * The session id (`ses_…`); send it as `X-Session-Id` to record calls in this session.
      */
@@ -1889,7 +1937,7 @@ export type EndSessionData = {
 
 export type EndSessionErrors = {
     /**
-     * Malformed JSON, an outcome that is too long or has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, an outcome that is too long or has control characters, a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**

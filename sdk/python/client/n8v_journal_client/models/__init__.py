@@ -19,6 +19,7 @@ from .episode_posted import EpisodePosted
 from .episode_request import EpisodeRequest
 from .episode_turn import EpisodeTurn
 from .flag_value import FlagValue
+from .handoff import Handoff
 from .health import Health
 from .item import Item
 from .organization_activity import OrganizationActivity
@@ -56,6 +57,7 @@ __all__ = (
     "EpisodeRequest",
     "EpisodeTurn",
     "FlagValue",
+    "Handoff",
     "Health",
     "Item",
     "OrganizationActivity",

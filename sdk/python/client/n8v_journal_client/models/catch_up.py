@@ -23,9 +23,11 @@ class CatchUp:
     the sessions they come from, and what was put on record meanwhile.
 
         Attributes:
-            decisions (list[Item]): Decisions made in the window.
+            decisions (list[Item]): Decisions made in the window, newest session first: within a session, those its
+                assistant stated when it ended it come ahead of those its summary derived; each once.
             more (bool): True when older sessions in the window were left out.
-            open_questions (list[Item]): Questions waiting for you.
+            next_steps (list[Item]): What the assistants said should happen next, newest session first.
+            open_questions (list[Item]): Questions waiting for you (ordered as decisions are).
             organization_activity (list[OrganizationActivity]): Calls members made on the Records of organizations you own,
                 newest first (with
                 `orgs:read`; at most 50).
@@ -39,6 +41,7 @@ class CatchUp:
 
     decisions: list[Item]
     more: bool
+    next_steps: list[Item]
     open_questions: list[Item]
     organization_activity: list[OrganizationActivity]
     records: list[RecordChange]
@@ -55,6 +58,11 @@ class CatchUp:
             decisions.append(decisions_item)
 
         more = self.more
+
+        next_steps = []
+        for next_steps_item_data in self.next_steps:
+            next_steps_item = next_steps_item_data.to_dict()
+            next_steps.append(next_steps_item)
 
         open_questions = []
         for open_questions_item_data in self.open_questions:
@@ -94,6 +102,7 @@ class CatchUp:
             {
                 "decisions": decisions,
                 "more": more,
+                "next_steps": next_steps,
                 "open_questions": open_questions,
                 "organization_activity": organization_activity,
                 "records": records,
@@ -122,6 +131,13 @@ class CatchUp:
             decisions.append(decisions_item)
 
         more = d.pop("more")
+
+        next_steps = []
+        _next_steps = d.pop("next_steps")
+        for next_steps_item_data in _next_steps:
+            next_steps_item = Item.from_dict(next_steps_item_data)
+
+            next_steps.append(next_steps_item)
 
         open_questions = []
         _open_questions = d.pop("open_questions")
@@ -170,6 +186,7 @@ class CatchUp:
         catch_up = cls(
             decisions=decisions,
             more=more,
+            next_steps=next_steps,
             open_questions=open_questions,
             organization_activity=organization_activity,
             records=records,

@@ -15,16 +15,55 @@ class EndRequest:
     """How a conversation ended.
 
     Example:
-        {'outcome': 'Fix ready for review; tests passed'}
+        {'decisions': ['Keep the session cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix
+            ships'], 'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for review; tests
+            passed'}
 
     Attributes:
+        decisions (list[str] | None | Unset): Decisions made in this session, one line each in your own words (at most
+            20 items of
+            300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
+            ahead of anything a summary derives.
+        next_steps (list[str] | None | Unset): What the next conversation should do first (same limits).
+        open_questions (list[str] | None | Unset): Questions left open for the person or the next conversation (same
+            limits).
         outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
             credentials in it are scrubbed).
     """
 
+    decisions: list[str] | None | Unset = UNSET
+    next_steps: list[str] | None | Unset = UNSET
+    open_questions: list[str] | None | Unset = UNSET
     outcome: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        decisions: list[str] | None | Unset
+        if isinstance(self.decisions, Unset):
+            decisions = UNSET
+        elif isinstance(self.decisions, list):
+            decisions = self.decisions
+
+        else:
+            decisions = self.decisions
+
+        next_steps: list[str] | None | Unset
+        if isinstance(self.next_steps, Unset):
+            next_steps = UNSET
+        elif isinstance(self.next_steps, list):
+            next_steps = self.next_steps
+
+        else:
+            next_steps = self.next_steps
+
+        open_questions: list[str] | None | Unset
+        if isinstance(self.open_questions, Unset):
+            open_questions = UNSET
+        elif isinstance(self.open_questions, list):
+            open_questions = self.open_questions
+
+        else:
+            open_questions = self.open_questions
+
         outcome: None | str | Unset
         if isinstance(self.outcome, Unset):
             outcome = UNSET
@@ -34,6 +73,12 @@ class EndRequest:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
+        if decisions is not UNSET:
+            field_dict["decisions"] = decisions
+        if next_steps is not UNSET:
+            field_dict["next_steps"] = next_steps
+        if open_questions is not UNSET:
+            field_dict["open_questions"] = open_questions
         if outcome is not UNSET:
             field_dict["outcome"] = outcome
 
@@ -42,6 +87,57 @@ class EndRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+
+        def _parse_decisions(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                decisions_type_0 = cast(list[str], data)
+
+                return decisions_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        decisions = _parse_decisions(d.pop("decisions", UNSET))
+
+        def _parse_next_steps(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                next_steps_type_0 = cast(list[str], data)
+
+                return next_steps_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        next_steps = _parse_next_steps(d.pop("next_steps", UNSET))
+
+        def _parse_open_questions(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                open_questions_type_0 = cast(list[str], data)
+
+                return open_questions_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        open_questions = _parse_open_questions(d.pop("open_questions", UNSET))
 
         def _parse_outcome(data: object) -> None | str | Unset:
             if data is None:
@@ -53,6 +149,9 @@ class EndRequest:
         outcome = _parse_outcome(d.pop("outcome", UNSET))
 
         end_request = cls(
+            decisions=decisions,
+            next_steps=next_steps,
+            open_questions=open_questions,
             outcome=outcome,
         )
 

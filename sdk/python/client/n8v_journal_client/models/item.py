@@ -14,19 +14,24 @@ class Item:
     """One line of the brief.
 
     Example:
-        {'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'text': 'Fix ready for review; tests passed'}
+        {'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'stated': False, 'text': 'Fix ready for review; tests passed'}
 
     Attributes:
         session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
-        text (str): What was decided, started, finished or asked.
+        stated (bool): True when the session's assistant stated it in the hand-off it ended the session with;
+            false when a summary derived it or code read it from the session's marked text.
+        text (str): What was decided, started, finished, asked or left to do next.
     """
 
     session_id: str
+    stated: bool
     text: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         session_id = self.session_id
+
+        stated = self.stated
 
         text = self.text
 
@@ -35,6 +40,7 @@ class Item:
         field_dict.update(
             {
                 "session_id": session_id,
+                "stated": stated,
                 "text": text,
             }
         )
@@ -46,10 +52,13 @@ class Item:
         d = dict(src_dict)
         session_id = d.pop("session_id")
 
+        stated = d.pop("stated")
+
         text = d.pop("text")
 
         item = cls(
             session_id=session_id,
+            stated=stated,
             text=text,
         )
 

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.handoff import Handoff
     from ..models.provisional import Provisional
     from ..models.summary import Summary
 
@@ -23,10 +24,11 @@ class Session:
 
     Example:
         {'account_id': 'acc_01KYP3WV40FHEAD8X4A1JH69RE', 'assistant': 'Claude', 'call_count': 14, 'end_reason': 'ended',
-            'ended_at': '2026-11-10T10:42:10Z', 'goal': 'Get the login fix ready for review', 'id':
-            'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'key_id': 'key_01KZKXJDM0F4QS4FR84G98PBSK', 'kind': 'explicit',
-            'last_activity_at': '2026-11-10T10:42:10Z', 'organization_id': None, 'outcome': 'Fix ready for review; tests
-            passed', 'provisional': None, 'repository': 'acme/web', 'scopes': ['chats:read', 'records:read',
+            'ended_at': '2026-11-10T10:42:10Z', 'goal': 'Get the login fix ready for review', 'handoff': {'decisions':
+            ['Keep the session cookie SameSite=Lax'], 'next_steps': [], 'open_questions': ['Should the old login route be
+            removed?']}, 'id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'key_id': 'key_01KZKXJDM0F4QS4FR84G98PBSK', 'kind':
+            'explicit', 'last_activity_at': '2026-11-10T10:42:10Z', 'organization_id': None, 'outcome': 'Fix ready for
+            review; tests passed', 'provisional': None, 'repository': 'acme/web', 'scopes': ['chats:read', 'records:read',
             'records:write'], 'started_at': '2026-11-10T09:00:00Z', 'status': 'closed', 'summary': {'decisions': ['Keep the
             session cookie SameSite=Lax'], 'open_questions': ['Should the old login route be removed?'], 'summary': 'Fixed
             the login redirect loop and got the fix ready for review.', 'work_finished': ['Fix ready for review; tests
@@ -48,6 +50,7 @@ class Session:
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
         ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open.
         goal (None | str | Unset): One sentence describing the goal of the conversation, given when it was opened.
+        handoff (Handoff | None | Unset):
         organization_id (None | str | Unset):
         outcome (None | str | Unset): What happened: the handoff for the next conversation, given when it was closed.
         provisional (None | Provisional | Unset):
@@ -78,6 +81,7 @@ class Session:
     end_reason: None | str | Unset = UNSET
     ended_at: datetime.datetime | None | Unset = UNSET
     goal: None | str | Unset = UNSET
+    handoff: Handoff | None | Unset = UNSET
     organization_id: None | str | Unset = UNSET
     outcome: None | str | Unset = UNSET
     provisional: None | Provisional | Unset = UNSET
@@ -91,6 +95,7 @@ class Session:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.handoff import Handoff  # noqa: PLC0415
         from ..models.provisional import Provisional  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
 
@@ -135,6 +140,14 @@ class Session:
             goal = UNSET
         else:
             goal = self.goal
+
+        handoff: dict[str, Any] | None | Unset
+        if isinstance(self.handoff, Unset):
+            handoff = UNSET
+        elif isinstance(self.handoff, Handoff):
+            handoff = self.handoff.to_dict()
+        else:
+            handoff = self.handoff
 
         organization_id: None | str | Unset
         if isinstance(self.organization_id, Unset):
@@ -223,6 +236,8 @@ class Session:
             field_dict["ended_at"] = ended_at
         if goal is not UNSET:
             field_dict["goal"] = goal
+        if handoff is not UNSET:
+            field_dict["handoff"] = handoff
         if organization_id is not UNSET:
             field_dict["organization_id"] = organization_id
         if outcome is not UNSET:
@@ -248,6 +263,7 @@ class Session:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.handoff import Handoff  # noqa: PLC0415
         from ..models.provisional import Provisional  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
 
@@ -308,6 +324,23 @@ class Session:
             return cast(None | str | Unset, data)
 
         goal = _parse_goal(d.pop("goal", UNSET))
+
+        def _parse_handoff(data: object) -> Handoff | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                handoff_type_0 = Handoff.from_dict(data)
+
+                return handoff_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Handoff | None | Unset, data)
+
+        handoff = _parse_handoff(d.pop("handoff", UNSET))
 
         def _parse_organization_id(data: object) -> None | str | Unset:
             if data is None:
@@ -430,6 +463,7 @@ class Session:
             end_reason=end_reason,
             ended_at=ended_at,
             goal=goal,
+            handoff=handoff,
             organization_id=organization_id,
             outcome=outcome,
             provisional=provisional,

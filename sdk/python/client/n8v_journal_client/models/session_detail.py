@@ -24,10 +24,11 @@ class SessionDetail:
         actions (list[Call]): The session's calls, oldest first.
         session (Session): One assistant conversation: its goal, the calls made in it, and what happened. Example:
             {'account_id': 'acc_01KYP3WV40FHEAD8X4A1JH69RE', 'assistant': 'Claude', 'call_count': 14, 'end_reason': 'ended',
-            'ended_at': '2026-11-10T10:42:10Z', 'goal': 'Get the login fix ready for review', 'id':
-            'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'key_id': 'key_01KZKXJDM0F4QS4FR84G98PBSK', 'kind': 'explicit',
-            'last_activity_at': '2026-11-10T10:42:10Z', 'organization_id': None, 'outcome': 'Fix ready for review; tests
-            passed', 'provisional': None, 'repository': 'acme/web', 'scopes': ['chats:read', 'records:read',
+            'ended_at': '2026-11-10T10:42:10Z', 'goal': 'Get the login fix ready for review', 'handoff': {'decisions':
+            ['Keep the session cookie SameSite=Lax'], 'next_steps': [], 'open_questions': ['Should the old login route be
+            removed?']}, 'id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'key_id': 'key_01KZKXJDM0F4QS4FR84G98PBSK', 'kind':
+            'explicit', 'last_activity_at': '2026-11-10T10:42:10Z', 'organization_id': None, 'outcome': 'Fix ready for
+            review; tests passed', 'provisional': None, 'repository': 'acme/web', 'scopes': ['chats:read', 'records:read',
             'records:write'], 'started_at': '2026-11-10T09:00:00Z', 'status': 'closed', 'summary': {'decisions': ['Keep the
             session cookie SameSite=Lax'], 'open_questions': ['Should the old login route be removed?'], 'summary': 'Fixed
             the login redirect loop and got the fix ready for review.', 'work_finished': ['Fix ready for review; tests

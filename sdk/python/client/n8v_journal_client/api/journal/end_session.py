@@ -141,8 +141,10 @@ def sync_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'outcome': 'Fix ready for review;
-            tests passed'}.
+        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
+            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
+            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
+            review; tests passed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,8 +189,10 @@ def sync(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'outcome': 'Fix ready for review;
-            tests passed'}.
+        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
+            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
+            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
+            review; tests passed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,8 +232,10 @@ async def asyncio_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'outcome': 'Fix ready for review;
-            tests passed'}.
+        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
+            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
+            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
+            review; tests passed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -272,8 +278,10 @@ async def asyncio(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'outcome': 'Fix ready for review;
-            tests passed'}.
+        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
+            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
+            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
+            review; tests passed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,234 @@
+//! Hand-offs: what the assistant ending a session says it decided, left open and would do
+//! next, in its own words; and the items a reader is given of a session, those stated by the
+//! assistant first, then those its summary derived (or, before there is one, those its own text
+//! marks), each once.
+
+use super::meta::single_line;
+use super::views::Session;
+use crate::db::TenantTx;
+use crate::error::Result;
+use crate::ids::SessionId;
+use crate::summarize::marked::{Marked, item_key};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// Most items in one list.
+pub const MAX_ITEMS: usize = 20;
+/// Most characters in one item.
+pub const MAX_ITEM_CHARS: usize = 300;
+
+/// The lists an assistant hands to the next conversation when it ends a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "decisions": ["Keep the session cookie SameSite=Lax"],
+    "open_questions": ["Should the retry policy be configurable?"],
+    "next_steps": ["Write the migration note for the v1 endpoint"]
+}))]
+pub struct Handoff {
+    /// Decisions made in the session.
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    /// Questions left for the person or the next conversation.
+    #[serde(default)]
+    pub open_questions: Vec<String>,
+    /// What the next conversation should do first.
+    #[serde(default)]
+    pub next_steps: Vec<String>,
+}
+
+impl Handoff {
+    /// The three lists as given: each item one line of at most 300 characters (credentials
+    /// scrubbed), at most 20 items per list; blank and repeated items dropped. `None` when
+    /// nothing is left.
+    pub fn parse(
+        decisions: Option<&[String]>,
+        open_questions: Option<&[String]>,
+        next_steps: Option<&[String]>,
+    ) -> Result<Option<Self>, String> {
+        let handoff = Self {
+            decisions: list(decisions, "decisions")?,
+            open_questions: list(open_questions, "open_questions")?,
+            next_steps: list(next_steps, "next_steps")?,
+        };
+        Ok((!handoff.is_empty()).then_some(handoff))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decisions.is_empty() && self.open_questions.is_empty() && self.next_steps.is_empty()
+    }
+}
+
+fn list(items: Option<&[String]>, name: &str) -> Result<Vec<String>, String> {
+    let items = items.unwrap_or_default();
+    if items.len() > MAX_ITEMS {
+        return Err(format!(
+            "{name} holds {} items; give at most {MAX_ITEMS}, one line each",
+            items.len()
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let text = single_line(item, MAX_ITEM_CHARS, &format!("{name}[{i}]"))?;
+        if !out.iter().any(|known| item_key(known) == item_key(&text)) {
+            out.push(text);
+        }
+    }
+    Ok(out)
+}
+
+/// One item a reader is given, and whether the assistant stated it at the end of the session
+/// (rather than a summary deriving it, or code lifting it from marked text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub stated: bool,
+}
+
+/// What a session carries forward: stated items first, then derived ones, each once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Carried {
+    pub decisions: Vec<Line>,
+    pub open_questions: Vec<Line>,
+    pub next_steps: Vec<Line>,
+}
+
+/// The decisions, open questions and next steps of `s`. With a stored summary its lists are
+/// the derived part; without one, what the goal, the outcome and `purposes` (the session's
+/// recent purposes) mark, by the rules of [`crate::summarize::marked`].
+pub fn carried(s: &Session, purposes: &[String]) -> Carried {
+    let stated = s.handoff.clone().unwrap_or_default();
+    let derived = match &s.summary {
+        Some(summary) => Marked {
+            decisions: summary.decisions.clone(),
+            open_questions: summary.open_questions.clone(),
+        },
+        None => Marked::lift(
+            s.goal.iter().chain(&s.outcome).map(String::as_str),
+            purposes.iter().map(String::as_str),
+        ),
+    };
+    Carried {
+        decisions: merge(&stated.decisions, &derived.decisions),
+        open_questions: merge(&stated.open_questions, &derived.open_questions),
+        next_steps: merge(&stated.next_steps, &[]),
+    }
+}
+
+/// Puts the stated decisions and open questions ahead of `summary`'s own, each item once.
+pub fn lead_with(summary: &mut crate::summarize::Summary, handoff: &Handoff) {
+    let texts = |lines: Vec<Line>| lines.into_iter().map(|l| l.text).collect();
+    summary.decisions = texts(merge(&handoff.decisions, &summary.decisions));
+    summary.open_questions = texts(merge(&handoff.open_questions, &summary.open_questions));
+}
+
+/// How many of an unsummarised session's newest purposes are read for markers.
+pub const MARKED_PURPOSE_CALLS: i64 = 100;
+
+/// For each session without a stored summary, the purposes of its newest 100 calls that may
+/// hold a marker (a code summary reads all of them once the session closes). Read as the
+/// caller, under the same policies as the sessions.
+pub async fn marked_purposes(
+    tx: &mut TenantTx,
+    sessions: &[Session],
+) -> Result<HashMap<SessionId, Vec<String>>> {
+    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
+        .iter()
+        .filter(|s| s.summary.is_none())
+        .map(|s| (s.account_id.0, s.id.0))
+        .unzip();
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(Uuid, String)> = sqlx::query_as(
+        "SELECT s.session_id, p.purpose \
+         FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id) \
+         CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c \
+             WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
+               AND c.purpose IS NOT NULL \
+             ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p \
+         WHERE p.purpose ~* '(decided|decision|question|todo)\\s*:' \
+         ORDER BY p.created_at DESC, p.call_id DESC",
+    )
+    .bind(&accounts)
+    .bind(&ids)
+    .bind(MARKED_PURPOSE_CALLS)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut out: HashMap<SessionId, Vec<String>> = HashMap::new();
+    for (session, purpose) in rows {
+        out.entry(SessionId(session)).or_default().push(purpose);
+    }
+    Ok(out)
+}
+
+/// `stated` then `derived`, each item once (compared by [`item_key`]).
+fn merge(stated: &[String], derived: &[String]) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    let tagged = stated
+        .iter()
+        .map(|t| (t, true))
+        .chain(derived.iter().map(|t| (t, false)));
+    for (text, stated) in tagged {
+        if !out.iter().any(|l| item_key(&l.text) == item_key(text)) {
+            out.push(Line {
+                text: text.clone(),
+                stated,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn lists_are_capped_one_line_and_scrubbed() {
+        let too_many = strings(&["x"; MAX_ITEMS + 1]);
+        let err = Handoff::parse(Some(&too_many), None, None).unwrap_err();
+        assert!(err.contains("at most 20"), "{err}");
+        let long = strings(&["ok", &"y".repeat(MAX_ITEM_CHARS + 1)]);
+        let err = Handoff::parse(None, Some(&long), None).unwrap_err();
+        assert!(
+            err.contains("open_questions[1]") && err.contains("300"),
+            "{err}"
+        );
+        let two_lines = strings(&["first\nsecond"]);
+        assert!(Handoff::parse(None, None, Some(&two_lines)).is_err());
+
+        let secret = "rotate ghp_Abcdefghijklmnopqrstuvwxyz0123456789 next";
+        let parsed = Handoff::parse(None, None, Some(&strings(&[secret, " ", "Rotate X"])))
+            .unwrap()
+            .unwrap();
+        assert!(!parsed.next_steps[0].contains("ghp_Abcd"), "{parsed:?}");
+        assert_eq!(parsed.next_steps.len(), 2);
+        assert_eq!(Handoff::parse(Some(&strings(&[" "])), None, None), Ok(None));
+    }
+
+    #[test]
+    fn stated_items_come_first_and_duplicates_go() {
+        let merged = merge(
+            &strings(&["Use advisory locks", "Ship Friday"]),
+            &strings(&["use advisory locks.", "Keep v1 for a month"]),
+        );
+        let texts: Vec<(&str, bool)> = merged.iter().map(|l| (l.text.as_str(), l.stated)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("Use advisory locks", true),
+                ("Ship Friday", true),
+                ("Keep v1 for a month", false)
+            ]
+        );
+    }
+}
