@@ -9,6 +9,7 @@ pub mod digests;
 pub mod meta;
 pub mod reads;
 pub mod retention;
+pub mod search;
 pub mod sessions;
 pub mod summaries;
 mod views;
