@@ -69,11 +69,14 @@
     timeline.setAttribute("aria-valuetext", p.getAttribute("data-label") + ", " + agoText(age));
     root.setAttribute("data-current", p.id);
   }
+  // After a jump the scroll it causes must not move the marker elsewhere (the oldest period
+  // may never reach the top of the window).
+  var jumpedAt = 0;
   function jump(index) {
     if (!periods.length) return;
     show(index);
+    jumpedAt = Date.now();
     periods[current].scrollIntoView({ block: "start" });
-    show(index);
   }
   function inView() {
     var best = 0;
@@ -86,7 +89,10 @@
   window.addEventListener("scroll", function () {
     if (pending) return;
     pending = true;
-    window.requestAnimationFrame(function () { pending = false; show(inView()); });
+    window.requestAnimationFrame(function () {
+      pending = false;
+      if (Date.now() - jumpedAt > 500) show(inView());
+    });
   });
 
   function nearest(age) {
@@ -136,6 +142,7 @@
   function goTo(hit) {
     var target = document.getElementById(hit.session_id || hit.id) || document.getElementById(hit.id);
     if (target) {
+      jumpedAt = Date.now();
       target.scrollIntoView({ block: "center" });
       target.classList.add("flash");
       target.setAttribute("tabindex", "-1");

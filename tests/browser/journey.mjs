@@ -35,6 +35,7 @@ async function newPage(width) {
   const context = await browser.newContext({ viewport: { width: width || 1280, height: 900 } });
   const page = await context.newPage();
   page.on("dialog", (d) => (dialogs === "accept" ? d.accept() : d.dismiss()));
+  page.on("pageerror", (e) => console.log("page error: " + e.message));
   page.setDefaultTimeout(10000);
   return page;
 }
@@ -103,7 +104,7 @@ try {
   await page.waitForURL(/assistant=Codex/);
   const codex = await page.locator("li.session").count();
   check(codex >= 1 && codex < all, `the assistant filter narrows the list (${codex} of ${all})`);
-  for (const meta of await page.locator("li.session .meta").allInnerTexts()) {
+  for (const meta of await page.locator("li.session > .meta").allInnerTexts()) {
     check(meta.includes("Codex"), "only Codex sessions: " + meta);
   }
   await page.fill("#f-assistant", "");
@@ -111,7 +112,7 @@ try {
   await page.fill("#f-to", setup.seededDay);
   await page.click("form.filters button");
   await page.waitForURL(/from=/);
-  const days = await page.locator("li.session .meta").allInnerTexts();
+  const days = await page.locator("li.session > .meta").allInnerTexts();
   check(days.length >= 1 && days.every((m) => m.startsWith(setup.seededDay)), "the period filter: " + days);
   await shot(page, "sessions");
   step("filter sessions");
@@ -178,7 +179,7 @@ try {
   check(hits.every((h) => !h.includes("hummingbird")), "B's words never match: " + hits);
   await shot(page, "search");
   await page.locator("button.hit").first().click();
-  await page.waitForFunction((id) => document.activeElement && document.activeElement.id === id, setup.kestrelSession);
+  await page.waitForFunction((id) => document.getElementById(id).classList.contains("flash"), setup.kestrelSession);
   await page.waitForFunction((day) => document.querySelector(".journal").dataset.current === day, "day-" + setup.seededDay);
   step("search and jump");
   const viaApi = await api(setup.keyA, "GET", "/api/v1/journal/search?q=kestrel");
