@@ -300,7 +300,7 @@ async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
     // Its cookie is no bearer token, and reaches no journal page.
     let as_bearer = app
         .get(
-            &op_cookie.split_once('=').unwrap().1.to_owned(),
+            op_cookie.split_once('=').unwrap().1,
             "/api/v1/journal/sessions",
         )
         .await;
