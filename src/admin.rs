@@ -205,22 +205,19 @@ pub async fn revoke_key(pool: &PgPool, key: Uuid) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Sets a flag globally, or for one account (an override that wins over the global value).
+/// Sets a flag globally, or for one account (an override that wins over the global value),
+/// and writes the change to the operator log.
 pub async fn set_flag(
     pool: &PgPool,
     flag: Flag,
     on: bool,
     account: Option<Uuid>,
 ) -> anyhow::Result<()> {
-    match account {
-        None => crate::flags::set_global(pool, flag, on).await?,
-        Some(account) => {
-            let mut tx = acting_for(pool, account).await?;
-            account_exists(&mut tx, account).await?;
-            crate::flags::set_override(&mut tx, account, flag, on).await?;
-            tx.commit().await?;
-        }
-    }
+    let mut tx = crate::operator::begin(pool, None).await?;
+    crate::operator::set_flag(&mut tx, "n8v-journal admin (CLI)", flag, account, Some(on))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    tx.commit().await?;
     Ok(())
 }
 

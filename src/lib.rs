@@ -16,6 +16,7 @@ pub mod jobs;
 pub mod journal;
 pub mod liveness;
 pub mod operation;
+pub mod operator;
 pub mod ops;
 pub mod queue;
 pub mod records;

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 const ISSUER: &str = "n8v-journal";
+/// The operator console's cookie: another issuer, so it is never taken for an access token.
+const CONSOLE_ISSUER: &str = "n8v-journal/console";
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Claims {
@@ -62,5 +64,33 @@ impl JwtKeys {
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
             .ok()
             .map(|data| data.claims)
+    }
+
+    /// The operator console's short-lived cookie token for an operator key.
+    pub fn mint_operator(
+        &self,
+        credential: Uuid,
+        now: i64,
+        ttl_secs: i64,
+    ) -> jsonwebtoken::errors::Result<String> {
+        let claims = Claims {
+            sub: credential.to_string(),
+            acc: String::new(),
+            scopes: Vec::new(),
+            iat: now,
+            exp: now + ttl_secs,
+            iss: CONSOLE_ISSUER.into(),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+    }
+
+    /// The operator key a console cookie was minted for, if it is genuine and unexpired.
+    pub fn verify_operator(&self, token: &str) -> Option<Uuid> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[CONSOLE_ISSUER]);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "sub", "iss"]);
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).ok()?;
+        Uuid::parse_str(&claims.claims.sub).ok()
     }
 }

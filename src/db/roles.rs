@@ -38,6 +38,17 @@ const FUNCTIONS: &[&str] = &[
     "n8v_quiet_sessions(timestamptz, integer)",
     "n8v_account_ids(uuid, integer)",
     "n8v_delete_account(uuid, text)",
+    // Search (the expressions the full-text indexes are built on).
+    "n8v_session_document(text, text, jsonb)",
+    "n8v_text_document(text)",
+    "n8v_json_document(jsonb)",
+    // The operator console: each answers only inside an operator's transaction.
+    "n8v_is_operator()",
+    "n8v_operator_accounts(text, integer)",
+    "n8v_operator_overrides()",
+    "n8v_operator_set_flag(text, text, uuid, boolean)",
+    "n8v_operator_log(integer)",
+    "n8v_operator_name(uuid)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {

@@ -6,6 +6,7 @@ mod extract;
 pub mod mcp;
 mod middleware;
 mod openapi;
+pub mod pages;
 pub mod rest;
 mod web;
 
@@ -47,13 +48,20 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             mcp::authenticate,
         ));
+    let console = pages::console::router(state.clone());
     rest::routes()
         .merge(mcp)
+        .merge(pages::routes(&state))
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)
         // After routing: names the span and the metrics by route template, not raw path.
         .layer(axum::middleware::from_fn(crate::telemetry::track_route))
         .with_state(state)
+        // Browsers asking for the console's address get the console; scripts the JSON API.
+        .layer(axum::middleware::from_fn_with_state(
+            console,
+            pages::console::divert,
+        ))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn(middleware::rate_limit_headers))
         .layer(axum::middleware::from_fn(move |req, next| {

@@ -10,6 +10,7 @@ pub mod handoff;
 pub mod meta;
 pub mod reads;
 pub mod retention;
+pub mod search;
 pub mod sessions;
 pub mod summaries;
 mod views;

@@ -12,6 +12,7 @@ pub mod audit;
 pub mod episodes;
 pub mod journal;
 pub mod records;
+pub mod search;
 pub mod token;
 
 use crate::auth::AuthContext;

@@ -231,6 +231,38 @@ pub struct DigestsArgs {
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SearchArgs {
+    /// The words to find (web search syntax: words, "a phrase", `or`, `-word`).
+    #[schemars(length(max = 200))]
+    pub q: String,
+    /// Only matches in this repository.
+    #[serde(default)]
+    #[schemars(length(max = 200))]
+    pub repo: Option<String>,
+    /// Only matches in sessions for this organization (`org_…`).
+    #[serde(default)]
+    #[schemars(length(max = 30))]
+    pub organization: Option<String>,
+    /// Only matches in sessions whose assistant name contains this (case-insensitive).
+    #[serde(default)]
+    #[schemars(length(max = 100))]
+    pub assistant: Option<String>,
+    /// Only matches at or after this RFC 3339 time; default a year ago.
+    #[serde(default)]
+    #[schemars(length(max = 40))]
+    pub from: Option<String>,
+    /// Only matches before this RFC 3339 time.
+    #[serde(default)]
+    #[schemars(length(max = 40))]
+    pub to: Option<String>,
+    /// How many matches, 1 to 50 (default 20).
+    #[serde(default)]
+    pub limit: Option<i64>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct DeleteDigestArgs {
     /// The digest to delete for good (`dig_…`).
     #[schemars(length(max = 30))]

@@ -17,6 +17,7 @@ use crate::ops::journal::{
     ListSessions, ReadCatchUp, StartSession,
 };
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
+use crate::ops::search::SearchJournal;
 use crate::ops::{self, CallContext, Op, Via};
 use axum::http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -231,6 +232,35 @@ impl JournalMcp {
             period: a.period.clone(),
             from,
             to,
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
+    /// Search the journal (full text over goals, outcomes, purposes, summaries and digests),
+    /// most relevant first, the last year unless `from` says otherwise; narrowed by `repo`,
+    /// `organization` and `assistant`. Needs chats:read.
+    #[tool]
+    async fn journal_search(
+        &self,
+        Parameters(a): Parameters<SearchArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let (from, to) = match (
+            parse_time("from", a.from.as_deref()),
+            parse_time("to", a.to.as_deref()),
+        ) {
+            (Ok(from), Ok(to)) => (from, to),
+            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        };
+        let input = SearchJournal {
+            q: Some(a.q.clone()),
+            repo: a.repo.clone(),
+            organization: a.organization.clone(),
+            assistant: a.assistant.clone(),
+            from,
+            to,
+            limit: a.limit,
         };
         self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await

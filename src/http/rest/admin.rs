@@ -102,7 +102,7 @@ pub struct SetFlag {
 /// Turn a feature flag on or off.
 ///
 /// Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
-/// an account. Operator keys only.
+/// an account. Every change is written to the operator log. Operator keys only.
 #[utoipa::path(
     put,
     path = "/internal/admin/feature-flags/{flag}",
@@ -132,31 +132,17 @@ pub struct SetFlag {
 )]
 pub async fn set_flag(
     State(state): State<AppState>,
-    _operator: Operator,
+    operator: Operator,
     Path(name): Path<String>,
     ApiJson(body): ApiJson<SetFlag>,
 ) -> Result<ApiJson<Vec<FlagValue>>> {
     let flag = Flag::parse(&name).map_err(Error::NotFound)?;
     let account = account_param(body.account.as_deref())?;
-    let tenant = Tenant::account(account.unwrap_or(uuid::Uuid::nil()));
-    let mut tx = TenantTx::begin(&state.db, &tenant).await?;
-    match account {
-        None => flags::set_global(tx.conn(), flag, body.enabled).await?,
-        Some(a) => {
-            let exists: Option<uuid::Uuid> =
-                sqlx::query_scalar("SELECT account_id FROM accounts WHERE account_id = $1")
-                    .bind(a)
-                    .fetch_optional(tx.conn())
-                    .await?;
-            if exists.is_none() {
-                return Err(Error::not_found(
-                    Kind::Account,
-                    body.account.as_deref().unwrap_or(""),
-                ));
-            }
-            flags::set_override(tx.conn(), a, flag, body.enabled).await?
-        }
-    }
+    let actor = crate::operator::actor(&state.db, operator.credential_id)
+        .await?
+        .ok_or_else(|| Error::Unauthorized("this operator key has been revoked".into()))?;
+    let mut tx = crate::operator::begin_app(&state.db).await?;
+    crate::operator::set_flag(&mut tx, &actor, flag, account, Some(body.enabled)).await?;
     tx.commit().await?;
     Ok(ApiJson(flag_values(&state, account).await?))
 }

@@ -10,6 +10,7 @@ mod episodes;
 mod health;
 pub(crate) mod journal;
 pub(crate) mod records;
+pub(crate) mod search;
 mod token;
 
 use super::AppState;
@@ -37,6 +38,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))
+        .routes(routes!(search::search))
         .routes(routes!(catch_up::catch_up))
         .routes(routes!(audit::audit))
         .routes(routes!(web::journal_md))

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -151,6 +151,21 @@ export const postEpisode = <ThrowOnError extends boolean = false>(options: Optio
 });
 
 /**
+ * Search the journal.
+ *
+ * PostgreSQL full-text search over sessions' goals, outcomes and summaries, calls' purposes
+ * and week and month digests, most relevant first, over the last year unless `from` says
+ * otherwise. Narrowed by repository, organization or assistant (digests, which belong to none,
+ * are then left out). Only what the credential could read matches: the same visibility as the
+ * session list. Needs `chats:read`. Recorded as a journal read.
+ */
+export const searchJournal = <ThrowOnError extends boolean = false>(options?: Options<SearchJournalData, ThrowOnError>) => (options?.client ?? client).get<SearchJournalResponses, SearchJournalErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/search',
+    ...options
+});
+
+/**
  * List sessions.
  *
  * The sessions this credential can read, newest first, filtered by assistant, key,
@@ -286,7 +301,7 @@ export const listFeatureFlags = <ThrowOnError extends boolean = false>(options?:
  * Turn a feature flag on or off.
  *
  * Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
- * an account. Operator keys only.
+ * an account. Every change is written to the operator log. Operator keys only.
  */
 export const setFeatureFlag = <ThrowOnError extends boolean = false>(options: Options<SetFeatureFlagData, ThrowOnError>) => (options.client ?? client).put<SetFeatureFlagResponses, SetFeatureFlagErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -661,6 +661,51 @@ export type RecordList = {
 };
 
 /**
+ * One match, best first.
+ */
+export type SearchHit = {
+    /**
+     * When: the session's start, the call's time, or the digest period's first day.
+     */
+    at: string;
+    /**
+     * The id of what matched (`ses_…`, `call_…` or `dig_…`).
+     */
+    id: string;
+    /**
+     * What matched: `session` (goal, outcome or summary), `call` (its purpose) or `digest`.
+     */
+    kind: string;
+    /**
+     * The relevance (higher is better; comparable within one answer).
+     */
+    rank: number;
+    session_id?: SessionId | null;
+    /**
+     * The matching text, the matched words in `[brackets]`.
+     */
+    snippet: string;
+};
+
+/**
+ * The matches, best first.
+ */
+export type SearchResults = {
+    /**
+     * The earliest time searched (a year ago unless `from` was given).
+     */
+    from: string;
+    /**
+     * The matches, most relevant first (newest first among equals).
+     */
+    hits: Array<SearchHit>;
+    /**
+     * The query as searched.
+     */
+    query: string;
+};
+
+/**
  * One assistant conversation: its goal, the calls made in it, and what happened.
  */
 export type Session = {
@@ -1562,6 +1607,104 @@ export type PostEpisodeResponses = {
 };
 
 export type PostEpisodeResponse = PostEpisodeResponses[keyof PostEpisodeResponses];
+
+export type SearchJournalData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
+         * characters.
+         */
+        q?: string;
+        /**
+         * Only matches in this repository.
+         */
+        repo?: string;
+        /**
+         * Only matches in sessions for this organization (`org_…`).
+         */
+        organization?: string;
+        /**
+         * Only matches in sessions whose assistant name contains this text (case-insensitive).
+         */
+        assistant?: string;
+        /**
+         * Only matches at or after this time (RFC 3339); default a year ago.
+         */
+        from?: string;
+        /**
+         * Only matches before this time (RFC 3339).
+         */
+        to?: string;
+        /**
+         * How many matches to return, from 1 to 50 (default 20).
+         */
+        limit?: number;
+    };
+    url: '/api/v1/journal/search';
+};
+
+export type SearchJournalErrors = {
+    /**
+     * `q` missing, empty or too long, a bad `organization` or `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type SearchJournalError = SearchJournalErrors[keyof SearchJournalErrors];
+
+export type SearchJournalResponses = {
+    /**
+     * The matches, most relevant first
+     */
+    200: SearchResults;
+};
+
+export type SearchJournalResponse = SearchJournalResponses[keyof SearchJournalResponses];
 
 export type ListSessionsData = {
     body?: never;

@@ -28,6 +28,8 @@ from .provisional import Provisional
 from .record import Record
 from .record_change import RecordChange
 from .record_list import RecordList
+from .search_hit import SearchHit
+from .search_results import SearchResults
 from .session import Session
 from .session_detail import SessionDetail
 from .session_list import SessionList
@@ -66,6 +68,8 @@ __all__ = (
     "Record",
     "RecordChange",
     "RecordList",
+    "SearchHit",
+    "SearchResults",
     "Session",
     "SessionDetail",
     "SessionList",

@@ -123,7 +123,7 @@ def sync_detailed(
     """Turn a feature flag on or off.
 
      Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
-    an account. Operator keys only.
+    an account. Every change is written to the operator log. Operator keys only.
 
     Args:
         flag (str):
@@ -159,7 +159,7 @@ def sync(
     """Turn a feature flag on or off.
 
      Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
-    an account. Operator keys only.
+    an account. Every change is written to the operator log. Operator keys only.
 
     Args:
         flag (str):
@@ -190,7 +190,7 @@ async def asyncio_detailed(
     """Turn a feature flag on or off.
 
      Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
-    an account. Operator keys only.
+    an account. Every change is written to the operator log. Operator keys only.
 
     Args:
         flag (str):
@@ -224,7 +224,7 @@ async def asyncio(
     """Turn a feature flag on or off.
 
      Sets the global value, or an override for one account; e.g. enable `assistantJournal` for
-    an account. Operator keys only.
+    an account. Every change is written to the operator log. Operator keys only.
 
     Args:
         flag (str):

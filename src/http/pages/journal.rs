@@ -1,0 +1,381 @@
+//! The journal pages: Settings > Journal at its three depths (the session list, one session
+//! with its actions, one call with its audit entry), the whole journal as a timeline, search,
+//! and deletion. Each handler runs the operation REST runs, as the signed-in user.
+
+use super::render::{error_page, page};
+use super::user::{PageUser, csrf_refused};
+use super::{CsrfKey, wants_html};
+use crate::error::Error;
+use crate::http::AppState;
+use crate::http::rest::search::SearchQuery;
+use crate::ids::{AuditId, CallId, DigestId, SessionId, TypedId};
+use crate::journal::Session;
+use crate::ops::audit::GetAuditEntry;
+use crate::ops::journal::{
+    DeleteDay, DeleteDigest, DeleteSession, GetEntry, GetSession, ListDigests, ListSessions,
+};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Form, Json};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// Renders a finished operation's value with `then`, or its error as a page.
+fn or_error<T>(result: crate::error::Result<T>, then: impl FnOnce(T) -> Response) -> Response {
+    match result {
+        Ok(value) => then(value),
+        Err(e) => error_page(&e, true),
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub struct ListFilter {
+    #[serde(default)]
+    assistant: Option<String>,
+    #[serde(default)]
+    organization: Option<String>,
+    /// A day, YYYY-MM-DD (the period's first day).
+    #[serde(default)]
+    from: Option<String>,
+    /// A day, YYYY-MM-DD (the period's last day).
+    #[serde(default)]
+    to: Option<String>,
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+fn day(name: &str, text: Option<&str>) -> Result<Option<NaiveDate>, Error> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => crate::journal::meta::parse_day(name, t)
+            .map(Some)
+            .map_err(Error::BadRequest),
+    }
+}
+
+fn start_of(date: NaiveDate) -> DateTime<Utc> {
+    date.and_time(chrono::NaiveTime::MIN).and_utc()
+}
+
+/// Settings > Journal: the sessions, filtered by assistant, organization and period.
+pub async fn sessions(
+    State(state): State<AppState>,
+    user: PageUser,
+    Query(filter): Query<ListFilter>,
+) -> Response {
+    let (from, to) = match (
+        day("from", filter.from.as_deref()),
+        day("to", filter.to.as_deref()),
+    ) {
+        (Ok(f), Ok(t)) => (f, t),
+        (Err(e), _) | (_, Err(e)) => return error_page(&e, true),
+    };
+    let input = ListSessions {
+        assistant: filter.assistant.clone(),
+        organization: filter.organization.clone(),
+        from: from.map(start_of),
+        to: to.map(|d| start_of(d.succ_opt().unwrap_or(d))),
+        limit: Some(50),
+        cursor: filter.cursor.clone(),
+        ..Default::default()
+    };
+    let finished = user.run(&state, input).await;
+    or_error(finished.result, |list| {
+        page(
+            "sessions.html",
+            json!({
+                "csrf": user.csrf,
+                "sessions": list.sessions.iter().map(session_view).collect::<Vec<_>>(),
+                "next_cursor": list.next_cursor,
+                "filter": {
+                    "assistant": filter.assistant.unwrap_or_default(),
+                    "organization": filter.organization.unwrap_or_default(),
+                    "from": filter.from.unwrap_or_default(),
+                    "to": filter.to.unwrap_or_default(),
+                },
+            }),
+        )
+    })
+}
+
+/// What a page shows of a session.
+fn session_view(s: &Session) -> serde_json::Value {
+    let mut value = serde_json::to_value(s).unwrap_or_default();
+    value["day"] = json!(s.started_at.date_naive().to_string());
+    value["started"] = json!(s.started_at.format("%Y-%m-%d %H:%M UTC").to_string());
+    value["time"] = json!(s.started_at.format("%H:%M").to_string());
+    value["title"] = json!(
+        s.goal
+            .clone()
+            .or_else(|| s.summary.as_ref().map(|m| m.summary.clone()))
+            .unwrap_or_else(|| format!("{} calls by {}", s.call_count, s.assistant))
+    );
+    value
+}
+
+#[derive(Deserialize, Default)]
+pub struct ActionsQuery {
+    #[serde(default)]
+    cursor: Option<String>,
+    #[serde(default)]
+    writes: Option<String>,
+}
+
+/// One session and a page of its actions; a writes-only toggle.
+pub async fn session(
+    State(state): State<AppState>,
+    user: PageUser,
+    Path(id): Path<String>,
+    Query(q): Query<ActionsQuery>,
+) -> Response {
+    let writes_only = q.writes.as_deref() == Some("true");
+    let input = GetSession {
+        session: SessionId::arg(&id),
+        limit: Some(50),
+        cursor: q.cursor.clone(),
+        writes_only,
+    };
+    let finished = user.run(&state, input).await;
+    or_error(finished.result, |detail| {
+        page(
+            "session.html",
+            json!({
+                "csrf": user.csrf,
+                "session": session_view(&detail.session),
+                "actions": detail.actions,
+                "next_cursor": detail.next_cursor,
+                "writes_only": writes_only,
+            }),
+        )
+    })
+}
+
+/// One call: purpose, targets, outcome, input shape, result ids, and its audit entry's link.
+pub async fn entry(
+    State(state): State<AppState>,
+    user: PageUser,
+    Path(id): Path<String>,
+) -> Response {
+    let finished = user
+        .run(
+            &state,
+            GetEntry {
+                call: CallId::arg(&id),
+            },
+        )
+        .await;
+    or_error(finished.result, |call| {
+        let shape = call
+            .input_shape
+            .as_ref()
+            .map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+        page(
+            "entry.html",
+            json!({ "csrf": user.csrf, "call": call, "shape": shape }),
+        )
+    })
+}
+
+/// The audit entry a call links to.
+pub async fn audit(
+    State(state): State<AppState>,
+    user: PageUser,
+    Path(id): Path<String>,
+) -> Response {
+    let finished = user
+        .run(
+            &state,
+            GetAuditEntry {
+                audit: AuditId::arg(&id),
+            },
+        )
+        .await;
+    or_error(finished.result, |entry| {
+        page("audit.html", json!({ "csrf": user.csrf, "audit": entry }))
+    })
+}
+
+#[derive(Deserialize, Default)]
+pub struct TimelineQuery {
+    #[serde(default)]
+    cursor: Option<String>,
+    #[serde(default)]
+    deleted: Option<String>,
+}
+
+/// A period on the timeline: a day of sessions, or a week or month digest.
+#[derive(Serialize)]
+struct Period {
+    anchor: String,
+    kind: &'static str,
+    label: String,
+    date: NaiveDate,
+    sessions: Vec<serde_json::Value>,
+    digest: Option<serde_json::Value>,
+}
+
+/// The whole journal, newest first: days entry by entry (one page of sessions at a time, so a
+/// large journal's first page loads without its history), then week and month digests.
+pub async fn timeline(
+    State(state): State<AppState>,
+    user: PageUser,
+    Query(q): Query<TimelineQuery>,
+) -> Response {
+    let listed = user
+        .run(
+            &state,
+            ListSessions {
+                limit: Some(100),
+                cursor: q.cursor.clone(),
+                ..Default::default()
+            },
+        )
+        .await;
+    let list = match listed.result {
+        Ok(list) => list,
+        Err(e) => return error_page(&e, true),
+    };
+    let digests = match user.run(&state, ListDigests::default()).await.result {
+        Ok(d) => d.digests,
+        Err(e) => return error_page(&e, true),
+    };
+    let mut periods: Vec<Period> = Vec::new();
+    for s in &list.sessions {
+        let date = s.started_at.date_naive();
+        match periods.last_mut() {
+            Some(p) if p.date == date => p.sessions.push(session_view(s)),
+            _ => periods.push(Period {
+                anchor: format!("day-{date}"),
+                kind: "day",
+                label: date.format("%A %-d %B %Y").to_string(),
+                date,
+                sessions: vec![session_view(s)],
+                digest: None,
+            }),
+        }
+    }
+    // Digests cover what is older than the days kept entry by entry.
+    if list.next_cursor.is_none() {
+        for d in &digests {
+            let label = match d.period.as_str() {
+                "week" => format!("Week of {}", d.period_start.format("%-d %B %Y")),
+                _ => d.period_start.format("%B %Y").to_string(),
+            };
+            periods.push(Period {
+                anchor: d.id.to_string(),
+                kind: if d.period == "week" { "week" } else { "month" },
+                label,
+                date: d.period_start,
+                sessions: Vec::new(),
+                digest: Some(serde_json::to_value(d).unwrap_or_default()),
+            });
+        }
+    }
+    let today = Utc::now().date_naive();
+    let oldest = periods
+        .iter()
+        .map(|p| p.date)
+        .chain(digests.iter().map(|d| d.period_start))
+        .min()
+        .unwrap_or(today);
+    page(
+        "journal.html",
+        json!({
+            "csrf": user.csrf,
+            "periods": periods,
+            "next_cursor": list.next_cursor,
+            "older_page": q.cursor.is_some(),
+            "deleted": q.deleted.is_some(),
+            "today": today.to_string(),
+            "oldest": oldest.to_string(),
+        }),
+    )
+}
+
+/// Search as the page runs it: the same operation as `GET /api/v1/journal/search` and the
+/// `journal_search` tool; JSON for the page's script, HTML without it.
+pub async fn search(
+    State(state): State<AppState>,
+    user: PageUser,
+    headers: HeaderMap,
+    Query(q): Query<SearchQuery>,
+) -> Response {
+    let finished = user.run(&state, q.into_input()).await;
+    if !wants_html(&headers) {
+        return match finished.result {
+            Ok(results) => Json(results).into_response(),
+            Err(e) => e.into_response(),
+        };
+    }
+    or_error(finished.result, |results| {
+        page(
+            "search.html",
+            json!({ "csrf": user.csrf, "results": results }),
+        )
+    })
+}
+
+#[derive(Deserialize)]
+pub struct DeleteForm {
+    #[serde(default)]
+    csrf: String,
+    /// `session`, `day` or `digest`.
+    what: String,
+    target: String,
+    /// The confirmation the form asks for.
+    #[serde(default)]
+    confirm: Option<String>,
+}
+
+/// Deletes a session's entry, a whole day or a digest, after the form's confirmation.
+pub async fn delete(
+    State(state): State<AppState>,
+    user: PageUser,
+    Extension(key): Extension<CsrfKey>,
+    Form(form): Form<DeleteForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    if form.confirm.as_deref() != Some("yes") {
+        return error_page(
+            &Error::BadRequest("confirm the deletion: nothing was deleted".into()),
+            true,
+        );
+    }
+    let result = match form.what.as_str() {
+        "session" => user
+            .run(
+                &state,
+                DeleteSession {
+                    session: SessionId::arg(&form.target),
+                },
+            )
+            .await
+            .result
+            .map(|d| d.deleted_sessions.len()),
+        "day" => user
+            .run(&state, DeleteDay::parse(&form.target))
+            .await
+            .result
+            .map(|d| d.deleted_sessions.len()),
+        "digest" => user
+            .run(
+                &state,
+                DeleteDigest {
+                    digest: DigestId::arg(&form.target),
+                },
+            )
+            .await
+            .result
+            .map(|_| 1),
+        _ => Err(Error::BadRequest(
+            "what must be session, day or digest".into(),
+        )),
+    };
+    or_error(result, |_| {
+        Redirect::to("/journal?deleted=1").into_response()
+    })
+}

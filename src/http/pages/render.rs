@@ -1,0 +1,109 @@
+//! The templates (compiled into the binary from `templates/`, autoescaped) and the answers
+//! pages give: a rendered page, or an error page with the error's status.
+
+use crate::error::Error;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use minijinja::Environment;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("../../../templates/base.html")),
+    (
+        "sign_in.html",
+        include_str!("../../../templates/sign_in.html"),
+    ),
+    (
+        "sessions.html",
+        include_str!("../../../templates/sessions.html"),
+    ),
+    (
+        "session.html",
+        include_str!("../../../templates/session.html"),
+    ),
+    ("entry.html", include_str!("../../../templates/entry.html")),
+    ("audit.html", include_str!("../../../templates/audit.html")),
+    (
+        "journal.html",
+        include_str!("../../../templates/journal.html"),
+    ),
+    (
+        "search.html",
+        include_str!("../../../templates/search.html"),
+    ),
+    ("error.html", include_str!("../../../templates/error.html")),
+    (
+        "summary.html",
+        include_str!("../../../templates/summary.html"),
+    ),
+    (
+        "console.html",
+        include_str!("../../../templates/console.html"),
+    ),
+    (
+        "console_sign_in.html",
+        include_str!("../../../templates/console_sign_in.html"),
+    ),
+];
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, source) in TEMPLATES {
+            env.add_template(name, source)
+                .expect("the templates compile (checked by the page tests)");
+        }
+        env
+    })
+}
+
+/// Renders a template with `context` as a `200` HTML page.
+pub fn page<C: Serialize>(name: &str, context: C) -> Response {
+    page_with(StatusCode::OK, name, context)
+}
+
+pub fn page_with<C: Serialize>(status: StatusCode, name: &str, context: C) -> Response {
+    match env()
+        .get_template(name)
+        .and_then(|t| t.render(minijinja::Value::from_serialize(&context)))
+    {
+        Ok(html) => (
+            status,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            html,
+        )
+            .into_response(),
+        Err(e) => {
+            tracing::error!(template = name, error = %e, "a page failed to render");
+            Error::Internal(anyhow::anyhow!("page {name} failed to render")).into_response()
+        }
+    }
+}
+
+/// An error as a page, with the error's status (the cause of a server fault is logged, never
+/// shown).
+pub fn error_page(error: &Error, signed_in: bool) -> Response {
+    let status = error.status();
+    let detail = if status.is_server_error() {
+        tracing::error!(error = %error, "a page failed");
+        "Something went wrong on our side. Try again in a moment.".to_owned()
+    } else {
+        error.to_string()
+    };
+    page_with(
+        status,
+        "error.html",
+        serde_json::json!({
+            "status": status.as_u16(),
+            "title": status.canonical_reason().unwrap_or("Error"),
+            "detail": detail,
+            "journal_off": matches!(error, Error::JournalOff),
+            "signed_in": signed_in,
+        }),
+    )
+}

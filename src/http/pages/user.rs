@@ -1,0 +1,249 @@
+//! The signed-in account user: sign-in (an API key exchanged, through the token operation, for
+//! a short-lived JWT in an `HttpOnly`, `SameSite=Strict` cookie), sign-out, and the extractor
+//! that resolves the cookie exactly like a bearer token (revocation, scopes, limits).
+
+use super::render::{error_page, page_with};
+use super::{CsrfKey, cookie, set_cookie};
+use crate::auth::Principal;
+use crate::error::Error;
+use crate::http::AppState;
+use crate::ops::token::MintToken;
+use crate::ops::{self, CallContext, Finished, Op, Via};
+use axum::Form;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use std::net::SocketAddr;
+
+/// The journal pages' cookie (the JWT).
+pub const USER_COOKIE: &str = "n8v_journal";
+/// Before sign-in: a random value the sign-in form's CSRF token is bound to.
+pub const PRE_COOKIE: &str = "n8v_pre";
+/// The assistant name page calls are recorded under.
+const ASSISTANT: &str = "n8v journal pages";
+
+/// A signed-in account user.
+pub struct PageUser {
+    pub principal: Principal,
+    /// This user's CSRF token, for the forms of the page.
+    pub csrf: String,
+    cookie: String,
+    context: CallContext,
+}
+
+impl PageUser {
+    /// Runs an operation as this user: the same `ops::run` REST and MCP use.
+    pub async fn run<I: Op>(&self, state: &AppState, input: I) -> Finished<I::Output> {
+        ops::run(state, &self.principal.tenant, self.context.clone(), input).await
+    }
+
+    /// Whether a posted form's token belongs to this user's cookie.
+    pub fn csrf_ok(&self, key: &CsrfKey, token: &str) -> bool {
+        key.verify(&self.cookie, token)
+    }
+}
+
+fn context(parts: &Parts) -> CallContext {
+    CallContext {
+        via: Via::Rest,
+        purpose: None,
+        session: None,
+        assistant: ASSISTANT.into(),
+        targets: Vec::new(),
+        input_shape: None,
+        request_id: parts
+            .headers
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-")
+            .to_owned(),
+        method: parts.method.to_string(),
+        path: crate::scrub::audit_path(parts.uri.path()),
+    }
+}
+
+fn to_sign_in() -> Response {
+    Redirect::to("/journal/sign-in").into_response()
+}
+
+impl FromRequestParts<AppState> for PageUser {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let Some(token) = cookie(&parts.headers, USER_COOKIE) else {
+            return Err(to_sign_in());
+        };
+        // Only the cookie counts here: whatever Authorization the request carried is replaced.
+        let bearer = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| to_sign_in())?;
+        parts.headers.insert(header::AUTHORIZATION, bearer);
+        let principal = match Principal::from_request_parts(parts, state).await {
+            Ok(p) => p,
+            Err(Error::Unauthorized(_)) => return Err(to_sign_in()),
+            Err(e) => return Err(error_page(&e, false)),
+        };
+        let key = parts
+            .extensions
+            .get::<CsrfKey>()
+            .cloned()
+            .expect("the pages router adds the CSRF key");
+        Ok(PageUser {
+            principal,
+            csrf: key.token(&token),
+            cookie: token,
+            context: context(parts),
+        })
+    }
+}
+
+pub async fn sign_in_page(
+    headers: HeaderMap,
+    axum::Extension(key): axum::Extension<CsrfKey>,
+) -> Response {
+    sign_in_form(&headers, &key, StatusCode::OK, None)
+}
+
+/// The sign-in form, bound to a fresh pre-sign-in cookie.
+fn sign_in_form(
+    headers: &HeaderMap,
+    key: &CsrfKey,
+    status: StatusCode,
+    problem: Option<&str>,
+) -> Response {
+    let nonce = crate::auth::keys::generate();
+    let mut response = page_with(
+        status,
+        "sign_in.html",
+        serde_json::json!({ "csrf": key.token(&nonce), "problem": problem }),
+    );
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(headers, PRE_COOKIE, &nonce, "/journal", 600),
+    );
+    response
+}
+
+#[derive(Deserialize)]
+pub struct SignIn {
+    key: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn sign_in(State(state): State<AppState>, request: Request) -> Response {
+    let key = request
+        .extensions()
+        .get::<CsrfKey>()
+        .cloned()
+        .expect("the pages router adds the CSRF key");
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers.clone();
+    let connect = parts.extensions.get::<ConnectInfo<SocketAddr>>().cloned();
+    let call = context(&parts);
+    let form = match Form::<SignIn>::from_request(Request::from_parts(parts, body), &state).await {
+        Ok(Form(form)) => form,
+        Err(_) => {
+            return error_page(
+                &Error::BadRequest("the sign-in form is incomplete".into()),
+                false,
+            );
+        }
+    };
+    let anchored = cookie(&headers, PRE_COOKIE).is_some_and(|n| key.verify(&n, &form.csrf));
+    if !anchored {
+        return error_page(
+            &Error::Forbidden("the form's CSRF token is missing or stale; reload the page".into()),
+            false,
+        );
+    }
+    // The key is resolved exactly as a bearer credential would be.
+    let (mut probe, ()) = Request::new(()).into_parts();
+    probe.headers = headers.clone();
+    let Ok(bearer) = HeaderValue::from_str(&format!("Bearer {}", form.key.trim())) else {
+        return sign_in_form(
+            &headers,
+            &key,
+            StatusCode::UNAUTHORIZED,
+            Some("That is not an API key."),
+        );
+    };
+    probe.headers.insert(header::AUTHORIZATION, bearer);
+    if let Some(connect) = connect {
+        probe.extensions.insert(connect);
+    }
+    let principal = match Principal::from_request_parts(&mut probe, &state).await {
+        Ok(p) => p,
+        Err(Error::Unauthorized(reason)) => {
+            return sign_in_form(&headers, &key, StatusCode::UNAUTHORIZED, Some(&reason));
+        }
+        Err(e @ Error::Forbidden(_)) => {
+            // An operator key: operators read no account's journal.
+            let e = Error::Forbidden(format!(
+                "{e}; operators use the console at /internal/admin/feature-flags"
+            ));
+            return sign_in_form(&headers, &key, StatusCode::FORBIDDEN, Some(&e.to_string()));
+        }
+        Err(e) => return error_page(&e, false),
+    };
+    let minted = ops::run(
+        &state,
+        &principal.tenant,
+        call,
+        MintToken {
+            scopes: None,
+            expires_in: None,
+            from_token: principal.minted,
+        },
+    )
+    .await;
+    match minted.result {
+        Ok(token) => {
+            let mut response = Redirect::to("/journal").into_response();
+            let cookies = response.headers_mut();
+            cookies.append(
+                header::SET_COOKIE,
+                set_cookie(
+                    &headers,
+                    USER_COOKIE,
+                    &token.access_token,
+                    "/",
+                    token.expires_in,
+                ),
+            );
+            cookies.append(
+                header::SET_COOKIE,
+                set_cookie(&headers, PRE_COOKIE, "", "/journal", 0),
+            );
+            response
+        }
+        Err(e) => sign_in_form(&headers, &key, e.status(), Some(&e.to_string())),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct Posted {
+    #[serde(default)]
+    pub csrf: String,
+}
+
+pub async fn sign_out(
+    user: PageUser,
+    headers: HeaderMap,
+    axum::Extension(key): axum::Extension<CsrfKey>,
+    Form(form): Form<Posted>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let mut fresh = sign_in_form(&headers, &key, StatusCode::OK, Some("You are signed out."));
+    fresh.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(&headers, USER_COOKIE, "", "/", 0),
+    );
+    fresh
+}
+
+pub fn csrf_refused() -> Error {
+    Error::Forbidden("the form's CSRF token is missing or does not match; reload the page".into())
+}

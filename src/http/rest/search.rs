@@ -1,0 +1,93 @@
+//! `GET /api/v1/journal/search`: the journal's full-text search (see `ops::search`).
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::{ApiQuery, AppState};
+use crate::ops::search::{SearchJournal, SearchResults};
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
+    /// characters.
+    #[param(example = "login redirect", max_length = 200)]
+    pub q: Option<String>,
+    /// Only matches in this repository.
+    #[param(example = "acme/web")]
+    pub repo: Option<String>,
+    /// Only matches in sessions for this organization (`org_…`).
+    #[param(example = "org_01KZ50QMC0FM8SEE7QV4YSR5S4")]
+    pub organization: Option<String>,
+    /// Only matches in sessions whose assistant name contains this text (case-insensitive).
+    #[param(example = "Claude")]
+    pub assistant: Option<String>,
+    /// Only matches at or after this time (RFC 3339); default a year ago.
+    #[param(example = "2026-01-01T00:00:00Z")]
+    pub from: Option<DateTime<Utc>>,
+    /// Only matches before this time (RFC 3339).
+    #[param(example = "2026-12-01T00:00:00Z")]
+    pub to: Option<DateTime<Utc>>,
+    /// How many matches to return, from 1 to 50 (default 20).
+    #[param(minimum = 1, maximum = 50, example = 20)]
+    pub limit: Option<i64>,
+}
+
+/// Search the journal.
+///
+/// PostgreSQL full-text search over sessions' goals, outcomes and summaries, calls' purposes
+/// and week and month digests, most relevant first, over the last year unless `from` says
+/// otherwise. Narrowed by repository, organization or assistant (digests, which belong to none,
+/// are then left out). Only what the credential could read matches: the same visibility as the
+/// session list. Needs `chats:read`. Recorded as a journal read.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/search",
+    operation_id = "searchJournal",
+    tag = "journal",
+    params(SearchQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "The matches, most relevant first", body = SearchResults,
+            headers(("X-Session-Id" = String, description = "The session this call was recorded \
+                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 400, description = "`q` missing, empty or too long, a bad `organization` or \
+            `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`X-Session-Id` names a session that has ended \
+            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn search(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(q): ApiQuery<SearchQuery>,
+) -> Reply<SearchResults> {
+    Reply(call.run(&state, SearchQuery::into_input(q)).await)
+}
+
+impl SearchQuery {
+    /// The operation's input: the page's search runs exactly this.
+    pub fn into_input(self) -> SearchJournal {
+        SearchJournal {
+            q: self.q,
+            repo: self.repo,
+            organization: self.organization,
+            assistant: self.assistant,
+            from: self.from,
+            to: self.to,
+            limit: self.limit,
+        }
+    }
+}

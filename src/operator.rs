@@ -1,0 +1,202 @@
+//! What operators do to feature flags, for the console, the admin JSON API and the CLI alike:
+//! read every flag with its global value and overrides, find accounts by id or name, set or
+//! clear a value, and read the operator log every change is written to (who, what, before,
+//! after, when). Everything goes through the owner's `n8v_operator_*` functions, which answer
+//! only inside an operator transaction; operators never reach an account's journal.
+
+use crate::db::{Db, Tenant};
+use crate::error::{Error, Result};
+use crate::flags::Flag;
+use crate::ids::{self, Kind};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{PgConnection, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+/// A transaction in which the `n8v_operator_*` functions answer: the application role (when
+/// given), no tenant, `app.operator` on.
+pub async fn begin(
+    pool: &PgPool,
+    role: Option<&str>,
+) -> sqlx::Result<Transaction<'static, Postgres>> {
+    let mut tx = pool.begin().await?;
+    crate::db::set_tenant(&mut tx, role, &Tenant::account(Uuid::nil())).await?;
+    sqlx::query("SELECT set_config('app.operator', 'on', true)")
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
+}
+
+/// An operator transaction as the application role, for requests.
+pub async fn begin_app(db: &Db) -> sqlx::Result<Transaction<'static, Postgres>> {
+    begin(db.pool(), Some(db.app_role())).await
+}
+
+/// One account's override.
+#[derive(Debug, Clone, Serialize)]
+pub struct Override {
+    pub account_id: String,
+    pub account_name: String,
+    pub enabled: bool,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A flag, its global value (absent: the default applies) and every override.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlagState {
+    pub flag: &'static str,
+    pub default: bool,
+    pub global: Option<bool>,
+    pub overrides: Vec<Override>,
+}
+
+pub async fn flags(conn: &mut PgConnection) -> Result<Vec<FlagState>> {
+    let globals: Vec<(String, bool)> = sqlx::query_as("SELECT flag, enabled FROM feature_flags")
+        .fetch_all(&mut *conn)
+        .await?;
+    let overrides: Vec<(String, Uuid, String, bool, DateTime<Utc>)> =
+        sqlx::query_as("SELECT * FROM n8v_operator_overrides()")
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(Flag::ALL
+        .into_iter()
+        .map(|flag| FlagState {
+            flag: flag.name(),
+            default: flag.default_value(),
+            global: globals
+                .iter()
+                .find(|(name, _)| name == flag.name())
+                .map(|(_, on)| *on),
+            overrides: overrides
+                .iter()
+                .filter(|o| o.0 == flag.name())
+                .map(|o| Override {
+                    account_id: ids::format(Kind::Account, o.1),
+                    account_name: o.2.clone(),
+                    enabled: o.3,
+                    updated_at: o.4,
+                })
+                .collect(),
+        })
+        .collect())
+}
+
+/// An account as operators see it: its id, name and kind, nothing of its data.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountRef {
+    pub account_id: String,
+    pub name: String,
+    pub kind: String,
+}
+
+/// Accounts whose id is `query` (`acc_…`) or whose name contains it.
+pub async fn find_accounts(conn: &mut PgConnection, query: &str) -> Result<Vec<AccountRef>> {
+    let query = query.trim();
+    let needle = match ids::parse(Kind::Account, query) {
+        Some(id) => id.to_string(),
+        None => query.chars().take(200).collect(),
+    };
+    let rows: Vec<(Uuid, String, String)> =
+        sqlx::query_as("SELECT * FROM n8v_operator_accounts($1, 50)")
+            .bind(needle)
+            .fetch_all(conn)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, kind)| AccountRef {
+            account_id: ids::format(Kind::Account, id),
+            name,
+            kind,
+        })
+        .collect())
+}
+
+/// Sets (`Some`) or clears (`None`) the global value or one account's override, and writes the
+/// change to the operator log. Returns the value before.
+pub async fn set_flag(
+    conn: &mut PgConnection,
+    actor: &str,
+    flag: Flag,
+    account: Option<Uuid>,
+    value: Option<bool>,
+) -> Result<Option<bool>> {
+    let change: serde_json::Value =
+        sqlx::query_scalar("SELECT n8v_operator_set_flag($1, $2, $3, $4)")
+            .bind(actor)
+            .bind(flag.name())
+            .bind(account)
+            .bind(value)
+            .fetch_one(conn)
+            .await
+            .map_err(|e| match &e {
+                sqlx::Error::Database(d) if d.code().as_deref() == Some("P0002") => {
+                    Error::NotFound(format!(
+                        "no account {}",
+                        ids::format(Kind::Account, account.unwrap_or_default())
+                    ))
+                }
+                _ => Error::Database(e),
+            })?;
+    Ok(change["before"].as_bool())
+}
+
+/// One entry of the operator log.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    pub actor: String,
+    pub action: String,
+    pub subject: String,
+    pub flag: Option<String>,
+    pub account: Option<String>,
+    pub account_name: Option<String>,
+    pub before: Option<bool>,
+    pub after: Option<bool>,
+    pub at: DateTime<Utc>,
+}
+
+pub async fn log(conn: &mut PgConnection, limit: i64) -> Result<Vec<LogEntry>> {
+    let rows: Vec<(
+        Uuid,
+        String,
+        String,
+        String,
+        serde_json::Value,
+        DateTime<Utc>,
+    )> = sqlx::query_as("SELECT * FROM n8v_operator_log($1)")
+        .bind(limit as i32)
+        .fetch_all(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(_, actor, action, subject, detail, at)| {
+            let account = detail["account"]
+                .as_str()
+                .and_then(|a| Uuid::parse_str(a).ok())
+                .map(|a| ids::format(Kind::Account, a));
+            LogEntry {
+                actor,
+                action,
+                subject: match &account {
+                    Some(a) => format!("{} for {a}", detail["flag"].as_str().unwrap_or("")),
+                    None => subject,
+                },
+                flag: detail["flag"].as_str().map(str::to_owned),
+                account,
+                account_name: detail["account_name"].as_str().map(str::to_owned),
+                before: detail["before"].as_bool(),
+                after: detail["after"].as_bool(),
+                at,
+            }
+        })
+        .collect())
+}
+
+/// How the log names an operator key: its name and id; `None` when the key is unknown or
+/// revoked.
+pub async fn actor(db: &Db, credential: Uuid) -> Result<Option<String>> {
+    let name: Option<String> = sqlx::query_scalar("SELECT n8v_operator_name($1)")
+        .bind(credential)
+        .fetch_one(db.pool())
+        .await?;
+    Ok(name.map(|n| format!("{n} ({})", ids::format(Kind::Key, credential))))
+}

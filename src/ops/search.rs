@@ -1,0 +1,87 @@
+//! Searching the journal: the one search REST (`GET /api/v1/journal/search`), MCP
+//! (`journal_search`) and the journal page run.
+
+use super::{Op, Operation, Services, limit};
+use crate::auth::Scope;
+use crate::error::{Error, Result};
+use crate::ids::{OrganizationId, TypedId};
+use crate::journal::search::{self, SearchFilter, SearchHit};
+use crate::operation::{JournalUse, Spec};
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+
+/// The longest query accepted.
+pub const MAX_QUERY_CHARS: usize = 200;
+/// The most matches one search answers with.
+pub const MAX_HITS: i64 = 50;
+
+/// Words to find, and what narrows them.
+#[derive(Debug, Default)]
+pub struct SearchJournal {
+    pub q: Option<String>,
+    pub repo: Option<String>,
+    pub organization: Option<String>,
+    pub assistant: Option<String>,
+    /// Default: a year before now.
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+    pub limit: Option<i64>,
+}
+
+/// The matches, best first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SearchResults {
+    /// The query as searched.
+    pub query: String,
+    /// The earliest time searched (a year ago unless `from` was given).
+    pub from: DateTime<Utc>,
+    /// The matches, most relevant first (newest first among equals).
+    pub hits: Vec<SearchHit>,
+}
+
+fn nonempty(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+impl Op for SearchJournal {
+    const SPEC: Spec = Spec {
+        id: "searchJournal",
+        tool: Some("journal_search"),
+        journal: JournalUse::Read,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = SearchResults;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<SearchResults> {
+        let query = nonempty(self.q)
+            .ok_or_else(|| Error::BadRequest("q must name the words to search for".into()))?;
+        if query.chars().count() > MAX_QUERY_CHARS || query.chars().any(char::is_control) {
+            return Err(Error::BadRequest(format!(
+                "q must be one line of at most {MAX_QUERY_CHARS} characters"
+            )));
+        }
+        let organization = match nonempty(self.organization) {
+            None => None,
+            Some(text) => Some(OrganizationId::parse(&text).ok_or_else(|| {
+                Error::BadRequest(format!(
+                    "organization {:?} is not an organization id (org_…)",
+                    crate::ids::shown(&text)
+                ))
+            })?),
+        };
+        let from = self.from.unwrap_or_else(|| op.now() - Duration::days(365));
+        let filter = SearchFilter {
+            repository: nonempty(self.repo),
+            organization,
+            assistant: nonempty(self.assistant),
+            from,
+            to: self.to,
+        };
+        let limit = limit(self.limit, 20, MAX_HITS)?;
+        let hits = search::search(op.tx(), &query, &filter, limit).await?;
+        op.results(hits.iter().map(|h| h.id.clone()), Some(hits.len()));
+        Ok(SearchResults { query, from, hits })
+    }
+}

@@ -1,0 +1,1 @@
+// The operator console needs no script; kept for small enhancements.

@@ -1,0 +1,184 @@
+//! The pages in a real headless browser: Debian's `chromium`, driven by `playwright-core`
+//! (tests/browser/journey.mjs) against the real app. Covers sign-in, the session filters, a
+//! session, a call and its audit entry, J/K and the timeline, search and jump, deletion with
+//! confirmation, sign-out, and an operator turning `assistantJournal` on for one account in the
+//! console while another's stays off. Screenshots of every page land in
+//! `$CARGO_TARGET_DIR/browser-screenshots/` (else `target/browser-screenshots/`).
+//!
+//! Needs `/usr/bin/chromium` (or `N8V_CHROMIUM`) and node; playwright-core is installed from
+//! tests/browser/package-lock.json into `N8V_BROWSER_MODULES` (default
+//! /var/tmp/n8v-journal-browser). Under `CI` a missing browser fails the test; elsewhere it is
+//! skipped with a note.
+
+mod common;
+
+use chrono::{Duration, Utc};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use uuid::Uuid;
+
+fn chromium() -> Option<String> {
+    let path = std::env::var("N8V_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    Path::new(&path).exists().then_some(path)
+}
+
+/// The node_modules directory holding playwright-core, installed on first use.
+fn playwright_modules() -> PathBuf {
+    let dir = PathBuf::from(
+        std::env::var("N8V_BROWSER_MODULES")
+            .unwrap_or_else(|_| "/var/tmp/n8v-journal-browser".into()),
+    );
+    let modules = dir.join("node_modules");
+    if modules.join("playwright-core/package.json").exists() {
+        return modules;
+    }
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["package.json", "package-lock.json"] {
+        std::fs::copy(source.join(file), dir.join(file)).unwrap();
+    }
+    let out = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(&dir)
+        .output()
+        .expect("npm is needed for the browser test (apt-get install nodejs npm)");
+    assert!(
+        out.status.success(),
+        "npm ci for playwright-core failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    modules
+}
+
+fn screenshots() -> PathBuf {
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("browser-screenshots")
+}
+
+/// A closed session of the account's key, started `days` ago, as the owner writes it.
+async fn seed_session(
+    app: &common::TestApp,
+    account: Uuid,
+    key: Uuid,
+    days: i64,
+    goal: &str,
+) -> Uuid {
+    let id = Uuid::now_v7();
+    let started = Utc::now() - Duration::days(days);
+    sqlx::query(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             scopes, goal, outcome, started_at, last_activity_at, ended_at, end_reason, \
+             call_count, write_count, journal_only, summary, summary_model, summary_cost_usd) \
+         SELECT $1, $2, $3, 'explicit', 'Claude', scopes, $4, 'done', $5, $5, $5, 'ended', 0, 0, \
+             false, jsonb_build_object('summary', 'Worked on: ' || $4, 'decisions', '[]'::jsonb, \
+             'work_started', '[]'::jsonb, 'work_finished', '[]'::jsonb, \
+             'open_questions', '[]'::jsonb), 'code', 0 \
+         FROM credentials WHERE credential_id = $3",
+    )
+    .bind(account)
+    .bind(id)
+    .bind(key)
+    .bind(goal)
+    .bind(started)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    id
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_pages_work_in_a_real_browser() {
+    let Some(chromium) = chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs chromium for the browser test: apt-get install chromium (.ci/tools.sh)"
+        );
+        eprintln!("skipped: no /usr/bin/chromium (apt-get install chromium)");
+        return;
+    };
+    let modules = playwright_modules();
+    let app = common::spawn_app().await;
+    let scopes = "chats:read,chats:delete,records:read,records:write";
+    let a = app.account("Ada", scopes).await;
+    let b = app.account("Bea", scopes).await;
+    let operator = n8v_journal::admin::create_operator_key(&app.owner, "Olive")
+        .await
+        .unwrap();
+
+    // Ada's history, older than what the journey records.
+    let kestrel = seed_session(&app, a.id, a.key_id, 2, "Tune the kestrel cache").await;
+    seed_session(&app, a.id, a.key_id, 5, "Review the storage plan").await;
+    seed_session(&app, a.id, a.key_id, 20, "Plan the roadmap").await;
+    seed_session(&app, a.id, a.key_id, 60, "Rotate the signing keys").await;
+    sqlx::query(
+        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
+             scopes, session_count, summary, model, created_at) \
+         VALUES ($1, gen_random_uuid(), 'month', date_trunc('month', now() - interval '200 days')::date, \
+             (date_trunc('month', now() - interval '200 days') + interval '1 month')::date, \
+             '{chats:read}', 4, jsonb_build_object('summary', 'A month of migrations', \
+             'decisions', '[]'::jsonb, 'work_started', '[]'::jsonb, 'work_finished', '[]'::jsonb, \
+             'open_questions', '[]'::jsonb), 'code', now())",
+    )
+    .bind(a.id)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    // Bea's words, which Ada's search must never find.
+    seed_session(&app, b.id, b.key_id, 2, "The hummingbird kestrel secret").await;
+
+    let setup = serde_json::json!({
+        "base": app.base,
+        "chromium": chromium,
+        "modules": modules,
+        "shots": screenshots(),
+        "keyA": a.token,
+        "keyB": b.token,
+        "accountA": a.ext,
+        "recordA": app.record_of(a.id).await,
+        "operatorKey": operator.token,
+        "operatorName": "Olive",
+        "kestrelSession": n8v_journal::ids::format(n8v_journal::ids::Kind::Session, kestrel),
+        "seededDay": (Utc::now() - Duration::days(2)).date_naive().to_string(),
+    });
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/journey.mjs");
+    let out = tokio::process::Command::new("node")
+        .arg(script)
+        .env("N8V_BROWSER_SETUP", setup.to_string())
+        .output()
+        .await
+        .expect("node is needed for the browser test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("journey: all steps passed"),
+        "the browser journey failed:\n{stdout}\n{stderr}"
+    );
+    for step in [
+        "operator turns assistantJournal on for one account",
+        "the account's journal records while the other's does not",
+        "sign in",
+        "filter sessions",
+        "open a session and a call",
+        "follow the audit link",
+        "J/K",
+        "search and jump",
+        "delete with confirmation",
+        "sign out",
+    ] {
+        assert!(
+            stdout.contains(&format!("ok {step}")),
+            "step {step:?} did not run"
+        );
+    }
+    for page in [
+        "console", "sign-in", "journal", "sessions", "session", "entry", "audit", "search",
+    ] {
+        assert!(
+            screenshots().join(format!("{page}.png")).exists(),
+            "no screenshot of {page}"
+        );
+    }
+}

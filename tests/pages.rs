@@ -1,0 +1,358 @@
+//! The pages' security, over plain HTTP: cookies, CSRF, who reaches the console and the journal
+//! pages, and that a page of one account never shows another's data. (The journeys themselves
+//! run in a real browser: tests/browser.rs.)
+
+mod common;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
+use serde_json::json;
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// `name=value` of a cookie the response sets, with its attributes.
+fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(str::to_owned)
+}
+
+fn value(set: &str) -> String {
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// The CSRF token of the first form on a page.
+fn csrf(html: &str) -> String {
+    let at = html
+        .find("name=\"csrf\" value=\"")
+        .expect("a form with a CSRF token")
+        + 19;
+    html[at..].split('"').next().unwrap().to_owned()
+}
+
+struct Browser {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Browser {
+    fn new(app: &common::TestApp) -> Self {
+        Self {
+            http: client(),
+            base: app.base.clone(),
+        }
+    }
+
+    async fn get(&self, path: &str, cookie: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .header(ACCEPT, "text/html")
+            .header(COOKIE, cookie)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn post(&self, path: &str, cookie: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        self.http
+            .post(format!("{}{path}", self.base))
+            .header(ACCEPT, "text/html")
+            .header(COOKIE, cookie)
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(serde_urlencoded::to_string(form).unwrap())
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Signs in at `form_path` with `key`; returns the sign-in's response and the cookie
+    /// header to send afterwards.
+    async fn sign_in(
+        &self,
+        form_path: &str,
+        post_path: &str,
+        key: &str,
+        extra: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let page = self.get(form_path, "").await;
+        let pre = value(&set_cookie(&page, "n8v_pre").expect("a pre-sign-in cookie"));
+        let token = csrf(&page.text().await.unwrap());
+        let mut form = vec![("key", key), ("csrf", token.as_str())];
+        form.extend_from_slice(extra);
+        self.post(post_path, &pre, &form).await
+    }
+}
+
+#[tokio::test]
+async fn sign_in_sets_a_strict_http_only_cookie_and_forms_need_their_csrf_token() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read,chats:delete").await;
+    app.journal_on(a.id).await;
+    let session = app
+        .start_session(&a.token, None, json!({"goal": "Keep this one"}))
+        .await;
+    let id = session["id"].as_str().unwrap();
+    let browser = Browser::new(&app);
+
+    // Behind a TLS proxy the cookie is Secure too.
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    assert_eq!(signed.status(), 303);
+    let set = set_cookie(&signed, "n8v_journal").expect("the sign-in cookie");
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    assert!(!set.contains("Secure"), "plain HTTP: {set}");
+    let cookie = value(&set);
+    let tls = browser
+        .http
+        .get(format!("{}/journal/sign-in", app.base))
+        .header("x-forwarded-proto", "https")
+        .send()
+        .await
+        .unwrap();
+    assert!(set_cookie(&tls, "n8v_pre").unwrap().contains("Secure"));
+
+    // A form without its token, or with another cookie's, is refused and changes nothing.
+    let page = browser
+        .get(&format!("/journal/sessions/{id}"), &cookie)
+        .await;
+    assert_eq!(page.status(), 200);
+    let token = csrf(&page.text().await.unwrap());
+    let form = [("what", "session"), ("target", id), ("confirm", "yes")];
+    let refused = browser.post("/journal/delete", &cookie, &form).await;
+    assert_eq!(refused.status(), 403);
+    let zeros = "0".repeat(64);
+    let forged = [
+        ("csrf", zeros.as_str()),
+        ("what", "session"),
+        ("target", id),
+        ("confirm", "yes"),
+    ];
+    assert_eq!(
+        browser
+            .post("/journal/delete", &cookie, &forged)
+            .await
+            .status(),
+        403
+    );
+    app.session_detail(&a.token, id).await;
+    // Unconfirmed: nothing deleted either.
+    let unconfirmed = [
+        ("csrf", token.as_str()),
+        ("what", "session"),
+        ("target", id),
+    ];
+    assert_eq!(
+        browser
+            .post("/journal/delete", &cookie, &unconfirmed)
+            .await
+            .status(),
+        400
+    );
+    app.session_detail(&a.token, id).await;
+    // With its token and the confirmation: deleted.
+    let good = [
+        ("csrf", token.as_str()),
+        ("what", "session"),
+        ("target", id),
+        ("confirm", "yes"),
+    ];
+    let deleted = browser.post("/journal/delete", &cookie, &good).await;
+    assert_eq!(deleted.status(), 303);
+    app.get_session(&a.token, id)
+        .problem(404, "not-found")
+        .await;
+
+    // The sign-in form itself needs its token.
+    let bare = browser
+        .post("/journal/sign-in", "", &[("key", a.token.as_str())])
+        .await;
+    assert_eq!(bare.status(), 403);
+    assert!(set_cookie(&bare, "n8v_journal").is_none());
+
+    // Signing out clears the cookie.
+    let out = browser
+        .post("/journal/sign-out", &cookie, &[("csrf", token.as_str())])
+        .await;
+    assert!(
+        set_cookie(&out, "n8v_journal")
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    // Without a cookie, the pages send to sign-in.
+    let anonymous = browser.get("/journal", "").await;
+    assert_eq!(anonymous.status(), 303);
+    assert_eq!(anonymous.headers()[LOCATION], "/journal/sign-in");
+}
+
+#[tokio::test]
+async fn a_page_of_one_account_never_shows_anothers_data() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    let b = app.account("Bea", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.journal_on(b.id).await;
+    app.start_session(&a.token, None, json!({"goal": "Ada's albatross"}))
+        .await;
+    let theirs = app
+        .start_session(&b.token, None, json!({"goal": "Bea's bittern"}))
+        .await;
+    let theirs = theirs["id"].as_str().unwrap();
+    let browser = Browser::new(&app);
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+
+    for path in ["/journal", "/journal/settings", "/journal/search?q=bittern"] {
+        let page = browser.get(path, &cookie).await;
+        assert_eq!(page.status(), 200, "{path}");
+        let html = page.text().await.unwrap();
+        assert!(
+            !html.contains("bittern") || path.contains("bittern"),
+            "{path}"
+        );
+        assert!(!html.contains(theirs), "{path} shows B's session");
+    }
+    let search = browser
+        .get("/journal/search?q=bittern", &cookie)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(search.contains("Nothing matches"), "{search}");
+    let albatross = browser.get("/journal", &cookie).await.text().await.unwrap();
+    assert!(albatross.contains("Ada&#x27;s albatross") || albatross.contains("Ada's albatross"));
+    let other = browser
+        .get(&format!("/journal/sessions/{theirs}"), &cookie)
+        .await;
+    assert_eq!(other.status(), 404);
+    assert!(!other.text().await.unwrap().contains("bittern"));
+}
+
+#[tokio::test]
+async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.start_session(&a.token, None, json!({"goal": "private goal"}))
+        .await;
+    let operator = n8v_journal::admin::create_operator_key(&app.owner, "Olive")
+        .await
+        .unwrap();
+    let browser = Browser::new(&app);
+    let console = "/internal/admin/feature-flags";
+
+    // A customer's key, as a bearer or posted on the console's form, and a customer's page
+    // cookie: 404, the console is not there for them.
+    let bearer = browser
+        .http
+        .get(format!("{}{console}", app.base))
+        .header(ACCEPT, "text/html")
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bearer.status(), 404);
+    let posted = browser
+        .sign_in(console, console, &a.token, &[("action", "sign-in")])
+        .await;
+    assert_eq!(posted.status(), 404);
+    assert!(set_cookie(&posted, "n8v_console").is_none());
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let customer = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    assert_eq!(browser.get(console, &customer).await.status(), 404);
+    // Scripts keep the JSON API (a customer key there: 403 as before).
+    let json = app.get(&a.token, console).await;
+    assert_eq!(json.status(), 403);
+
+    // The operator signs in to the console.
+    let op = browser
+        .sign_in(console, console, &operator.token, &[("action", "sign-in")])
+        .await;
+    assert_eq!(op.status(), 303);
+    let set = set_cookie(&op, "n8v_console").unwrap();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict") && set.contains("Max-Age=900")
+    );
+    let op_cookie = value(&set);
+    let page = browser.get(console, &op_cookie).await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("assistantJournal") && html.contains(&a.ext),
+        "{html}"
+    );
+    assert!(!html.contains("private goal"));
+    // Its cookie is no bearer token, and reaches no journal page.
+    let as_bearer = app
+        .get(
+            op_cookie.split_once('=').unwrap().1,
+            "/api/v1/journal/sessions",
+        )
+        .await;
+    assert_eq!(as_bearer.status(), 401);
+    let journal = browser.get("/journal", &op_cookie).await;
+    assert_eq!(journal.status(), 303);
+    // The operator's key cannot sign in to the journal pages.
+    let refused = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &operator.token, &[])
+        .await;
+    assert_eq!(refused.status(), 403);
+    assert!(set_cookie(&refused, "n8v_journal").is_none());
+
+    // A change without the console's CSRF token is refused; with it, it lands in the log.
+    let form = [
+        ("action", "set"),
+        ("flag", "assistantJournal"),
+        ("value", "on"),
+    ];
+    assert_eq!(browser.post(console, &op_cookie, &form).await.status(), 403);
+    let token = csrf(&html);
+    let good = [
+        ("csrf", token.as_str()),
+        ("action", "set"),
+        ("flag", "assistantJournal"),
+        ("account", a.ext.as_str()),
+        ("value", "off"),
+    ];
+    assert_eq!(browser.post(console, &op_cookie, &good).await.status(), 303);
+    let logged: (String, String, serde_json::Value) = sqlx::query_as(
+        "SELECT actor, action, detail FROM operator_log ORDER BY created_at DESC LIMIT 1",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(logged.0.starts_with("Olive"), "{logged:?}");
+    assert_eq!(logged.1, "set-flag");
+    assert_eq!(logged.2["before"], true);
+    assert_eq!(logged.2["after"], false);
+    app.call(reqwest::Method::GET, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .problem(404, "journal-off")
+        .await;
+    // The console shows the change, and finds the account by name.
+    let found = browser
+        .get(&format!("{console}?account=ad"), &op_cookie)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        found.contains("Turn on for Ada") && found.contains("set-flag"),
+        "{found}"
+    );
+}

@@ -1,0 +1,208 @@
+//! Journal search: ranked, the last year by default, narrowed by repository, organization and
+//! assistant, REST and MCP answering alike, and never a match the caller could not read.
+
+mod common;
+
+use common::mcp;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+async fn search(app: &common::TestApp, token: &str, query: &str) -> Value {
+    app.call(Method::GET, &format!("/api/v1/journal/search?{query}"))
+        .token(token)
+        .ok(200)
+        .await
+}
+
+fn ids(results: &Value) -> Vec<String> {
+    results["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn search_ranks_matches_and_narrows_them() {
+    let app = common::spawn_app().await;
+    let a = app
+        .account("Ada", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    let best = app
+        .start_session(
+            &a.token,
+            None,
+            json!({"goal": "Fix the login redirect loop", "repository": "acme/web"}),
+        )
+        .await;
+    let best = best["id"].as_str().unwrap().to_owned();
+    app.end_session(&a.token, &best, json!({"outcome": "login redirect fixed"}))
+        .ok(200)
+        .await;
+    let weaker = app
+        .start_session(
+            &a.token,
+            None,
+            json!({"goal": "Tidy the login page copy", "repository": "acme/docs"}),
+        )
+        .await;
+    let weaker = weaker["id"].as_str().unwrap().to_owned();
+    let record = app.first_record(&a.token).await;
+    app.append(
+        &a.token,
+        &record,
+        Some(&weaker),
+        Some("look at the redirect after login"),
+        "noted",
+    )
+    .await;
+
+    let found = search(&app, &a.token, "q=login%20redirect").await;
+    let hits = ids(&found);
+    assert_eq!(
+        hits.first(),
+        Some(&best),
+        "the session naming both words ranks first: {found}"
+    );
+    assert!(
+        !hits.contains(&weaker),
+        "a session with only one of the words does not match"
+    );
+    assert!(
+        found["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["kind"] == "call" && h["session_id"] == weaker.as_str()),
+        "the call's purpose matches: {found}"
+    );
+    let ranks: Vec<f64> = found["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["rank"].as_f64().unwrap())
+        .collect();
+    assert!(
+        ranks.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {ranks:?}"
+    );
+    assert!(
+        found["hits"][0]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("[login]")
+    );
+
+    // Narrowed by repository and assistant.
+    let docs = search(&app, &a.token, "q=login&repo=acme/docs").await;
+    assert!(ids(&docs).iter().all(|id| id != &best), "{docs}");
+    assert!(ids(&docs).contains(&weaker));
+    let nobody = search(&app, &a.token, "q=login&assistant=NoSuchAssistant").await;
+    assert!(ids(&nobody).is_empty());
+
+    // The last year by default; older with `from`.
+    sqlx::query("UPDATE journal_sessions SET started_at = now() - interval '400 days' WHERE goal LIKE 'Tidy%'")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let recent = search(&app, &a.token, "q=tidy").await;
+    assert!(ids(&recent).is_empty(), "older than a year: {recent}");
+    let old = search(&app, &a.token, "q=tidy&from=2000-01-01T00:00:00Z").await;
+    assert_eq!(ids(&old), vec![weaker.clone()]);
+
+    // MCP runs the same search.
+    let client = mcp::connect(&app, &a.token).await;
+    let tool = mcp::structured(
+        &mcp::call(&client, "journal_search", json!({"q": "login redirect"})).await,
+    );
+    assert_eq!(ids(&tool)[0], best);
+    assert_eq!(ids(&tool).len(), ids(&found).len());
+
+    // Bad input is a 400, not a 500.
+    app.call(Method::GET, "/api/v1/journal/search")
+        .token(&a.token)
+        .problem(400, "bad-request")
+        .await;
+    let long = "a".repeat(201);
+    app.call(Method::GET, &format!("/api/v1/journal/search?q={long}"))
+        .token(&a.token)
+        .problem(400, "bad-request")
+        .await;
+    app.call(Method::GET, "/api/v1/journal/search?q=x&organization=nope")
+        .token(&a.token)
+        .problem(400, "bad-request")
+        .await;
+    app.call(
+        Method::GET,
+        "/api/v1/journal/search?q=%22%20%26%20%7C%20!%20(",
+    )
+    .token(&a.token)
+    .ok(200)
+    .await;
+}
+
+#[tokio::test]
+async fn search_never_returns_what_the_caller_cannot_read() {
+    let app = common::spawn_app().await;
+    let a = app
+        .account("Ada", "chats:read,records:read,records:write")
+        .await;
+    let b = app
+        .account("Bea", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    app.journal_on(b.id).await;
+    // Another account's session.
+    app.start_session(&b.token, None, json!({"goal": "pelican migration of Bea"}))
+        .await;
+    // A session recorded with scopes the narrow key lacks.
+    app.start_session(
+        &a.token,
+        None,
+        json!({"goal": "pelican work with wide scopes"}),
+    )
+    .await;
+    let (_, narrow) = app.key(a.id, "chats:read", None).await;
+    // A session whose calls all read the journal: hidden, as the list hides it.
+    let (_, reader) = app.key(a.id, "chats:read", None).await;
+    app.call(Method::GET, "/api/v1/journal/sessions")
+        .token(&reader)
+        .purpose("pelican lookup")
+        .ok(200)
+        .await;
+    // A session the narrow key may read.
+    app.start_session(&narrow, None, json!({"goal": "pelican notes"}))
+        .await;
+
+    let mine = search(&app, &narrow, "q=pelican").await;
+    let snippets: Vec<&str> = mine["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["snippet"].as_str().unwrap())
+        .collect();
+    assert_eq!(snippets.len(), 1, "only the readable session: {mine}");
+    assert!(snippets[0].contains("notes"), "{mine}");
+
+    let wide = search(&app, &a.token, "q=pelican").await;
+    let text = wide.to_string();
+    assert!(
+        text.contains("wide scopes") && !text.contains("Bea"),
+        "{wide}"
+    );
+    assert!(
+        !text.contains("lookup"),
+        "journal-only sessions never match: {wide}"
+    );
+    let theirs = search(&app, &b.token, "q=pelican").await;
+    assert!(!theirs.to_string().contains("wide scopes") && !theirs.to_string().contains("notes"));
+
+    // With the journal off, search is off too.
+    let c = app.account("Cid", "chats:read").await;
+    app.call(Method::GET, "/api/v1/journal/search?q=pelican")
+        .token(&c.token)
+        .problem(404, "journal-off")
+        .await;
+}
