@@ -2,13 +2,15 @@
 
 -- Search ---------------------------------------------------------------------------------------
 -- PostgreSQL full-text search (english) over what the journal keeps as prose: a session's goal,
--- outcome and summary, a call's purpose, a digest's summary. Expression indexes, so no table
+-- outcome, hand-off (0008) and summary, a call's purpose, a digest's summary. Expression indexes, so no table
 -- changes shape; the search queries use exactly these functions, so the planner matches them.
 
-CREATE FUNCTION n8v_session_document(p_goal text, p_outcome text, p_summary jsonb)
+CREATE FUNCTION n8v_session_document(p_goal text, p_outcome text, p_summary jsonb, p_handoff jsonb)
 RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT setweight(to_tsvector('english'::regconfig, coalesce(p_goal, '')), 'A')
         || setweight(to_tsvector('english'::regconfig, coalesce(p_outcome, '')), 'A')
+        || setweight(jsonb_to_tsvector('english'::regconfig, coalesce(p_handoff, '{}'::jsonb),
+                                       '["string"]'::jsonb), 'A')
         || setweight(jsonb_to_tsvector('english'::regconfig, coalesce(p_summary, '{}'::jsonb),
                                        '["string"]'::jsonb), 'B')
 $$;
@@ -24,7 +26,7 @@ RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 CREATE INDEX journal_sessions_search ON journal_sessions
-    USING gin (n8v_session_document(goal, outcome, summary));
+    USING gin (n8v_session_document(goal, outcome, summary, handoff));
 CREATE INDEX journal_calls_search ON journal_calls
     USING gin (n8v_text_document(purpose)) WHERE purpose IS NOT NULL;
 CREATE INDEX journal_digests_search ON journal_digests

@@ -291,7 +291,18 @@ async fn handoff_lists_are_capped_scrubbed_and_private() {
     assert!(!brief_a.to_string().contains(secret));
     assert_eq!(texts(&brief_a, "next_steps"), ["Tell the team"]);
 
+    // Hand-off items are searched with the rest of the session's prose, by its own account.
+    let search = |token: &str| {
+        app.call(Method::GET, "/api/v1/journal/search?q=tell%20team")
+            .token(token)
+            .ok(200)
+    };
+    let found = search(&a.token).await;
+    assert_eq!(found["hits"][0]["session_id"], id, "{found}");
+
     // B sees none of it, anywhere.
+    let found = search(&b.token).await;
+    assert_eq!(found["hits"], json!([]), "{found}");
     app.get_session(&b.token, id)
         .problem(404, "not-found")
         .await;

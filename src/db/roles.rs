@@ -39,7 +39,7 @@ const FUNCTIONS: &[&str] = &[
     "n8v_account_ids(uuid, integer)",
     "n8v_delete_account(uuid, text)",
     // Search (the expressions the full-text indexes are built on).
-    "n8v_session_document(text, text, jsonb)",
+    "n8v_session_document(text, text, jsonb, jsonb)",
     "n8v_text_document(text)",
     "n8v_json_document(jsonb)",
     // The operator console: each answers only inside an operator's transaction.

@@ -83,14 +83,14 @@ fn list(items: Option<&[String]>, name: &str) -> Result<Vec<String>, String> {
 
 /// One item a reader is given, and whether the assistant stated it at the end of the session
 /// (rather than a summary deriving it, or code lifting it from marked text).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Line {
     pub text: String,
     pub stated: bool,
 }
 
 /// What a session carries forward: stated items first, then derived ones, each once.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Carried {
     pub decisions: Vec<Line>,
     pub open_questions: Vec<Line>,

@@ -1,5 +1,5 @@
-//! Full-text search over the journal's prose (PostgreSQL, english): sessions' goals, outcomes
-//! and summaries, calls' purposes, week and month digests. Ranked with `ts_rank_cd`, newest
+//! Full-text search over the journal's prose (PostgreSQL, english): sessions' goals, outcomes,
+//! hand-offs and summaries, calls' purposes, week and month digests. Ranked with `ts_rank_cd`, newest
 //! first among equals. Visibility is the policies' business, as for every read; sessions that
 //! only read the journal are left out, exactly as the session list leaves them out.
 
@@ -32,7 +32,7 @@ pub struct SearchFilter {
     "rank": 0.1
 }))]
 pub struct SearchHit {
-    /// What matched: `session` (goal, outcome or summary), `call` (its purpose) or `digest`.
+    /// What matched: `session` (goal, outcome, hand-off or summary), `call` (its purpose) or `digest`.
     pub kind: &'static str,
     /// The id of what matched (`ses_…`, `call_…` or `dig_…`).
     pub id: String,
@@ -68,7 +68,7 @@ pub async fn search(
         filter.repository.is_some() || filter.organization.is_some() || filter.assistant.is_some();
     let rows: Vec<HitRow> = sqlx::query_as(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
-         visible AS ( \
+         visible AS NOT MATERIALIZED ( \
            SELECT s.* FROM journal_sessions s \
             WHERE NOT s.journal_only \
               AND ($2::text IS NULL OR s.repository = $2) \
@@ -77,11 +77,14 @@ pub async fn search(
          ), \
          sessions AS ( \
            SELECT 'session' AS kind, s.session_id AS id, s.session_id, s.started_at AS at, \
-                  ts_headline('english', concat_ws(' — ', s.goal, s.outcome, s.summary->>'summary'), q.q, \
+                  ts_headline('english', concat_ws(' — ', s.goal, s.outcome, s.summary->>'summary', \
+                    (SELECT string_agg(i, '; ') FROM jsonb_array_elements_text( \
+                        coalesce(s.handoff->'decisions', '[]') || coalesce(s.handoff->'open_questions', '[]') \
+                        || coalesce(s.handoff->'next_steps', '[]')) i)), q.q, \
                     'StartSel=[, StopSel=], MaxWords=30, MinWords=8, MaxFragments=2') AS snippet, \
-                  ts_rank_cd(n8v_session_document(s.goal, s.outcome, s.summary), q.q) AS rank \
+                  ts_rank_cd(n8v_session_document(s.goal, s.outcome, s.summary, s.handoff), q.q) AS rank \
              FROM visible s, q \
-            WHERE n8v_session_document(s.goal, s.outcome, s.summary) @@ q.q \
+            WHERE n8v_session_document(s.goal, s.outcome, s.summary, s.handoff) @@ q.q \
               AND s.started_at >= $5 AND ($6::timestamptz IS NULL OR s.started_at < $6) \
          ), \
          calls AS ( \

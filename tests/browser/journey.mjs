@@ -72,7 +72,7 @@ try {
   const appended = await api(setup.keyA, "POST", `/api/v1/records/${setup.recordA}/entries`,
     { line: "export shipped" }, "Claude");
   check(appended.status === 201 && appended.session, "A's write is journalled");
-  await api(setup.keyA, "POST", `/api/v1/journal/sessions/${startA.body.id}/end`, { outcome: "pelican export shipped" }, "Claude");
+  await api(setup.keyA, "POST", `/api/v1/journal/sessions/${startA.body.id}/end`, { outcome: "pelican export shipped", decisions: ["Export pelicans as CSV"], open_questions: ["Should the export include archived pelicans?"] }, "Claude");
   const other = await api(setup.keyA, "GET", "/api/v1/records", null, "Codex");
   check(other.session, "a Codex call is journalled too");
   const callB = await api(setup.keyB, "GET", "/api/v1/records", null, "Claude");
@@ -126,6 +126,9 @@ try {
   await page.waitForURL(/writes=true/);
   const writes = await page.locator("table.actions tbody tr").count();
   check(writes >= 1 && writes < rows, `writes only: ${writes} of ${rows}`);
+  const carried = await page.locator("dl.carried").innerText();
+  check(carried.includes("Export pelicans as CSV") && carried.includes("archived pelicans?"),
+    "the session shows its hand-off: " + carried);
   await shot(page, "session");
   await page.click("table.actions tbody tr a");
   await page.waitForSelector("dl.facts");

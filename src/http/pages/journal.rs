@@ -106,6 +106,9 @@ fn session_view(s: &Session) -> serde_json::Value {
     value["day"] = json!(s.started_at.date_naive().to_string());
     value["started"] = json!(s.started_at.format("%Y-%m-%d %H:%M UTC").to_string());
     value["time"] = json!(s.started_at.format("%H:%M").to_string());
+    // What the brief carries forward: the hand-off first, then the summary's (or, before one,
+    // what the goal and outcome mark).
+    value["carried"] = json!(crate::journal::handoff::carried(s, &[]));
     value["title"] = json!(
         s.goal
             .clone()

@@ -673,7 +673,7 @@ export type SearchHit = {
      */
     id: string;
     /**
-     * What matched: `session` (goal, outcome or summary), `call` (its purpose) or `digest`.
+     * What matched: `session` (goal, outcome, hand-off or summary), `call` (its purpose) or `digest`.
      */
     kind: string;
     /**

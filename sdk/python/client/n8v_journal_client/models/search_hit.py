@@ -23,7 +23,7 @@ class SearchHit:
     Attributes:
         at (datetime.datetime): When: the session's start, the call's time, or the digest period's first day.
         id (str): The id of what matched (`ses_…`, `call_…` or `dig_…`).
-        kind (str): What matched: `session` (goal, outcome or summary), `call` (its purpose) or `digest`.
+        kind (str): What matched: `session` (goal, outcome, hand-off or summary), `call` (its purpose) or `digest`.
         rank (float): The relevance (higher is better; comparable within one answer).
         snippet (str): The matching text, the matched words in `[brackets]`.
         session_id (None | str | Unset):
