@@ -38,6 +38,8 @@ const FUNCTIONS: &[&str] = &[
     "n8v_quiet_sessions(timestamptz, integer)",
     "n8v_account_ids(uuid, integer)",
     "n8v_delete_account(uuid, text)",
+    "n8v_begin(uuid, uuid, text, boolean)",
+    "n8v_last_activity(uuid, uuid, timestamptz)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
