@@ -107,9 +107,14 @@ const RECORD: &str = "WITH audit AS ( \
          WHERE $8 AND $9::uuid IS NULL \
            AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
            AND s.ended_at IS NULL AND s.scopes = $10 \
-           AND (s.kind = 'explicit' OR (s.last_activity_at > $12 AND s.started_at > $13 \
-                AND n8v_last_activity(s.account_id, s.session_id, s.last_activity_at) > $11)) \
-         ORDER BY n8v_last_activity(s.account_id, s.session_id, s.last_activity_at) DESC, \
+           AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
+                OR (s.last_activity_at > $12 \
+                    AND GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
+                    AND c.created_at > s.last_activity_at)) > $11)))) \
+         ORDER BY GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
+                    AND c.created_at > s.last_activity_at)) DESC, \
                   s.session_id DESC \
          LIMIT 1)), \
      call AS ( \

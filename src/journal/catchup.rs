@@ -134,8 +134,9 @@ pub async fn catch_up(
 ) -> Result<CatchUp> {
     let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $3 AND {LAST_ACTIVITY} >= $1 \
-         ORDER BY last_activity_at DESC, session_id DESC LIMIT $2"
+         WHERE NOT journal_only AND last_activity_at >= $3 \
+           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
+         ORDER BY journal_sessions.last_activity_at DESC, session_id DESC LIMIT $2"
     )))
     .bind(since)
     .bind(MAX_SESSIONS + 1)

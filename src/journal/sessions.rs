@@ -13,13 +13,19 @@ use uuid::Uuid;
 /// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
 /// when it is further behind than this, so concurrent calls do not queue on the session's row.
 /// The exact value is `n8v_last_activity(…)` (migration 0010): the later of the stored bound
-/// and the newest call. Rules filter on the stored bound with this slack (an index serves it),
-/// then on the exact value.
+/// and the newest call, so `stored <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the
+/// stored bound (an index serves it) and read the exact value only in the band where the bound
+/// alone cannot decide.
 pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 
-/// The exact last activity of the `journal_sessions` row in scope.
-pub(crate) const LAST_ACTIVITY: &str = "n8v_last_activity(journal_sessions.account_id, \
-    journal_sessions.session_id, journal_sessions.last_activity_at)";
+/// The exact last activity of the `journal_sessions` row in scope: `n8v_last_activity` written
+/// out, so that it is planned once with the prepared statement (a SQL function that is not
+/// inlined is planned again on every execution).
+pub(crate) const LAST_ACTIVITY: &str = "GREATEST(journal_sessions.last_activity_at, \
+    (SELECT max(c.created_at) FROM journal_calls c \
+      WHERE c.account_id = journal_sessions.account_id \
+        AND c.session_id = journal_sessions.session_id \
+        AND c.created_at > journal_sessions.last_activity_at))";
 
 /// The number of calls of the `journal_sessions` row in scope (derived: no counter row).
 pub(crate) const CALL_COUNT: &str = "(SELECT count(*) FROM journal_calls c \
@@ -75,8 +81,8 @@ pub async fn join_or_issue(
         "SELECT session_id FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND ended_at IS NULL AND scopes = $1 \
-           AND (kind = 'explicit' OR (last_activity_at > $4 AND started_at > $3 \
-                AND {LAST_ACTIVITY} > $2)) \
+           AND (kind = 'explicit' OR (started_at > $3 AND (last_activity_at > $2 \
+                OR (last_activity_at > $4 AND {LAST_ACTIVITY} > $2)))) \
          ORDER BY {LAST_ACTIVITY} DESC, session_id DESC LIMIT 1"
     )))
     .bind(&scopes)

@@ -136,8 +136,11 @@ pub(crate) struct SessionRow {
 /// row: see `calls::record`).
 pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id, kind, assistant, \
     organization_id, repository, scopes, goal, outcome, started_at, \
-    n8v_last_activity(journal_sessions.account_id, journal_sessions.session_id, \
-        journal_sessions.last_activity_at) AS last_activity_at, ended_at, end_reason, \
+    GREATEST(journal_sessions.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
+        WHERE c.account_id = journal_sessions.account_id \
+          AND c.session_id = journal_sessions.session_id \
+          AND c.created_at > journal_sessions.last_activity_at)) AS last_activity_at, \
+    ended_at, end_reason, \
     (SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \
         AND c.session_id = journal_sessions.session_id)::int AS call_count, \
     (SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \

@@ -127,7 +127,8 @@ pub async fn render(
 ) -> Result<(String, Vec<SessionId>)> {
     let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $3 AND {LAST_ACTIVITY} >= $1 \
+         WHERE NOT journal_only AND last_activity_at >= $3 \
+           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
          ORDER BY started_at DESC, session_id DESC LIMIT $2"
     )))
     .bind(now - Duration::days(WINDOW_DAYS))
