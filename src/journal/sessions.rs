@@ -18,14 +18,12 @@ use uuid::Uuid;
 /// alone cannot decide.
 pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 
-/// The exact last activity of the `journal_sessions` row in scope: `n8v_last_activity` written
-/// out, so that it is planned once with the prepared statement (a SQL function that is not
-/// inlined is planned again on every execution).
-pub(crate) const LAST_ACTIVITY: &str = "GREATEST(journal_sessions.last_activity_at, \
-    (SELECT max(c.created_at) FROM journal_calls c \
-      WHERE c.account_id = journal_sessions.account_id \
-        AND c.session_id = journal_sessions.session_id \
-        AND c.created_at > journal_sessions.last_activity_at))";
+/// The exact last activity of the `journal_sessions` row in scope. (The write path's own
+/// statement, `calls::record`, writes it out instead: a SQL function that is not inlined is
+/// planned again on every execution, which the hot path cannot afford; written out in the
+/// reads' target lists, though, the planner evaluated it far more often.)
+pub(crate) const LAST_ACTIVITY: &str = "n8v_last_activity(journal_sessions.account_id, \
+    journal_sessions.session_id, journal_sessions.last_activity_at)";
 
 /// The number of calls of the `journal_sessions` row in scope (derived: no counter row).
 pub(crate) const CALL_COUNT: &str = "(SELECT count(*) FROM journal_calls c \
