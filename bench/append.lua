@@ -5,6 +5,11 @@ local tokens = {}
 for t in string.gmatch(os.getenv("TOKENS") or "", "%S+") do tokens[#tokens + 1] = t end
 local record = os.getenv("RECORD")
 local n = 0
+-- DELAY_MS paces each connection (scenario 4 runs at half the peak rate).
+local pause = tonumber(os.getenv("DELAY_MS") or "0")
+if pause > 0 then
+  delay = function() return pause end
+end
 wrk.method = "POST"
 wrk.body = '{"line": "checked the build"}'
 request = function()

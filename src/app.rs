@@ -147,6 +147,8 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Cached credentials and flags are dropped as soon as they change (see db::cache).
+    state.db.watch_invalidations();
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)

@@ -43,7 +43,7 @@ pub enum Error {
     #[error("too many requests; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -169,6 +169,19 @@ impl IntoResponse for Error {
             _ => {}
         }
         response
+    }
+}
+
+/// A tenant transaction refused at `BEGIN` because its credential was revoked (or removed) since
+/// the service cached it is the caller's 401; every other database error is a server fault.
+impl From<sqlx::Error> for Error {
+    fn from(e: sqlx::Error) -> Self {
+        if e.as_database_error().and_then(|d| d.code()).as_deref() == Some(crate::db::REVOKED) {
+            return Error::Unauthorized(
+                "this API key has been revoked (or the key this token was minted from)".into(),
+            );
+        }
+        Error::Database(e)
     }
 }
 

@@ -9,10 +9,10 @@
 //! * with the `assistantJournal` flag off, nothing is journalled.
 
 use crate::auth::Scope;
-use crate::db::{Db, Tenant, TenantTx};
+use crate::db::{Checks, Db, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::flags::{self, Flag};
-use crate::ids::{OrganizationId, SessionId};
+use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use crate::journal::sessions::{self, Opening};
 use crate::journal::{CallRecord, SessionRules, calls};
 use chrono::{DateTime, Utc};
@@ -112,15 +112,11 @@ impl Operation {
         rules: SessionRules,
     ) -> Result<Self> {
         crate::telemetry::record_operation(spec.id, tenant.account_id);
-        let mut tx = TenantTx::begin(db, tenant).await?;
-        let journal_on = flags::enabled(&mut tx, Flag::AssistantJournal).await?;
+        let (mut tx, journal_on) = begin_journalled(db, tenant).await?;
         let explicit_session = match (context.session, journal_on) {
             (Some(id), true) => Some(sessions::check_explicit(&mut tx, id).await?),
             _ => None,
         };
-        sqlx::query("SAVEPOINT operation")
-            .execute(tx.conn())
-            .await?;
         Ok(Self {
             tx,
             journal_on,
@@ -206,49 +202,96 @@ impl Operation {
                 .execute(self.tx.conn())
                 .await?;
         }
-        let audit_id = calls::record_audit(
-            &mut self.tx,
-            &calls::AuditRecord {
-                request_id: &self.context.request_id,
-                method: &self.context.method,
-                path: &self.context.path,
-                status,
-                at: self.now,
-            },
-        )
-        .await?;
-        let mut session = None;
-        if self.journal_on {
-            let named = self
+        let audit = calls::AuditRecord {
+            id: AuditId(ids::new_id()),
+            request_id: &self.context.request_id,
+            method: &self.context.method,
+            path: &self.context.path,
+            status,
+            at: self.now,
+        };
+        let mut call = self.journal_on.then(|| CallRecord {
+            session_id: self
                 .session
                 .or(self.explicit_session)
-                .filter(|s| !self.deleted.contains(s));
-            let id = match named {
-                Some(id) => id,
-                None => {
-                    let opening = self.opening();
-                    sessions::join_or_issue(&mut self.tx, &opening, self.now, self.rules).await?
-                }
-            };
-            let call = CallRecord {
-                session_id: id,
-                operation: self.spec.name(self.context.via),
-                organization: self.organization,
-                purpose: self.context.purpose.clone(),
-                target_ids: std::mem::take(&mut self.context.targets),
-                status,
-                input_shape: self.context.input_shape.take(),
-                result_ids: std::mem::take(&mut self.result_ids),
-                result_count: self.result_count,
-                wrote: self.wrote && status < 400,
-                journal_read: self.spec.journal == JournalUse::Read,
-                duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
-                at: self.now,
-            };
-            calls::record_call(&mut self.tx, &call, audit_id).await?;
-            session = Some(id);
+                .filter(|s| !self.deleted.contains(s)),
+            operation: self.spec.name(self.context.via),
+            organization: self.organization,
+            purpose: self.context.purpose.clone(),
+            target_ids: std::mem::take(&mut self.context.targets),
+            status,
+            input_shape: self.context.input_shape.take(),
+            result_ids: std::mem::take(&mut self.result_ids),
+            result_count: self.result_count,
+            wrote: self.wrote && status < 400,
+            journal_read: self.spec.journal == JournalUse::Read,
+            duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
+            at: self.now,
+        });
+        // One statement: the audit entry and the call in the named or the fresh session.
+        let mut session = calls::record(
+            &mut self.tx,
+            Some(&audit),
+            audit.id,
+            call.as_ref(),
+            self.rules,
+        )
+        .await?;
+        if let Some(call) = call.as_mut().filter(|_| session.is_none()) {
+            // No fresh session to join: issue one (rare: the first call, or after 30 quiet
+            // minutes), then record the call in it.
+            let opening = self.opening();
+            let id = sessions::join_or_issue(&mut self.tx, &opening, self.now, self.rules).await?;
+            call.session_id = Some(id);
+            session = calls::record(&mut self.tx, None, audit.id, Some(call), self.rules).await?;
+            if session.is_none() {
+                return Err(Error::Internal(anyhow::anyhow!(
+                    "the call could not be recorded in session {id}"
+                )));
+            }
         }
         self.tx.commit().await?;
         Ok(session)
     }
+}
+
+/// The operation's transaction, begun with its savepoint in one round trip, and the journal
+/// flag: the cached value, which the begin itself confirms (a changed flag refuses the begin,
+/// and it is read again), or, when not cached, read inside the transaction and cached.
+async fn begin_journalled(db: &Db, tenant: &Tenant) -> Result<(TenantTx, bool)> {
+    let flag = Flag::AssistantJournal;
+    let code = |e: &sqlx::Error| {
+        e.as_database_error()
+            .and_then(|d| d.code())
+            .map(|c| c.into_owned())
+    };
+    let refused = |e: sqlx::Error| {
+        if code(&e).as_deref() == Some(REVOKED)
+            && let Some(credential) = tenant.credential_id
+        {
+            db.cache().forget_credential(credential);
+        }
+        Error::from(e)
+    };
+    if let Some(on) = db.cache().flag(tenant.account_id, flag.name()) {
+        let checks = Checks {
+            flag: Some((flag.name(), on)),
+            savepoint: true,
+        };
+        match TenantTx::begin_with(db, tenant, checks).await {
+            Ok(tx) => return Ok((tx, on)),
+            Err(e) if code(&e).as_deref() == Some(FLAG_CHANGED) => db.cache().forget_flags(),
+            Err(e) => return Err(refused(e)),
+        }
+    }
+    let checks = Checks {
+        flag: None,
+        savepoint: true,
+    };
+    let mut tx = TenantTx::begin_with(db, tenant, checks)
+        .await
+        .map_err(refused)?;
+    let on = flags::enabled(&mut tx, flag).await?;
+    db.cache().keep_flag(tenant.account_id, flag.name(), on);
+    Ok((tx, on))
 }

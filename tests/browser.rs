@@ -70,8 +70,8 @@ async fn seed_session(
     sqlx::query(
         "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
              scopes, goal, outcome, started_at, last_activity_at, ended_at, end_reason, \
-             call_count, write_count, journal_only, summary, summary_model, summary_cost_usd) \
-         SELECT $1, $2, $3, 'explicit', 'Claude', scopes, $4, 'done', $5, $5, $5, 'ended', 0, 0, \
+             journal_only, summary, summary_model, summary_cost_usd) \
+         SELECT $1, $2, $3, 'explicit', 'Claude', scopes, $4, 'done', $5, $5, $5, 'ended', \
              false, jsonb_build_object('summary', 'Worked on: ' || $4, 'decisions', '[]'::jsonb, \
              'work_started', '[]'::jsonb, 'work_finished', '[]'::jsonb, \
              'open_questions', '[]'::jsonb), 'code', 0 \

@@ -1,13 +1,14 @@
 //! The database: the pool, migrations, the application role, and the tenant transaction,
 //! which is the only way to reach tenant tables.
 
+pub mod cache;
 pub mod embedded;
 mod roles;
 mod tenant;
 
 pub use roles::{check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
-pub use tenant::{Tenant, TenantTx};
+pub use tenant::{Checks, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
 
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
@@ -24,6 +25,10 @@ pub struct Db {
     app_role: std::sync::Arc<str>,
     /// The workers of this process (shared by every clone, read by `/readyz`).
     liveness: std::sync::Arc<crate::liveness::Liveness>,
+    /// Credentials and flags, for a few seconds (see [`cache`]).
+    cache: std::sync::Arc<cache::Cache>,
+    /// The listener's own one-connection pool, once [`Db::watch_invalidations`] started it.
+    listener: std::sync::Arc<std::sync::OnceLock<PgPool>>,
 }
 
 impl Db {
@@ -37,6 +42,8 @@ impl Db {
             pool,
             app_role: app_role.into(),
             liveness: Default::default(),
+            cache: Default::default(),
+            listener: Default::default(),
         })
     }
 
@@ -47,6 +54,21 @@ impl Db {
     /// Which of this process's workers are running.
     pub fn liveness(&self) -> &crate::liveness::Liveness {
         &self.liveness
+    }
+
+    pub fn cache(&self) -> &cache::Cache {
+        &self.cache
+    }
+
+    /// Starts listening for cache invalidations (once per `Db` and its clones), on a
+    /// connection of its own. The service calls it; one-shot commands need not.
+    pub fn watch_invalidations(&self) {
+        let pool = PgPoolOptions::new()
+            .max_connections(1)
+            .connect_lazy_with((*self.pool.connect_options()).clone());
+        if self.listener.set(pool.clone()).is_ok() {
+            tokio::spawn(cache::listen(pool, self.cache.clone()));
+        }
     }
 
     /// Whether the database answers and every migration this binary knows is applied.
@@ -61,11 +83,22 @@ impl Db {
 
     /// Credential lookup before the tenant is known, through the owner's SECURITY DEFINER
     /// functions (the app role cannot read credentials across accounts itself).
+    /// Live account credentials come from the cache for a few seconds; the tenant
+    /// transaction re-checks them (see [`cache`]).
     pub async fn credential_by_hash(&self, hash: &[u8]) -> sqlx::Result<Option<CredentialRow>> {
-        sqlx::query_as("SELECT * FROM n8v_credential_by_hash($1) LIMIT 1")
-            .bind(hash)
-            .fetch_optional(&self.pool)
-            .await
+        let key = cache::CredentialKey::Hash(hash.to_vec());
+        if let Some(row) = self.cache.credential(&key) {
+            return Ok(Some(row));
+        }
+        let row: Option<CredentialRow> =
+            sqlx::query_as("SELECT * FROM n8v_credential_by_hash($1) LIMIT 1")
+                .bind(hash)
+                .fetch_optional(&self.pool)
+                .await?;
+        if let Some(row) = &row {
+            self.cache.keep_credential(key, row);
+        }
+        Ok(row)
     }
 
     pub async fn credential_by_id(
@@ -73,11 +106,20 @@ impl Db {
         account: uuid::Uuid,
         credential: uuid::Uuid,
     ) -> sqlx::Result<Option<CredentialRow>> {
-        sqlx::query_as("SELECT * FROM n8v_credential_by_id($1, $2)")
-            .bind(account)
-            .bind(credential)
-            .fetch_optional(&self.pool)
-            .await
+        let key = cache::CredentialKey::Id(account, credential);
+        if let Some(row) = self.cache.credential(&key) {
+            return Ok(Some(row));
+        }
+        let row: Option<CredentialRow> =
+            sqlx::query_as("SELECT * FROM n8v_credential_by_id($1, $2)")
+                .bind(account)
+                .bind(credential)
+                .fetch_optional(&self.pool)
+                .await?;
+        if let Some(row) = &row {
+            self.cache.keep_credential(key, row);
+        }
+        Ok(row)
     }
 
     /// The pool itself, for the job queue (its tables are not tenant data).
@@ -86,6 +128,9 @@ impl Db {
     }
 
     pub async fn close(&self) {
+        if let Some(listener) = self.listener.get() {
+            listener.close().await;
+        }
         self.pool.close().await;
     }
 }

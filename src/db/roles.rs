@@ -49,6 +49,8 @@ const FUNCTIONS: &[&str] = &[
     "n8v_operator_set_flag(text, text, uuid, boolean)",
     "n8v_operator_log(integer)",
     "n8v_operator_name(uuid)",
+    "n8v_begin(uuid, uuid, text, boolean)",
+    "n8v_last_activity(uuid, uuid, timestamptz)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {

@@ -45,10 +45,65 @@ pub struct TenantTx {
     tenant: Tenant,
 }
 
+/// What the transaction checks at `BEGIN`, in the same round trip (see [`TenantTx::begin_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checks {
+    /// The flag (by name) and the value the caller believes it has; a different value fails
+    /// the begin with SQLSTATE `N8VFL`.
+    pub flag: Option<(&'static str, bool)>,
+    /// Opens `SAVEPOINT operation` right after the tenant is set.
+    pub savepoint: bool,
+}
+
+/// The SQLSTATE of a begin refused because the flag changed since it was cached.
+pub const FLAG_CHANGED: &str = "N8VFL";
+/// The SQLSTATE of a begin refused because the credential was revoked or removed.
+pub const REVOKED: &str = "N8VRV";
+
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
-        let mut tx = db.pool.begin().await?;
-        set_tenant(&mut tx, Some(db.app_role()), tenant).await?;
+        Self::begin_with(db, tenant, Checks::default()).await
+    }
+
+    /// Begins the transaction, sets the role and the tenant, checks that the credential (if
+    /// any) is still live and the flag still has the expected value, and opens the savepoint:
+    /// one round trip, one batch of simple-protocol statements. The values are written as
+    /// escaped literals (the simple protocol has no parameters). A revoked credential fails
+    /// with SQLSTATE N8VRV (a 401), so a cached credential is never acted on once revoked.
+    pub async fn begin_with(db: &Db, tenant: &Tenant, checks: Checks) -> sqlx::Result<Self> {
+        // The checks come first, in the implicit transaction that BEGIN then turns into the
+        // real one: when they refuse, nothing after them runs and no transaction stays open.
+        let mut sql = String::new();
+        if tenant.credential_id.is_some() || checks.flag.is_some() {
+            let credential = tenant
+                .credential_id
+                .map_or("NULL".to_owned(), |c| format!("'{c}'"));
+            let (flag, expected) = checks.flag.map_or(("NULL".to_owned(), "NULL"), |(f, on)| {
+                (literal(f), if on { "true" } else { "false" })
+            });
+            sql.push_str(&format!(
+                "SELECT n8v_begin('{}', {credential}::uuid, {flag}, {expected}); ",
+                tenant.account_id
+            ));
+        }
+        sql.push_str(&format!(
+            "BEGIN; SELECT set_config('role', {}, true), set_config('app.account_id', '{}', true), \
+             set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
+             set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
+            literal(db.app_role()),
+            tenant.account_id,
+            tenant
+                .credential_id
+                .map(|c| c.to_string())
+                .unwrap_or_default(),
+            literal(&tenant.scopes.joined()),
+            literal(tenant.repository.as_deref().unwrap_or_default()),
+            if tenant.service { "on" } else { "" },
+        ));
+        if checks.savepoint {
+            sql.push_str("; SAVEPOINT operation");
+        }
+        let tx = db.pool.begin_with(sqlx::AssertSqlSafe(sql)).await?;
         Ok(Self {
             tx,
             tenant: tenant.clone(),
@@ -70,6 +125,23 @@ impl TenantTx {
     pub async fn rollback(self) -> sqlx::Result<()> {
         self.tx.rollback().await
     }
+}
+
+/// A string as an SQL literal: `E'…'` with quotes and backslashes escaped, so the meaning
+/// does not depend on `standard_conforming_strings`; NUL (which text cannot hold) is dropped.
+fn literal(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 3);
+    out.push_str("E'");
+    for c in value.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\0' => {}
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// Sets the role (when given) and the tenant for the rest of the transaction in one round trip.

@@ -1,16 +1,18 @@
-//! Recording a call: the audit entry, the call and the session's counters in one statement,
-//! inside the operation's own transaction, so a call exists exactly when its operation
-//! happened or failed.
+//! Recording a call: the audit entry and the call in one statement, inside the operation's own
+//! transaction, so a call exists exactly when its operation happened or failed.
 
+use super::{SessionRules, sessions};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ids::{self, AuditId, CallId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 
 /// What the journal keeps of one request. Never a body, a payload or a transcript.
 #[derive(Debug, Clone)]
 pub struct CallRecord {
-    pub session_id: SessionId,
+    /// The session the call belongs to; `None`: the caller's fresh session, which [`record`]
+    /// finds itself (see [`sessions::join_or_issue`] for the rules).
+    pub session_id: Option<SessionId>,
     pub operation: &'static str,
     /// The organization whose Record the call acted on: that organization's activity.
     pub organization: Option<OrganizationId>,
@@ -29,6 +31,7 @@ pub struct CallRecord {
 
 /// The audit entry of the request (always written, journal on or off).
 pub struct AuditRecord<'a> {
+    pub id: AuditId,
     pub request_id: &'a str,
     pub method: &'a str,
     pub path: &'a str,
@@ -36,69 +39,97 @@ pub struct AuditRecord<'a> {
     pub at: DateTime<Utc>,
 }
 
-pub async fn record_audit(tx: &mut TenantTx, audit: &AuditRecord<'_>) -> Result<AuditId> {
-    let id = AuditId(ids::new_id());
-    sqlx::query(
-        "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status, created_at) \
-         VALUES (n8v_account(), $1, n8v_credential(), $2, $3, $4, $5, $6)",
-    )
-    .bind(id)
-    .bind(audit.request_id)
-    .bind(audit.method)
-    .bind(audit.path)
-    .bind(i32::from(audit.status))
-    .bind(audit.at)
-    .execute(tx.conn())
-    .await?;
-    Ok(id)
+/// The request's writes in one statement: the audit entry (when given), then the call (when
+/// given) in its session, which is the named one or else the caller's fresh session. No
+/// session counter is touched (the counts are derived from the calls); the session's stored
+/// last activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
+/// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
+/// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
+/// every call in it reads the journal; opening or closing it is a hand-off, not a read.
+///
+/// Returns the session the call was recorded in; `None` when there was no call to record, or
+/// when it named no session and the caller had no fresh one (then the caller issues one with
+/// [`sessions::join_or_issue`] and records the call again, without the audit entry).
+pub async fn record(
+    tx: &mut TenantTx,
+    audit: Option<&AuditRecord<'_>>,
+    audit_id: AuditId,
+    call: Option<&CallRecord>,
+    rules: SessionRules,
+) -> Result<Option<SessionId>> {
+    let scopes = tx.tenant().scopes.names();
+    let at = call
+        .map(|c| c.at)
+        .or(audit.map(|a| a.at))
+        .unwrap_or_default();
+    let fresh_after = at - rules.quiet;
+    let recorded: Option<SessionId> = sqlx::query_scalar(RECORD)
+        .bind(audit.is_some())
+        .bind(audit_id)
+        .bind(audit.map(|a| a.request_id))
+        .bind(audit.map(|a| a.method))
+        .bind(audit.map(|a| a.path))
+        .bind(audit.map(|a| i32::from(a.status)))
+        .bind(audit.map(|a| a.at))
+        .bind(call.is_some())
+        .bind(call.and_then(|c| c.session_id))
+        .bind(&scopes)
+        .bind(fresh_after)
+        .bind(fresh_after - sessions::ACTIVITY_SLACK)
+        .bind(at - rules.max_age)
+        .bind(CallId(ids::new_id()))
+        .bind(call.map(|c| c.operation))
+        .bind(call.and_then(|c| c.purpose.as_deref()))
+        .bind(call.map(|c| c.target_ids.as_slice()))
+        .bind(call.map(|c| i32::from(c.status)))
+        .bind(call.and_then(|c| c.input_shape.as_ref()))
+        .bind(call.map(|c| c.result_ids.as_slice()))
+        .bind(call.and_then(|c| c.result_count))
+        .bind(call.is_some_and(|c| c.wrote))
+        .bind(call.is_some_and(|c| c.journal_read))
+        .bind(call.map(|c| c.duration_ms))
+        .bind(at)
+        .bind(call.and_then(|c| c.organization))
+        .bind(at - sessions::ACTIVITY_SLACK)
+        .fetch_optional(tx.conn())
+        .await?;
+    Ok(recorded)
 }
 
-/// Records the call and bumps its session; returns the call id. A session stays
-/// `journal_only` (out of the list, never sent to a paid model) while every call in it reads
-/// the journal; opening or closing it is a hand-off, not a read.
-pub async fn record_call(
-    tx: &mut TenantTx,
-    call: &CallRecord,
-    audit_id: AuditId,
-) -> Result<CallId> {
-    let id = CallId(ids::new_id());
-    let updated: Option<SessionId> = sqlx::query_scalar(
-        "WITH call AS ( \
-           INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
-               purpose, target_ids, status, ok, input_shape, result_ids, result_count, wrote, \
-               journal_read, duration_ms, audit_id, created_at, organization_id, scopes) \
-           VALUES (n8v_account(), $1, $2, n8v_credential(), $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-               $12, $13, $14, $15, $16, CASE WHEN $16::uuid IS NULL THEN NULL ELSE n8v_scopes() END) \
-           RETURNING session_id) \
-         UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $15), \
-             call_count = s.call_count + 1, \
-             write_count = s.write_count + CASE WHEN $11 THEN 1 ELSE 0 END, \
-             journal_only = s.journal_only AND $12 \
-         FROM call WHERE s.account_id = n8v_account() AND s.session_id = call.session_id \
-         RETURNING s.session_id",
-    )
-    .bind(id)
-    .bind(call.session_id)
-    .bind(call.operation)
-    .bind(&call.purpose)
-    .bind(&call.target_ids)
-    .bind(i32::from(call.status))
-    .bind(call.status < 400)
-    .bind(&call.input_shape)
-    .bind(&call.result_ids)
-    .bind(call.result_count)
-    .bind(call.wrote)
-    .bind(call.journal_read)
-    .bind(call.duration_ms)
-    .bind(audit_id)
-    .bind(call.at)
-    .bind(call.organization)
-    .fetch_optional(tx.conn())
-    .await?;
-    match updated {
-        Some(_) => Ok(id),
-        None => Err(Error::Internal(anyhow::anyhow!(
-            "session of call {id} could not be updated"
-        ))),
-    }
-}
+const RECORD: &str = "WITH audit AS ( \
+       INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
+           status, created_at) \
+       SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
+     target AS ( \
+       SELECT $9::uuid AS session_id WHERE $8 AND $9::uuid IS NOT NULL \
+       UNION ALL \
+       (SELECT s.session_id FROM journal_sessions s \
+         WHERE $8 AND $9::uuid IS NULL \
+           AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
+           AND s.ended_at IS NULL AND s.scopes = $10 \
+           AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
+                OR (s.last_activity_at > $12 \
+                    AND GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
+                    AND c.created_at > s.last_activity_at)) > $11)))) \
+         ORDER BY GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
+                    AND c.created_at > s.last_activity_at)) DESC, \
+                  s.session_id DESC \
+         LIMIT 1)), \
+     call AS ( \
+       INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+           purpose, target_ids, status, ok, input_shape, result_ids, result_count, wrote, \
+           journal_read, duration_ms, audit_id, created_at, organization_id, scopes) \
+       SELECT n8v_account(), $14, t.session_id, n8v_credential(), $15, $16, $17, $18, $18 < 400, \
+           $19, $20, $21, $22, $23, $24, $2, $25, $26, \
+           CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END \
+         FROM target t \
+       RETURNING session_id), \
+     touched AS ( \
+       UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $25), \
+           journal_only = s.journal_only AND $23 \
+         FROM call c \
+        WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
+          AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \
+     SELECT session_id FROM call";

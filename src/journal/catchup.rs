@@ -8,6 +8,7 @@
 //! caller, so the same visibility rules hold as for every other read.
 
 use super::handoff::{self, Line};
+use super::sessions::{ACTIVITY_SLACK, LAST_ACTIVITY};
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
@@ -160,11 +161,13 @@ pub async fn catch_up(
 ) -> Result<CatchUp> {
     let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $1 \
-         ORDER BY last_activity_at DESC, session_id DESC LIMIT $2"
+         WHERE NOT journal_only AND last_activity_at >= $3 \
+           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
+         ORDER BY journal_sessions.last_activity_at DESC, session_id DESC LIMIT $2"
     )))
     .bind(since)
     .bind(MAX_SESSIONS + 1)
+    .bind(since - ACTIVITY_SLACK)
     .fetch_all(tx.conn())
     .await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;

@@ -16,7 +16,7 @@ pub mod summaries;
 mod views;
 pub mod window;
 
-pub use calls::{CallRecord, record_audit, record_call};
+pub use calls::{AuditRecord, CallRecord, record};
 pub use cursor::Cursor;
 pub use meta::Purpose;
 pub use views::{AuditEntry, Call, Session};

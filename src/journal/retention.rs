@@ -115,6 +115,7 @@ const EXPIRED_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_ac
 const EXPIRED_SESSIONS: &str = "DELETE FROM journal_sessions WHERE account_id = n8v_account() \
     AND session_id IN (SELECT session_id FROM journal_sessions \
         WHERE account_id = n8v_account() AND last_activity_at < $1 \
+          AND n8v_last_activity(account_id, session_id, last_activity_at) < $1 \
         ORDER BY last_activity_at LIMIT $2)";
 
 const OLDEST_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_account() \

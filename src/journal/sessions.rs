@@ -11,6 +11,26 @@ use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+/// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
+/// when it is further behind than this, so concurrent calls do not queue on the session's row.
+/// The exact value is `n8v_last_activity(…)` (migration 0010): the later of the stored bound
+/// and the newest call, so `stored <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the
+/// stored bound (an index serves it) and read the exact value only in the band where the bound
+/// alone cannot decide.
+pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
+
+/// The exact last activity of the `journal_sessions` row in scope. (The write path's own
+/// statement, `calls::record`, writes it out instead: a SQL function that is not inlined is
+/// planned again on every execution, which the hot path cannot afford; written out in the
+/// reads' target lists, though, the planner evaluated it far more often.)
+pub(crate) const LAST_ACTIVITY: &str = "n8v_last_activity(journal_sessions.account_id, \
+    journal_sessions.session_id, journal_sessions.last_activity_at)";
+
+/// The number of calls of the `journal_sessions` row in scope (derived: no counter row).
+pub(crate) const CALL_COUNT: &str = "(SELECT count(*) FROM journal_calls c \
+    WHERE c.account_id = journal_sessions.account_id \
+      AND c.session_id = journal_sessions.session_id)::int";
+
 /// Where a new session is being opened, as far as the caller knows it.
 #[derive(Debug, Default, Clone)]
 pub struct Opening {
@@ -56,28 +76,30 @@ pub async fn join_or_issue(
     let scopes = tx.tenant().scopes.names();
     let fresh_after = now - rules.quiet;
     let born_after = now - rules.max_age;
-    let open: Option<SessionId> = sqlx::query_scalar(
+    let open: Option<SessionId> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT session_id FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND ended_at IS NULL AND scopes = $1 \
-           AND (kind = 'explicit' OR (last_activity_at > $2 AND started_at > $3)) \
-         ORDER BY last_activity_at DESC, session_id DESC LIMIT 1",
-    )
+           AND (kind = 'explicit' OR (started_at > $3 AND (last_activity_at > $2 \
+                OR (last_activity_at > $4 AND {LAST_ACTIVITY} > $2)))) \
+         ORDER BY {LAST_ACTIVITY} DESC, session_id DESC LIMIT 1"
+    )))
     .bind(&scopes)
     .bind(fresh_after)
     .bind(born_after)
+    .bind(fresh_after - ACTIVITY_SLACK)
     .fetch_optional(tx.conn())
     .await?;
     if let Some(id) = open {
         return Ok(id);
     }
-    let retired: Vec<(Uuid, i32)> = sqlx::query_as(
+    let retired: Vec<(Uuid, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired' \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
-           AND (last_activity_at <= $2 OR started_at <= $3) \
-         RETURNING session_id, call_count",
-    )
+           AND ({LAST_ACTIVITY} <= $2 OR started_at <= $3) \
+         RETURNING session_id, {CALL_COUNT}"
+    )))
     .bind(&scopes)
     .bind(fresh_after)
     .bind(born_after)
@@ -193,16 +215,26 @@ pub async fn close_quiet(
     cutoff: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<bool, sqlx::Error> {
-    let closed: Option<i32> = sqlx::query_scalar(
-        "UPDATE journal_sessions SET ended_at = $3, end_reason = 'quiet' \
-         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL AND last_activity_at <= $2 \
-         RETURNING call_count",
-    )
+    // The candidate's stored bound is past the cutoff; its exact last activity decides. A
+    // session still active gets its stored bound brought up to date instead, so the sweep does
+    // not find it again.
+    let closed: Option<(bool, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "WITH exact AS (SELECT {LAST_ACTIVITY} AS at FROM journal_sessions \
+             WHERE account_id = n8v_account() AND session_id = $1) \
+         UPDATE journal_sessions SET last_activity_at = exact.at, \
+             ended_at = CASE WHEN exact.at <= $2 THEN $3::timestamptz END, \
+             end_reason = CASE WHEN exact.at <= $2 THEN 'quiet' END \
+         FROM exact \
+         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL \
+           AND last_activity_at <= $2 \
+         RETURNING ended_at IS NOT NULL, {CALL_COUNT}"
+    )))
     .bind(session)
     .bind(cutoff)
     .bind(now)
     .fetch_optional(tx.conn())
     .await?;
+    let closed = closed.and_then(|(closed, calls)| closed.then_some(calls));
     match closed {
         Some(calls) => {
             enqueue_summary(tx, session, calls).await?;

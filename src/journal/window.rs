@@ -3,6 +3,7 @@
 //! journal tools for the rest.
 
 use super::handoff::Line;
+use super::sessions::{ACTIVITY_SLACK, LAST_ACTIVITY};
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::Result;
@@ -139,11 +140,13 @@ pub async fn render(
 ) -> Result<(String, Vec<SessionId>)> {
     let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $1 \
+         WHERE NOT journal_only AND last_activity_at >= $3 \
+           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
          ORDER BY started_at DESC, session_id DESC LIMIT $2"
     )))
     .bind(now - Duration::days(WINDOW_DAYS))
     .bind(MAX_SESSIONS)
+    .bind(now - Duration::days(WINDOW_DAYS) - ACTIVITY_SLACK)
     .fetch_all(tx.conn())
     .await?;
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();

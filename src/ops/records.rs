@@ -126,9 +126,11 @@ impl Op for AppendEntry {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Entry> {
         let line = records::parse_line(&self.line)?;
-        let record = open(op, self.record).await?;
         let now = op.now();
-        let entry = records::append(op.tx(), &record, &line, now).await?;
+        let (record, entry) = records::open_and_append(op.tx(), self.record?, &line, now).await?;
+        if let Some(organization) = record.organization {
+            op.organization_activity(organization);
+        }
         op.results([entry.id.to_string()], None);
         op.wrote();
         Ok(entry)

@@ -198,27 +198,63 @@ pub async fn entries(
     })
 }
 
-/// Appends a line (already checked with [`parse_line`]).
-pub async fn append(
+#[derive(sqlx::FromRow)]
+struct AppendedRow {
+    owner: Uuid,
+    organization: Option<Uuid>,
+    entry_id: Uuid,
+    line: String,
+    author: Uuid,
+    created_at: DateTime<Utc>,
+}
+
+/// Opens a visible Record and appends a line to it (already checked with [`parse_line`]) in
+/// one statement: one round trip where [`open`] and [`append`] take two. 404 when the Record
+/// is not visible (or does not exist).
+pub async fn open_and_append(
     tx: &mut TenantTx,
-    record: &Opened,
+    id: RecordId,
     line: &str,
     now: DateTime<Utc>,
-) -> Result<Entry> {
+) -> Result<(Opened, Entry)> {
     let tenant = tx.tenant().clone();
-    let row: EntryRow = sqlx::query_as(
-        "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, credential_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) \
-         RETURNING entry_id, record_id, line, author_account_id, created_at",
+    let row: Option<AppendedRow> = sqlx::query_as(
+        "WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = $1), \
+              e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, \
+                        author_account_id, credential_id, created_at) \
+                    SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r \
+                    RETURNING entry_id, line, author_account_id, created_at) \
+         SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, \
+                e.author_account_id AS author, e.created_at \
+           FROM r, e",
     )
-    .bind(record.owner)
+    .bind(id)
     .bind(ids::new_id())
-    .bind(record.id)
     .bind(line)
     .bind(tenant.account_id)
     .bind(tenant.credential_id)
     .bind(now)
-    .fetch_one(tx.conn())
+    .fetch_optional(tx.conn())
     .await?;
-    Ok(row.into())
+    let AppendedRow {
+        owner,
+        organization,
+        entry_id,
+        line,
+        author,
+        created_at,
+    } = row.ok_or_else(|| Error::not_found(Kind::Record, &id.to_string()))?;
+    let opened = Opened {
+        id,
+        owner,
+        organization: organization.map(OrganizationId),
+    };
+    let entry = Entry {
+        id: EntryId(entry_id),
+        record_id: id,
+        line,
+        author_account_id: AccountId(author),
+        created_at,
+    };
+    Ok((opened, entry))
 }

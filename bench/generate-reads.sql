@@ -1,0 +1,31 @@
+-- Scenario 3's data, as the owner, with generate_series: the account at the caps (:big, 20,000
+-- sessions, 100,000 calls) among 200 other accounts (1,000 sessions and 5,000 calls each) and a
+-- small account (:small, 10 sessions, 50 calls). Sessions spread over the last 30 days, five
+-- calls each, ended; every other call wrote.
+INSERT INTO accounts (account_id, name, kind)
+SELECT gen_random_uuid(), 'other ' || g, 'customer' FROM generate_series(1, 200) g;
+
+CREATE TEMP TABLE plan AS
+    SELECT :'big'::uuid AS account_id, 20000 AS sessions
+    UNION ALL SELECT :'small'::uuid, 10
+    UNION ALL SELECT account_id, 1000 FROM accounts WHERE name LIKE 'other %';
+
+CREATE TEMP TABLE gen_sessions AS
+SELECT p.account_id, gen_random_uuid() AS session_id, gen_random_uuid() AS credential_id,
+       now() - interval '1 hour' - g * interval '30 days' / p.sessions AS t
+  FROM plan p, generate_series(1, p.sessions) g;
+
+INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, scopes,
+    started_at, last_activity_at, ended_at, end_reason, journal_only)
+SELECT account_id, session_id, credential_id, 'explicit', 'bench', '{records:read}',
+       t, t + interval '5 minutes', t + interval '10 minutes', 'ended', false
+  FROM gen_sessions;
+
+INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, purpose,
+    target_ids, status, ok, result_ids, wrote, journal_read, duration_ms, created_at)
+SELECT s.account_id, gen_random_uuid(), s.session_id, s.credential_id, 'appendRecordEntry',
+       'Put the result on record', '{}', 201, true, '{}', k % 2 = 0, false, 3,
+       s.t + k * interval '1 minute'
+  FROM gen_sessions s, generate_series(1, 5) k;
+
+ANALYZE;
