@@ -1,8 +1,6 @@
 //! Feature flags: a global value and per-account overrides. Unknown flags are refused.
 
 use crate::db::TenantTx;
-use sqlx::{PgConnection, PgExecutor};
-use uuid::Uuid;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flag {
@@ -43,34 +41,4 @@ pub async fn enabled(tx: &mut TenantTx, flag: Flag) -> sqlx::Result<bool> {
     .fetch_one(tx.conn())
     .await?;
     Ok(value.unwrap_or(flag.default_value()))
-}
-
-pub async fn set_global<'e>(db: impl PgExecutor<'e>, flag: Flag, on: bool) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO feature_flags (flag, enabled) VALUES ($1, $2) \
-         ON CONFLICT (flag) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()",
-    )
-    .bind(flag.name())
-    .bind(on)
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
-pub async fn set_override(
-    conn: &mut PgConnection,
-    account: Uuid,
-    flag: Flag,
-    on: bool,
-) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO feature_flag_overrides (account_id, flag, enabled) VALUES ($1, $2, $3) \
-         ON CONFLICT (account_id, flag) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()",
-    )
-    .bind(account)
-    .bind(flag.name())
-    .bind(on)
-    .execute(conn)
-    .await?;
-    Ok(())
 }
