@@ -8,7 +8,7 @@ use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::SessionId;
-use crate::summarize::marked::{Marked, item_key};
+use crate::summarize::marked::{Marked, item_key, push_new};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -74,9 +74,7 @@ fn list(items: Option<&[String]>, name: &str) -> Result<Vec<String>, String> {
             continue;
         }
         let text = single_line(item, MAX_ITEM_CHARS, &format!("{name}[{i}]"))?;
-        if !out.iter().any(|known| item_key(known) == item_key(&text)) {
-            out.push(text);
-        }
+        push_new(&mut out, &text);
     }
     Ok(out)
 }

@@ -105,7 +105,8 @@ fn is_question(clause: &str) -> bool {
     clause.ends_with('?') && clause.split_whitespace().count() >= 2
 }
 
-fn push_new(list: &mut Vec<String>, item: &str) {
+/// Appends `item` unless the list holds it already (compared by [`item_key`]).
+pub fn push_new(list: &mut Vec<String>, item: &str) {
     if !list.iter().any(|known| same_item(known, item)) {
         list.push(item.to_owned());
     }
@@ -121,7 +122,7 @@ pub fn item_key(text: &str) -> String {
         .to_owned()
 }
 
-pub fn same_item(a: &str, b: &str) -> bool {
+fn same_item(a: &str, b: &str) -> bool {
     item_key(a) == item_key(b)
 }
 
