@@ -2,6 +2,27 @@
 //! reads over both. Who sees what is decided by row-level security; this module only sets
 //! the tenant (through `TenantTx`) and asks.
 
+/// The exact last activity of the `journal_sessions` row in scope, as SQL text: one definition
+/// for the session columns and the session rules (see `sessions::LAST_ACTIVITY`).
+macro_rules! last_activity {
+    () => {
+        "n8v_last_activity(journal_sessions.account_id, journal_sessions.session_id, \
+         journal_sessions.last_activity_at)"
+    };
+}
+
+/// How many calls of the `journal_sessions` row in scope match `$and` (`""` for all), as SQL.
+macro_rules! call_count {
+    ($and:literal) => {
+        concat!(
+            "(SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \
+             AND c.session_id = journal_sessions.session_id",
+            $and,
+            ")::int"
+        )
+    };
+}
+
 pub mod calls;
 pub mod catchup;
 mod cursor;

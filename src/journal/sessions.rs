@@ -23,13 +23,10 @@ pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 /// statement, `calls::record`, writes it out instead: a SQL function that is not inlined is
 /// planned again on every execution, which the hot path cannot afford; written out in the
 /// reads' target lists, though, the planner evaluated it far more often.)
-pub(crate) const LAST_ACTIVITY: &str = "n8v_last_activity(journal_sessions.account_id, \
-    journal_sessions.session_id, journal_sessions.last_activity_at)";
+pub(crate) const LAST_ACTIVITY: &str = last_activity!();
 
 /// The number of calls of the `journal_sessions` row in scope (derived: no counter row).
-pub(crate) const CALL_COUNT: &str = "(SELECT count(*) FROM journal_calls c \
-    WHERE c.account_id = journal_sessions.account_id \
-      AND c.session_id = journal_sessions.session_id)::int";
+pub(crate) const CALL_COUNT: &str = call_count!("");
 
 /// Where a new session is being opened, as far as the caller knows it.
 #[derive(Debug, Default, Clone)]

@@ -144,15 +144,15 @@ pub(crate) struct SessionRow {
 /// The last activity and the counts are derived from the calls (no counter on the session's
 /// row: see `calls::record`). The last activity goes through the function here: written out,
 /// the planner evaluated it far more often (a 6 s catch-up at the caps in `bench/run`).
-pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id, kind, assistant, \
-    organization_id, repository, scopes, goal, outcome, handoff, started_at, \
-    n8v_last_activity(journal_sessions.account_id, journal_sessions.session_id, \
-        journal_sessions.last_activity_at) AS last_activity_at, ended_at, end_reason, \
-    (SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \
-        AND c.session_id = journal_sessions.session_id)::int AS call_count, \
-    (SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \
-        AND c.session_id = journal_sessions.session_id AND c.wrote)::int AS write_count, \
-    summary, summary_model, summary_cost_usd, \
+pub(crate) const SESSION_COLUMNS: &str = concat!(
+    "account_id, session_id, credential_id, kind, assistant, organization_id, repository, \
+     scopes, goal, outcome, handoff, started_at, ",
+    last_activity!(),
+    " AS last_activity_at, ended_at, end_reason, ",
+    call_count!(""),
+    " AS call_count, ",
+    call_count!(" AND c.wrote"),
+    " AS write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, \
     CASE WHEN summary IS NULL THEN ARRAY(SELECT r.purpose FROM ( \
         SELECT c.purpose, max(c.created_at) AS at FROM (SELECT c.purpose, c.created_at \
@@ -161,7 +161,8 @@ pub(crate) const SESSION_COLUMNS: &str = "account_id, session_id, credential_id,
               AND c.session_id = journal_sessions.session_id AND c.purpose IS NOT NULL \
             ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50) c \
         GROUP BY c.purpose ORDER BY at DESC LIMIT 5) r ORDER BY r.at DESC) \
-    ELSE ARRAY[]::text[] END AS recent_purposes";
+    ELSE ARRAY[]::text[] END AS recent_purposes"
+);
 
 impl From<SessionRow> for Session {
     fn from(r: SessionRow) -> Self {
