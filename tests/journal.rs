@@ -449,26 +449,14 @@ async fn action_limits_and_paging_return_every_item_once() {
     app.get_session(&a.token, &format!("{id}?limit=301"))
         .problem(400, "bad-request")
         .await;
-    let mut seen = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let query = match &cursor {
-            Some(c) => format!("?limit=3&cursor={c}"),
-            None => "?limit=3".into(),
-        };
-        let page = app.session_detail(&a.token, &format!("{id}{query}")).await;
-        seen.extend(
-            page["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c["id"].as_str().unwrap().to_owned()),
-        );
-        match page["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_owned()),
-            None => break,
-        }
-    }
+    let seen = app
+        .paged_ids(
+            &a.token,
+            &format!("/api/v1/journal/sessions/{id}"),
+            3,
+            "actions",
+        )
+        .await;
     // start + 7 appends (the page reads themselves land in this session too, after the start).
     let unique: std::collections::BTreeSet<_> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "an action came back twice");

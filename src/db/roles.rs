@@ -42,6 +42,9 @@ const FUNCTIONS: &[&str] = &[
     "n8v_session_document(text, text, jsonb, jsonb)",
     "n8v_text_document(text)",
     "n8v_json_document(jsonb)",
+    // Search candidates: ids of the caller's own matches, read again under the policies.
+    "n8v_session_matches(tsquery, timestamptz)",
+    "n8v_call_matches(tsquery, timestamptz)",
     // The operator console: each answers only inside an operator's transaction.
     "n8v_is_operator()",
     "n8v_operator_accounts(text, integer)",

@@ -8,8 +8,8 @@
 //! caller, so the same visibility rules hold as for every other read.
 
 use super::handoff::{self, Line};
-use super::sessions::{ACTIVITY_SLACK, LAST_ACTIVITY};
-use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use super::sessions::ACTIVITY_SLACK;
+use super::views::{Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, Kind, OrganizationId, RecordId, SessionId, TypedId};
@@ -159,17 +159,12 @@ pub async fn catch_up(
     since: DateTime<Utc>,
     include_records: bool,
 ) -> Result<CatchUp> {
-    let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $3 \
-           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
-         ORDER BY journal_sessions.last_activity_at DESC, session_id DESC LIMIT $2"
-    )))
-    .bind(since)
-    .bind(MAX_SESSIONS + 1)
-    .bind(since - ACTIVITY_SLACK)
-    .fetch_all(tx.conn())
-    .await?;
+    let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(catch_up_sql()))
+        .bind(since)
+        .bind(MAX_SESSIONS + 1)
+        .bind(since - ACTIVITY_SLACK)
+        .fetch_all(tx.conn())
+        .await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
     let mut sessions = Vec::new();
@@ -238,6 +233,12 @@ pub async fn catch_up(
     })
 }
 
+/// The brief's sessions: `$1` since, `$2` how many, `$3` since less the activity slack (the
+/// stored last activity is a lower bound). Public for the plan tests (`tests/plans.rs`).
+pub fn catch_up_sql() -> String {
+    active_sessions_sql("journal_sessions.last_activity_at DESC, session_id DESC")
+}
+
 #[derive(sqlx::FromRow)]
 struct ChangeRow {
     record_id: Uuid,
@@ -286,8 +287,9 @@ struct ActivityRow {
     created_at: DateTime<Utc>,
 }
 
-/// Other accounts' calls on the Records of organizations the caller owns. Which calls those
-/// are is the policy's business (`journal_calls_org_activity`: owners with `orgs:read`).
+/// Other accounts' calls on the Records of organizations the caller owns. Whether the caller
+/// may see them is the policy's business (`journal_calls_org_activity`: owners with
+/// `orgs:read`); naming the owned organizations lets `journal_calls_by_org` serve the read.
 async fn organization_activity(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
@@ -295,7 +297,9 @@ async fn organization_activity(
     let rows: Vec<ActivityRow> = sqlx::query_as(
         "SELECT call_id, organization_id, account_id, operation, purpose, wrote, created_at \
          FROM journal_calls \
-         WHERE organization_id IS NOT NULL AND account_id <> n8v_account() AND created_at >= $1 \
+         WHERE organization_id = ANY (ARRAY(SELECT o.organization_id FROM organizations o \
+                                            WHERE o.account_id = n8v_account())) \
+           AND account_id <> n8v_account() AND created_at >= $1 \
          ORDER BY created_at DESC, call_id DESC LIMIT $2",
     )
     .bind(since)

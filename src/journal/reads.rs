@@ -3,7 +3,9 @@
 
 use super::AuditEntry;
 use super::cursor::Cursor;
-use super::views::{AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow};
+use super::views::{
+    AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow, visible_sessions,
+};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};
@@ -37,17 +39,9 @@ pub async fn list_sessions(
     limit: i64,
     cursor: Option<Cursor>,
 ) -> Result<Page<Session>> {
-    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only \
-           AND ($1::text IS NULL OR assistant ILIKE '%' || $1 || '%') \
-           AND ($2::uuid IS NULL OR credential_id = $2) \
-           AND ($3::uuid IS NULL OR organization_id = $3) \
-           AND ($4::text IS NULL OR repository = $4) \
-           AND ($5::timestamptz IS NULL OR started_at >= $5) \
-           AND ($6::timestamptz IS NULL OR started_at < $6) \
-           AND ($7::timestamptz IS NULL OR (started_at, session_id) < ($7, $8)) \
-         ORDER BY started_at DESC, session_id DESC LIMIT $9"
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(list_sessions_sql(
+        filter,
+        cursor.is_some(),
     )))
     .bind(filter.assistant.as_deref().map(escape_like))
     .bind(filter.key)
@@ -64,6 +58,30 @@ pub async fn list_sessions(
         at: r.started_at,
         id: r.session_id,
     }))
+}
+
+/// The session list's SQL for these filters: `$1` assistant, `$2` key, `$3` organization, `$4`
+/// repository, `$5`/`$6` from/to, `$7`/`$8` the cursor, `$9` the limit. Only the filters given
+/// become conditions (see `visible_sessions`); every value is still bound at its place, so each
+/// combination is one prepared statement. Public for the plan tests (`tests/plans.rs`).
+pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
+    let mut conds = vec!["NOT journal_only"];
+    let given = [
+        (
+            filter.assistant.is_some(),
+            "assistant ILIKE '%' || $1 || '%'",
+        ),
+        (filter.key.is_some(), "credential_id = $2"),
+        (filter.organization.is_some(), "organization_id = $3"),
+        (filter.repository.is_some(), "repository = $4"),
+        (filter.from.is_some(), "started_at >= $5"),
+        (filter.to.is_some(), "started_at < $6"),
+        (has_cursor, "(started_at, session_id) < ($7, $8)"),
+    ];
+    conds.extend(given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond));
+    let order = "started_at DESC, session_id DESC LIMIT $9";
+    let from = visible_sessions(&conds.join(" AND "), Some(order));
+    format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
 }
 
 fn escape_like(text: &str) -> String {

@@ -66,63 +66,96 @@ pub async fn search(
     // Digests belong to no repository, organization or assistant: a narrowed search skips them.
     let narrowed =
         filter.repository.is_some() || filter.organization.is_some() || filter.assistant.is_some();
-    let rows: Vec<HitRow> = sqlx::query_as(
+    let rows: Vec<HitRow> = sqlx::query_as(sqlx::AssertSqlSafe(search_sql(filter)))
+        .bind(query)
+        .bind(&filter.repository)
+        .bind(filter.organization)
+        .bind(filter.assistant.as_deref().map(escape_like))
+        .bind(filter.from)
+        .bind(filter.to)
+        .bind(narrowed)
+        .bind(limit)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows.into_iter().map(SearchHit::from).collect())
+}
+
+/// The search's SQL for these filters: `$1` the query, `$2` repository, `$3` organization, `$4`
+/// assistant, `$5`/`$6` from/to, `$7` whether digests are left out, `$8` the limit. Public for
+/// the plan tests (`tests/plans.rs`).
+pub fn search_sql(filter: &SearchFilter) -> String {
+    // Only the filters given become conditions (as in `reads::list_sessions_sql`).
+    let given = [
+        (filter.repository.is_some(), "repository = $2"),
+        (filter.organization.is_some(), "organization_id = $3"),
+        (
+            filter.assistant.is_some(),
+            "assistant ILIKE '%' || $4 || '%'",
+        ),
+    ];
+    let mut narrow = vec!["NOT journal_only"];
+    narrow.extend(given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond));
+    let until = if filter.to.is_some() {
+        "started_at < $6"
+    } else {
+        "true"
+    };
+    let in_window = if filter.to.is_some() {
+        "c.created_at >= $5 AND c.created_at < $6"
+    } else {
+        "c.created_at >= $5"
+    };
+    let narrow = narrow.join(" AND ");
+    // The text indexes find the candidates (`n8v_session_matches`, `n8v_call_matches`: under
+    // row-level security `@@` is never an index condition, see migration 0011); the rows are
+    // then read as the caller, so the policies decide what is found, as for every read. Each
+    // candidate's row is looked up by its key (`OFFSET 0` keeps the planner from hashing the
+    // account's sessions instead).
+    // Ranks first, headlines for the page only: `ts_headline` re-reads the text, so it runs on
+    // the `limit` best matches rather than on every match.
+    format!(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
-         visible AS NOT MATERIALIZED ( \
-           SELECT s.* FROM journal_sessions s \
-            WHERE NOT s.journal_only \
-              AND ($2::text IS NULL OR s.repository = $2) \
-              AND ($3::uuid IS NULL OR s.organization_id = $3) \
-              AND ($4::text IS NULL OR s.assistant ILIKE '%' || $4 || '%') \
-         ), \
          sessions AS ( \
            SELECT 'session' AS kind, s.session_id AS id, s.session_id, s.started_at AS at, \
-                  ts_headline('english', concat_ws(' — ', s.goal, s.outcome, s.summary->>'summary', \
+                  concat_ws(' — ', s.goal, s.outcome, s.summary->>'summary', \
                     (SELECT string_agg(i, '; ') FROM jsonb_array_elements_text( \
                         coalesce(s.handoff->'decisions', '[]') || coalesce(s.handoff->'open_questions', '[]') \
-                        || coalesce(s.handoff->'next_steps', '[]')) i)), q.q, \
-                    'StartSel=[, StopSel=], MaxWords=30, MinWords=8, MaxFragments=2') AS snippet, \
+                        || coalesce(s.handoff->'next_steps', '[]')) i)) AS text, \
                   ts_rank_cd(n8v_session_document(s.goal, s.outcome, s.summary, s.handoff), q.q) AS rank \
-             FROM visible s, q \
-            WHERE n8v_session_document(s.goal, s.outcome, s.summary, s.handoff) @@ q.q \
-              AND s.started_at >= $5 AND ($6::timestamptz IS NULL OR s.started_at < $6) \
+             FROM q, n8v_session_matches(q.q, $5) m, LATERAL ( \
+                 SELECT * FROM journal_sessions \
+                  WHERE account_id = m.account_id AND session_id = m.session_id OFFSET 0) s \
+            WHERE {narrow} AND {until} \
          ), \
          calls AS ( \
            SELECT 'call' AS kind, c.call_id AS id, c.session_id, c.created_at AS at, \
-                  ts_headline('english', c.purpose, q.q, \
-                    'StartSel=[, StopSel=], MaxWords=30, MinWords=8') AS snippet, \
-                  ts_rank_cd(n8v_text_document(c.purpose), q.q) AS rank \
-             FROM journal_calls c JOIN visible s \
-               ON s.account_id = c.account_id AND s.session_id = c.session_id, q \
-            WHERE c.purpose IS NOT NULL AND n8v_text_document(c.purpose) @@ q.q \
-              AND c.created_at >= $5 AND ($6::timestamptz IS NULL OR c.created_at < $6) \
+                  c.purpose AS text, ts_rank_cd(n8v_text_document(c.purpose), q.q) AS rank \
+             FROM q, n8v_call_matches(q.q, $5) m \
+             JOIN journal_calls c ON c.account_id = m.account_id AND c.call_id = m.call_id \
+            WHERE {in_window} \
+              AND EXISTS (SELECT 1 FROM journal_sessions \
+                           WHERE journal_sessions.account_id = c.account_id \
+                             AND journal_sessions.session_id = c.session_id AND {narrow} \
+                          OFFSET 0) \
          ), \
          digests AS ( \
            SELECT 'digest' AS kind, d.digest_id AS id, NULL::uuid AS session_id, \
-                  d.period_start::timestamptz AS at, \
-                  ts_headline('english', coalesce(d.summary->>'summary', ''), q.q, \
-                    'StartSel=[, StopSel=], MaxWords=30, MinWords=8') AS snippet, \
+                  d.period_start::timestamptz AS at, coalesce(d.summary->>'summary', '') AS text, \
                   ts_rank_cd(n8v_json_document(d.summary), q.q) AS rank \
              FROM journal_digests d, q \
-            WHERE NOT $7 AND n8v_json_document(d.summary) @@ q.q \
+            WHERE NOT $7 AND d.account_id = n8v_account() AND n8v_json_document(d.summary) @@ q.q \
               AND d.period_end::timestamptz > $5 \
               AND ($6::timestamptz IS NULL OR d.period_start::timestamptz < $6) \
-         ) \
-         SELECT kind, id, session_id, at, snippet, rank::real AS rank FROM ( \
+         ), \
+         best AS ( \
            SELECT * FROM sessions UNION ALL SELECT * FROM calls UNION ALL SELECT * FROM digests \
-         ) hits ORDER BY rank DESC, at DESC, id DESC LIMIT $8",
+            ORDER BY rank DESC, at DESC, id DESC LIMIT $8 \
+         ) \
+         SELECT kind, id, session_id, at, rank::real AS rank, \
+                ts_headline('english', text, q.q, 'StartSel=[, StopSel=], MaxWords=30, MinWords=8' \
+                  || CASE WHEN kind = 'session' THEN ', MaxFragments=2' ELSE '' END) AS snippet \
+           FROM best, q ORDER BY rank DESC, at DESC, id DESC"
     )
-    .bind(query)
-    .bind(&filter.repository)
-    .bind(filter.organization)
-    .bind(filter.assistant.as_deref().map(escape_like))
-    .bind(filter.from)
-    .bind(filter.to)
-    .bind(narrowed)
-    .bind(limit)
-    .fetch_all(tx.conn())
-    .await?;
-    Ok(rows.into_iter().map(SearchHit::from).collect())
 }
 
 fn escape_like(text: &str) -> String {

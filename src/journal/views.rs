@@ -139,6 +139,60 @@ pub(crate) struct SessionRow {
     pub recent_purposes: Vec<String>,
 }
 
+/// The sessions a caller may see that meet `conds` (SQL on `journal_sessions`), as a FROM item
+/// to name (`FROM {this} journal_sessions`): its own, then other accounts' sessions on the organizations it
+/// owns; with `first`, only the first rows of each in that order (`"started_at DESC LIMIT $9"`),
+/// so the caller orders and cuts the two once more.
+///
+/// Row-level security still decides what is visible in both branches. The split is for the
+/// planner: the policy's `account_id = me OR organization_id IN (mine)` is not an index
+/// condition, so a read of the bare table scanned every account's sessions (200 ms at the caps
+/// in `bench/run`, issue 11). Here each branch has its index (`journal_sessions_list` or
+/// `_by_activity` for the account, `journal_sessions_by_org` for the organizations) and stops
+/// at the page. `conds` holds only conditions that apply: an optional filter written
+/// `($1 IS NULL OR …)` makes the planner expect to read everything and sort it.
+pub(crate) fn visible_sessions(conds: &str, first: Option<&str>) -> String {
+    format!(
+        "(({}) UNION ALL ({}))",
+        own_sessions(conds, first),
+        organization_sessions(conds, first)
+    )
+}
+
+/// The visible sessions active since `$1` (`$3`: `$1` less the activity slack, since the stored
+/// last activity is a lower bound), the first `$2` in `order` (e.g. `"started_at DESC,
+/// session_id DESC"`), with the session columns: the brief's and the window's sessions.
+pub(crate) fn active_sessions_sql(order: &str) -> String {
+    let order = format!("{order} LIMIT $2");
+    let from = visible_sessions(
+        &format!(
+            "NOT journal_only AND last_activity_at >= $3 \
+             AND (last_activity_at >= $1 OR {} >= $1)",
+            super::sessions::LAST_ACTIVITY
+        ),
+        Some(&order),
+    );
+    format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
+}
+
+/// The first branch of [`visible_sessions`]: the caller's own sessions that meet `conds`.
+pub(crate) fn own_sessions(conds: &str, first: Option<&str>) -> String {
+    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
+    format!("SELECT * FROM journal_sessions WHERE account_id = n8v_account() AND {conds}{first}")
+}
+
+/// The second branch of [`visible_sessions`]: other accounts' sessions on the organizations
+/// the caller owns that meet `conds` (the policy shows them only with `orgs:read`).
+pub(crate) fn organization_sessions(conds: &str, first: Option<&str>) -> String {
+    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
+    format!(
+        "SELECT * FROM journal_sessions WHERE account_id <> n8v_account() \
+           AND organization_id = ANY (ARRAY(SELECT o.organization_id FROM organizations o \
+                                            WHERE o.account_id = n8v_account())) \
+           AND {conds}{first}"
+    )
+}
+
 /// The session columns, plus the newest distinct purposes for the provisional account (only computed for
 /// sessions without a summary).
 /// The last activity and the counts are derived from the calls (no counter on the session's

@@ -3,8 +3,8 @@
 //! journal tools for the rest.
 
 use super::handoff::Line;
-use super::sessions::{ACTIVITY_SLACK, LAST_ACTIVITY};
-use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use super::sessions::ACTIVITY_SLACK;
+use super::views::{Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, SessionId};
@@ -138,11 +138,8 @@ pub async fn render(
     now: DateTime<Utc>,
     max_chars: usize,
 ) -> Result<(String, Vec<SessionId>)> {
-    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE NOT journal_only AND last_activity_at >= $3 \
-           AND (last_activity_at >= $1 OR {LAST_ACTIVITY} >= $1) \
-         ORDER BY started_at DESC, session_id DESC LIMIT $2"
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(active_sessions_sql(
+        "started_at DESC, session_id DESC",
     )))
     .bind(now - Duration::days(WINDOW_DAYS))
     .bind(MAX_SESSIONS)

@@ -459,6 +459,35 @@ impl TestApp {
         .token(token)
     }
 
+    /// The ids under `key` on every page of the cursor-paged list at `path` (`limit` a page),
+    /// in order; each page asserts 200.
+    pub async fn paged_ids(&self, token: &str, path: &str, limit: u32, key: &str) -> Vec<String> {
+        let mut ids = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let query = match &cursor {
+                Some(c) => format!("?limit={limit}&cursor={c}"),
+                None => format!("?limit={limit}"),
+            };
+            let page = self
+                .call(reqwest::Method::GET, &format!("{path}{query}"))
+                .token(token)
+                .ok(200)
+                .await;
+            ids.extend(
+                page[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|item| item["id"].as_str().unwrap().to_owned()),
+            );
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return ids,
+            }
+        }
+    }
+
     /// One session's detail (`session` as for `get_session`); asserts 200.
     pub async fn session_detail(&self, token: &str, session: &str) -> serde_json::Value {
         self.get_session(token, session).ok(200).await

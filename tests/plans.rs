@@ -1,0 +1,385 @@
+//! The journal's reads use the account's indexes under row-level security, and stop at the
+//! page (issue 11, goal 3). Each read's real SQL is prepared as the application role and
+//! explained with its generic plan, the one a pooled connection settles on after five runs:
+//! the session list, the catch-up brief and search. And the two branches those reads are
+//! written as (the caller's own sessions, its organizations' sessions) merge into one order.
+
+mod common;
+
+use chrono::{DateTime, Duration, Utc};
+use common::TestApp;
+use n8v_journal::admin;
+use n8v_journal::db::{Tenant, TenantTx};
+use n8v_journal::ids::{self, Kind};
+use n8v_journal::journal::{catchup, reads, search};
+use n8v_journal::scopes::Scopes;
+use reqwest::Method;
+use serde_json::Value;
+use uuid::Uuid;
+
+const SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+const PURPOSE: &str = "check the read plans";
+const MINE: i32 = 3_000;
+
+/// `count` ended sessions of `account` (five calls each), the newest an hour ago, the oldest 30
+/// days ago; every 600th one's goal is about a login timeout.
+async fn seed(app: &TestApp, account: Uuid, count: i32, organization: Option<Uuid>) {
+    sqlx::query(
+        "WITH s AS ( \
+           INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+               organization_id, scopes, goal, started_at, last_activity_at, ended_at, end_reason, \
+               journal_only) \
+           SELECT $1, gen_random_uuid(), gen_random_uuid(), 'explicit', 'seed', $3, \
+                  '{records:read}', \
+                  CASE WHEN g % 600 = 0 THEN 'Fix the login timeout' ELSE 'Tidy the build ' || g END, \
+                  now() - interval '1 hour' - g * interval '30 days' / $2, \
+                  now() - interval '55 minutes' - g * interval '30 days' / $2, \
+                  now() - interval '50 minutes' - g * interval '30 days' / $2, 'ended', false \
+             FROM generate_series(1, $2) g \
+           RETURNING account_id, session_id, credential_id, started_at) \
+         INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+             purpose, status, ok, wrote, journal_read, duration_ms, created_at) \
+         SELECT s.account_id, gen_random_uuid(), s.session_id, s.credential_id, 'appendRecordEntry', \
+                'Put the result on record', 201, true, k % 2 = 0, false, 3, \
+                s.started_at + k * interval '1 minute' \
+           FROM s, generate_series(1, 5) k",
+    )
+    .bind(account)
+    .bind(count)
+    .bind(organization)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}
+
+/// `sql`'s generic plan as `account`'s key (`types` are its parameters', `args` their values),
+/// run: the JSON plan's nodes, flattened.
+async fn plan(
+    app: &TestApp,
+    account: Uuid,
+    key: Uuid,
+    sql: &str,
+    types: &str,
+    args: &str,
+) -> Vec<Value> {
+    let tenant = Tenant {
+        account_id: account,
+        credential_id: Some(key),
+        scopes: Scopes::parse(SCOPES).unwrap(),
+        repository: None,
+        service: false,
+    };
+    let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
+    explain(tx.conn(), sql, types, args).await
+}
+
+/// The generic plan of `sql`, run on `conn`, flattened.
+async fn explain(conn: &mut sqlx::PgConnection, sql: &str, types: &str, args: &str) -> Vec<Value> {
+    for statement in [
+        "SET LOCAL plan_cache_mode = force_generic_plan".to_owned(),
+        format!("PREPARE read_under_test ({types}) AS {sql}"),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+    }
+    let explained: Value = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE read_under_test ({args})"
+    )))
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    // Prepared statements outlive the transaction; the pooled connection is used again.
+    sqlx::raw_sql("DEALLOCATE read_under_test")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let mut nodes = Vec::new();
+    flatten(&explained[0]["Plan"], false, &mut nodes);
+    nodes
+}
+
+/// The plan of a search-candidate function's body, as its owner runs it for `account`.
+async fn body_plan(app: &TestApp, account: Uuid, function: &str) -> Vec<Value> {
+    let body: String = sqlx::query_scalar("SELECT prosrc FROM pg_proc WHERE proname = $1")
+        .bind(function)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    let sql = body.replace("p_query", "$1").replace("p_from", "$2");
+    let mut tx = app.owner.begin().await.unwrap();
+    sqlx::query("SELECT set_config('app.account_id', $1::text, true)")
+        .bind(account.to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    explain(
+        &mut tx,
+        &sql,
+        "tsquery, timestamptz",
+        "websearch_to_tsquery('english', 'login timeout'), now() - interval '365 days'",
+    )
+    .await
+}
+
+/// The nodes, each marked `"Per Row"` when it runs once per row of another (a subquery of the
+/// select list or of a policy: bounded by the rows the read returns, not by the history).
+fn flatten(node: &Value, per_row: bool, into: &mut Vec<Value>) {
+    let per_row = per_row || node["Parent Relationship"] == "SubPlan";
+    let mut own = node.clone();
+    own.as_object_mut().unwrap().remove("Plans");
+    own["Per Row"] = Value::Bool(per_row);
+    into.push(own);
+    for child in node["Plans"].as_array().into_iter().flatten() {
+        flatten(child, per_row, into);
+    }
+}
+
+/// The scans of `table` that ran, leaving out those run per row of another.
+fn on<'a>(nodes: &'a [Value], table: &str) -> Vec<&'a Value> {
+    nodes
+        .iter()
+        .filter(|n| n["Relation Name"] == table && n["Actual Loops"].as_f64() != Some(0.0))
+        .filter(|n| n["Per Row"] == false)
+        .collect()
+}
+
+/// What the plan did, a line per node, for the failure messages.
+fn outline(nodes: &[Value]) -> String {
+    nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {} rows={} removed={} loops={}{}\n",
+                n["Node Type"],
+                n["Relation Name"],
+                n["Index Name"],
+                n["Actual Rows"],
+                n["Rows Removed by Filter"],
+                n["Actual Loops"],
+                if n["Per Row"] == true {
+                    " (per row)"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect()
+}
+
+/// Rows a node looked at: those it returned and those its filter threw away, every loop.
+fn read(node: &Value) -> f64 {
+    let loops = node["Actual Loops"].as_f64().unwrap_or(1.0);
+    let kept = node["Actual Rows"].as_f64().unwrap_or(0.0);
+    let dropped = node["Rows Removed by Filter"].as_f64().unwrap_or(0.0);
+    (kept + dropped) * loops
+}
+
+fn uses(nodes: &[Value], index: &str) -> bool {
+    nodes.iter().any(|n| n["Index Name"] == index)
+}
+
+struct Scene {
+    app: TestApp,
+    me: Uuid,
+    key: Uuid,
+}
+
+/// An account with 3,000 sessions among 30 accounts of 300, analysed.
+async fn scene() -> Scene {
+    let app = common::spawn_app().await;
+    let me = admin::create_account(&app.owner, "me", false)
+        .await
+        .unwrap();
+    let (key, _) = app.key(me, SCOPES, None).await;
+    seed(&app, me, MINE, None).await;
+    for n in 0..30 {
+        let other = admin::create_account(&app.owner, &format!("other {n}"), false)
+            .await
+            .unwrap();
+        seed(&app, other, 300, None).await;
+    }
+    sqlx::raw_sql("ANALYZE").execute(&app.owner).await.unwrap();
+    Scene { app, me, key }
+}
+
+#[tokio::test]
+async fn the_session_list_reads_one_page_of_the_accounts_index() {
+    let Scene { app, me, key } = scene().await;
+    let sql = reads::list_sessions_sql(&Default::default(), false);
+    let nodes = plan(
+        &app,
+        me,
+        key,
+        &sql,
+        "text, uuid, uuid, text, timestamptz, timestamptz, timestamptz, uuid, bigint",
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 51",
+    )
+    .await;
+    assert!(uses(&nodes, "journal_sessions_list"), "{}", outline(&nodes));
+    let sessions = on(&nodes, "journal_sessions");
+    assert!(!sessions.is_empty());
+    for node in sessions {
+        assert!(
+            node["Node Type"] == "Index Scan" || node["Node Type"] == "Index Only Scan",
+            "a scan that reads more than its index serves: {node:#}"
+        );
+        assert!(
+            read(node) <= 51.0,
+            "read {} rows for a page of 51: {node:#}",
+            read(node)
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_catch_up_reads_only_the_windows_sessions_of_the_account() {
+    let Scene { app, me, key } = scene().await;
+    let nodes = plan(
+        &app,
+        me,
+        key,
+        &catchup::catch_up_sql(),
+        "timestamptz, bigint, timestamptz",
+        "now() - interval '7 days', 21, now() - interval '7 days' - interval '1 minute'",
+    )
+    .await;
+    assert!(
+        uses(&nodes, "journal_sessions_by_activity") || uses(&nodes, "journal_sessions_list"),
+        "{}",
+        outline(&nodes)
+    );
+    for node in on(&nodes, "journal_sessions") {
+        assert_ne!(node["Node Type"], "Seq Scan", "{node:#}");
+        // Sessions of the per-row subqueries are looked up by id; the scan of the account's
+        // sessions stops at the 21 the brief takes.
+        assert!(
+            read(node) <= 21.0 * 2.0,
+            "read {} rows: {node:#}",
+            read(node)
+        );
+    }
+}
+
+#[tokio::test]
+async fn search_finds_the_accounts_matches_through_the_text_indexes() {
+    let Scene { app, me, key } = scene().await;
+    let nodes = plan(
+        &app,
+        me,
+        key,
+        &search::search_sql(&Default::default()),
+        "text, text, uuid, text, timestamptz, timestamptz, boolean, bigint",
+        "'login timeout', NULL, NULL, NULL, now() - interval '365 days', NULL, false, 20",
+    )
+    .await;
+    for table in ["journal_sessions", "journal_calls"] {
+        for node in on(&nodes, table) {
+            assert_ne!(node["Node Type"], "Seq Scan", "{node:#}");
+            // The five matches, looked up by key; never the account's history.
+            assert!(
+                read(node) <= 10.0,
+                "read {} rows: {}",
+                read(node),
+                outline(&nodes)
+            );
+        }
+    }
+    let hits = nodes
+        .iter()
+        .find(|n| n["Node Type"] == "Append" && n["Per Row"] == false)
+        .map(|n| n["Actual Rows"].clone());
+    assert_eq!(hits, Some(5.into()), "{}", outline(&nodes));
+    // The candidates come from the text indexes, the account's entries only.
+    for (function, index) in [
+        ("n8v_session_matches", "journal_sessions_search"),
+        ("n8v_call_matches", "journal_calls_search"),
+    ] {
+        let nodes = body_plan(&app, me, function).await;
+        assert!(uses(&nodes, index), "{function}: {}", outline(&nodes));
+        for table in ["journal_sessions", "journal_calls"] {
+            for node in on(&nodes, table) {
+                assert_ne!(node["Node Type"], "Seq Scan", "{function}: {node:#}");
+                assert!(read(node) <= 10.0, "{function}: {}", outline(&nodes));
+            }
+        }
+    }
+}
+
+fn at(hours_ago: i64) -> DateTime<Utc> {
+    Utc::now() - Duration::hours(hours_ago)
+}
+
+/// Sessions the owner's own and its member's on the organization, alternating in time: the
+/// list pages through both in one order, each session once, and the brief takes both.
+#[tokio::test]
+async fn own_and_organization_sessions_merge_in_one_order_across_pages() {
+    let app = common::spawn_app().await;
+    let owner = app.account("owner", SCOPES).await;
+    let member = app
+        .account("member", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(owner.id).await;
+    let org = admin::create_org(&app.owner, owner.id, "Org")
+        .await
+        .unwrap();
+    admin::add_member(&app.owner, org, member.id, true)
+        .await
+        .unwrap();
+    let mut expected = Vec::new();
+    for hour in 1..=9 {
+        // Every third session is the owner's own work on the organization: listed once.
+        let (account, organization) = match hour % 3 {
+            0 => (owner.id, Some(org)),
+            1 => (member.id, Some(org)),
+            _ => (owner.id, None),
+        };
+        let id = ids::new_id();
+        sqlx::query(
+            "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, \
+                 assistant, organization_id, scopes, started_at, last_activity_at, journal_only) \
+             VALUES ($1, $2, gen_random_uuid(), 'explicit', 'seed', $3, '{records:read}', $4, $4, \
+                 false)",
+        )
+        .bind(account)
+        .bind(id)
+        .bind(organization)
+        .bind(at(hour))
+        .execute(&app.owner)
+        .await
+        .unwrap();
+        expected.push(ids::format(Kind::Session, id));
+    }
+    // A member session on no organization stays the member's.
+    sqlx::query(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             scopes, started_at, last_activity_at, journal_only) \
+         VALUES ($1, gen_random_uuid(), gen_random_uuid(), 'explicit', 'seed', '{records:read}', \
+             now(), now(), false)",
+    )
+    .bind(member.id)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+
+    let listed = app
+        .paged_ids(&owner.token, "/api/v1/journal/sessions", 4, "sessions")
+        .await;
+    assert_eq!(listed, expected, "newest first, each once, across pages");
+
+    let brief = app
+        .call(Method::GET, "/api/v1/journal/catch-up")
+        .token(&owner.token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
+    let mut in_brief: Vec<String> = brief["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect();
+    in_brief.retain(|id| expected.contains(id));
+    assert_eq!(in_brief, expected, "{brief:#}");
+}
