@@ -1,7 +1,10 @@
 -- Scenario 3's data, as the owner, with generate_series: the account at the caps (:big, 20,000
 -- sessions, 100,000 calls) among 200 other accounts (1,000 sessions and 5,000 calls each) and a
 -- small account (:small, 10 sessions, 50 calls). Sessions spread over the last 30 days, five
--- calls each, ended; every other call wrote.
+-- calls each, ended; every other call wrote. Every account has exactly five sessions whose goal
+-- the search finds ("login timeout"), spread over its history; the others' goals differ, so
+-- the caps account's search answers as many matches as the small account's out of 2,000 times
+-- the history.
 INSERT INTO accounts (account_id, name, kind)
 SELECT gen_random_uuid(), 'other ' || g, 'customer' FROM generate_series(1, 200) g;
 
@@ -12,13 +15,15 @@ CREATE TEMP TABLE plan AS
 
 CREATE TEMP TABLE gen_sessions AS
 SELECT p.account_id, gen_random_uuid() AS session_id, gen_random_uuid() AS credential_id,
-       now() - interval '1 hour' - g * interval '30 days' / p.sessions AS t
+       now() - interval '1 hour' - g * interval '30 days' / p.sessions AS t,
+       CASE WHEN g % (p.sessions / 5) = 0 THEN 'Fix the login timeout in the mobile client'
+            ELSE 'Review nightly report ' || (g % 97) || ' and tidy the build scripts' END AS goal
   FROM plan p, generate_series(1, p.sessions) g;
 
 INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, scopes,
-    started_at, last_activity_at, ended_at, end_reason, journal_only)
+    goal, started_at, last_activity_at, ended_at, end_reason, journal_only)
 SELECT account_id, session_id, credential_id, 'explicit', 'bench', '{records:read}',
-       t, t + interval '5 minutes', t + interval '10 minutes', 'ended', false
+       goal, t, t + interval '5 minutes', t + interval '10 minutes', 'ended', false
   FROM gen_sessions;
 
 INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, purpose,

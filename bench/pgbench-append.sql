@@ -1,0 +1,56 @@
+-- The database's side of one journalled append, as the service sends it (issue 11): the begin
+-- batch, the Record statement, the audit + call statement, COMMIT, as the application role
+-- under row-level security, each client with its own key (and its implicit session). Run by
+-- bench/run with -M prepared and -D acc=… rec=… role=…; PIPELINE selects the round trips:
+-- `\startpipeline` groups are one flight each. A mirror of src/db/tenant.rs (the begin batch),
+-- src/records (the append) and src/journal/calls.rs (RECORD): keep them in step. (pgbench reads
+-- `:name` as a variable even inside a string, so the scopes spell their colon with chr(58).)
+\set a random(1, 9000000000000000000)
+\set c random(1, 9000000000000000000)
+\set e random(1, 9000000000000000000)
+\startpipeline
+BEGIN;
+SELECT n8v_begin(CAST(:acc AS uuid), ('00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'))::uuid, 'assistantJournal', true);
+SELECT set_config('role', CAST(:role AS text), true), set_config('app.account_id', CAST(:acc AS text), true), set_config('app.credential_id', '00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'), true), set_config('app.scopes', replace('records#read,records#write', '#', chr(58)), true), set_config('app.repository', '', true), set_config('app.service', '', true);
+SAVEPOINT operation;
+--ROUNDTRIP
+WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = CAST(:rec AS uuid)),
+     e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, credential_id, created_at)
+           SELECT r.account_id, lpad(to_hex(CAST(:e AS bigint)), 32, '0')::uuid, CAST(:rec AS uuid), 'bench line', CAST(:acc AS uuid),
+                  ('00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'))::uuid, now() FROM r
+           RETURNING entry_id, line, author_account_id, created_at)
+SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, e.author_account_id AS author, e.created_at FROM r, e;
+--ROUNDTRIP
+WITH audit AS (
+       INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status, created_at)
+       SELECT n8v_account(), lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, n8v_credential(), 'req', 'POST', '/api/v1/records/x/entries', 201, now()),
+     target AS (
+       (SELECT s.session_id FROM journal_sessions s
+         WHERE s.account_id = n8v_account() AND s.credential_id = n8v_credential()
+           AND s.ended_at IS NULL AND s.scopes = string_to_array(replace('records#read,records#write', '#', chr(58)), ',')
+           AND (s.kind = 'explicit' OR (s.started_at > now() - interval '12 hours' AND (s.last_activity_at > now() - interval '30 minutes'
+                OR (s.last_activity_at > now() - interval '31 minutes'
+                    AND GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                    AND c.created_at > s.last_activity_at)) > now() - interval '30 minutes'))))
+         ORDER BY GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c
+                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                    AND c.created_at > s.last_activity_at)) DESC, s.session_id DESC
+         LIMIT 1)),
+     call AS (
+       INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, purpose, target_ids, status, ok,
+           input_shape, result_ids, result_count, wrote, journal_read, duration_ms, audit_id, created_at, organization_id, scopes)
+       SELECT n8v_account(), lpad(to_hex(CAST(:c AS bigint)), 32, '0')::uuid, t.session_id, n8v_credential(), 'appendRecordEntry',
+           'Put the result on record', ARRAY['rec_x'], 201, true, '{"body": {"line": "string"}}', ARRAY['ent_x'], NULL, true, false, 1,
+           lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, now(), NULL, NULL
+         FROM target t
+       RETURNING session_id),
+     touched AS (
+       UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, now()), journal_only = s.journal_only AND false
+         FROM call c
+        WHERE s.account_id = n8v_account() AND s.session_id = c.session_id
+          AND (s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false)))
+SELECT session_id FROM call;
+--ROUNDTRIP
+COMMIT;
+\endpipeline
