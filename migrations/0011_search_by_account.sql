@@ -10,7 +10,8 @@
 -- caller's own sessions and calls that match, and those on the organizations it owns. The
 -- search then reads those rows as the caller, under the same policies as every other read, so
 -- a candidate the caller may not see (a scope it lacks, an organization without orgs:read) is
--- simply not found. The functions decide nothing about visibility and return no content.
+-- simply not found. The functions decide nothing about visibility and return no content;
+-- they look at other accounts' sessions only for an owner holding orgs:read, as the policy does.
 --
 -- The indexes lead with the account, as every other index does (the Citus distribution
 -- column): one index scan finds the account's matches and nothing else. btree_gin supplies the
@@ -47,6 +48,7 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp ROWS 50 A
     SELECT s.account_id, s.session_id FROM journal_sessions s
      WHERE s.organization_id IN (SELECT o.organization_id FROM organizations o
                                   WHERE o.account_id = n8v_account())
+       AND n8v_scopes() @> ARRAY['orgs:read']
        AND s.account_id <> n8v_account() AND s.started_at >= p_from
        AND n8v_session_document(s.goal, s.outcome, s.summary, s.handoff) @@ p_query
 $$;
@@ -62,6 +64,7 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp ROWS 50 A
       JOIN journal_calls c ON c.account_id = s.account_id AND c.session_id = s.session_id
      WHERE s.organization_id IN (SELECT o.organization_id FROM organizations o
                                   WHERE o.account_id = n8v_account())
+       AND n8v_scopes() @> ARRAY['orgs:read']
        AND s.account_id <> n8v_account() AND c.created_at >= p_from AND c.purpose IS NOT NULL
        AND n8v_text_document(c.purpose) @@ p_query
 $$;

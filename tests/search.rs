@@ -206,3 +206,95 @@ async fn search_never_returns_what_the_caller_cannot_read() {
         .problem(404, "journal-off")
         .await;
 }
+
+/// An organization's owner with `orgs:read` finds its members' work on the organization (their
+/// session's goal and the purposes of their calls in it); without `orgs:read`, or as another
+/// account, it finds none of it; the member's other sessions stay the member's.
+#[tokio::test]
+async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
+    use n8v_journal::admin;
+    use n8v_journal::ids::{self, Kind};
+    let app = common::spawn_app().await;
+    let owner = app
+        .account("Owner", "chats:read,records:read,records:write,orgs:read")
+        .await;
+    let (_, owner_no_orgs) = app
+        .key(owner.id, "chats:read,records:read,records:write", None)
+        .await;
+    let member = app
+        .account("Member", "chats:read,records:read,records:write")
+        .await;
+    let stranger = app
+        .account(
+            "Stranger",
+            "chats:read,records:read,records:write,orgs:read",
+        )
+        .await;
+    for acc in [&owner, &member, &stranger] {
+        app.journal_on(acc.id).await;
+    }
+    let org = admin::create_org(&app.owner, owner.id, "Org")
+        .await
+        .unwrap();
+    admin::add_member(&app.owner, org, member.id, true)
+        .await
+        .unwrap();
+    let org_ext = ids::format(Kind::Organization, org);
+    let on_org = app
+        .start_session(
+            &member.token,
+            None,
+            json!({"goal": "Migrate the billing webhooks", "organization": org_ext}),
+        )
+        .await;
+    let on_org = on_org["id"].as_str().unwrap().to_owned();
+    let record = app.first_record(&member.token).await;
+    app.append(
+        &member.token,
+        &record,
+        Some(&on_org),
+        Some("check the billing retries"),
+        "noted",
+    )
+    .await;
+    let own = app
+        .start_session(
+            &member.token,
+            None,
+            json!({"goal": "Billing notes of my own"}),
+        )
+        .await;
+    let own = own["id"].as_str().unwrap().to_owned();
+
+    let found = search(&app, &owner.token, "q=billing").await;
+    let kinds: Vec<(&str, &str)> = found["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["kind"].as_str().unwrap(),
+                h["session_id"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(kinds.contains(&("session", on_org.as_str())), "{found}");
+    assert!(kinds.contains(&("call", on_org.as_str())), "{found}");
+    assert!(kinds.iter().all(|(_, s)| *s == on_org), "{found}");
+
+    for token in [&owner_no_orgs, &stranger.token] {
+        let found = search(&app, token, "q=billing").await;
+        assert!(ids(&found).is_empty(), "{found}");
+    }
+    let mine = search(&app, &member.token, "q=billing").await;
+    let sessions: Vec<&str> = mine["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["session_id"].as_str().unwrap())
+        .collect();
+    assert!(
+        sessions.contains(&own.as_str()) && sessions.contains(&on_org.as_str()),
+        "{mine}"
+    );
+}
