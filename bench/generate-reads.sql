@@ -1,7 +1,10 @@
 -- Scenario 3's data, as the owner, with generate_series: the account at the caps (:big, 20,000
 -- sessions, 100,000 calls) among 200 other accounts (1,000 sessions and 5,000 calls each) and a
--- small account (:small, 10 sessions, 50 calls). Sessions spread over the last 30 days, five
--- calls each, ended; every other call wrote. Every account has exactly five sessions whose goal
+-- small account (:small, 10 sessions, 50 calls). Sessions five calls each, ended, every other
+-- call wrote, one every 2.16 minutes back from an hour ago in every account (over 30 days at the
+-- caps): the small account's ten sessions start when the caps account's newest ten do, so a
+-- read that returns ten sessions returns the same ten-session shape for both, and any
+-- difference is the history behind them. Every account has exactly five sessions whose goal
 -- the search finds ("login timeout"), spread over its history; the others' goals differ, so
 -- the caps account's search answers as many matches as the small account's out of 2,000 times
 -- the history.
@@ -15,7 +18,7 @@ CREATE TEMP TABLE plan AS
 
 CREATE TEMP TABLE gen_sessions AS
 SELECT p.account_id, gen_random_uuid() AS session_id, gen_random_uuid() AS credential_id,
-       now() - interval '1 hour' - g * interval '30 days' / p.sessions AS t,
+       now() - interval '1 hour' - g * interval '30 days' / greatest(p.sessions, 20000) AS t,
        CASE WHEN g % (p.sessions / 5) = 0 THEN 'Fix the login timeout in the mobile client'
             ELSE 'Review nightly report ' || (g % 97) || ' and tidy the build scripts' END AS goal
   FROM plan p, generate_series(1, p.sessions) g;

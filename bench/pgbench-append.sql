@@ -1,19 +1,27 @@
 -- The database's side of one journalled append, as the service sends it (issue 11): the begin
 -- batch, the Record statement, the audit + call statement, COMMIT, as the application role
 -- under row-level security, each client with its own key (and its implicit session). Run by
--- bench/run with -M prepared and -D acc=… rec=… role=…; PIPELINE selects the round trips:
--- `\startpipeline` groups are one flight each. A mirror of src/db/tenant.rs (the begin batch),
--- src/records (the append) and src/journal/calls.rs (RECORD): keep them in step. (pgbench reads
--- `:name` as a variable even inside a string, so the scopes spell their colon with chr(58).)
+-- bench/run with -M prepared and -D acc=… rec=… role=…. As written the transaction is one
+-- flight (one pipeline); `--ROUNDTRIP` marks where the service waits for an answer, and
+-- bench/run makes each a pipeline boundary for the service's four round trips. `-- step:` names
+-- each statement, so that bench/run can leave steps out and see what each costs.
+-- A mirror of src/db/tenant.rs (the begin batch), src/records (the append) and
+-- src/journal/calls.rs (RECORD): keep them in step. (pgbench reads `:name` as a variable even
+-- inside a string, so the scopes spell their colon with chr(58).)
 \set a random(1, 9000000000000000000)
 \set c random(1, 9000000000000000000)
 \set e random(1, 9000000000000000000)
 \startpipeline
+-- step: begin
 BEGIN;
+-- step: checks
 SELECT n8v_begin(CAST(:acc AS uuid), ('00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'))::uuid, 'assistantJournal', true);
+-- step: tenant
 SELECT set_config('role', CAST(:role AS text), true), set_config('app.account_id', CAST(:acc AS text), true), set_config('app.credential_id', '00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'), true), set_config('app.scopes', replace('records#read,records#write', '#', chr(58)), true), set_config('app.repository', '', true), set_config('app.service', '', true);
+-- step: savepoint
 SAVEPOINT operation;
 --ROUNDTRIP
+-- step: record
 WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = CAST(:rec AS uuid)),
      e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, credential_id, created_at)
            SELECT r.account_id, lpad(to_hex(CAST(:e AS bigint)), 32, '0')::uuid, CAST(:rec AS uuid), 'bench line', CAST(:acc AS uuid),
@@ -21,6 +29,7 @@ WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = CAS
            RETURNING entry_id, line, author_account_id, created_at)
 SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, e.author_account_id AS author, e.created_at FROM r, e;
 --ROUNDTRIP
+-- step: journal
 WITH audit AS (
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status, created_at)
        SELECT n8v_account(), lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, n8v_credential(), 'req', 'POST', '/api/v1/records/x/entries', 201, now()),
@@ -52,5 +61,6 @@ WITH audit AS (
           AND (s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false)))
 SELECT session_id FROM call;
 --ROUNDTRIP
+-- step: commit
 COMMIT;
 \endpipeline
