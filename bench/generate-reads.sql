@@ -36,6 +36,7 @@ SELECT s.account_id, gen_random_uuid(), s.session_id, s.credential_id, 'appendRe
        s.t + k * interval '1 minute'
   FROM gen_sessions s, generate_series(1, 5) k;
 
--- Vacuumed and analysed now, so that autovacuum does not work through the new rows while the
--- measurements run (the first account measured would pay for it).
+-- Vacuumed, analysed and checkpointed now, so that neither autovacuum nor the checkpoint the
+-- new rows' WAL calls for runs under the measurements (the first one measured would pay).
 VACUUM ANALYZE;
+CHECKPOINT;
