@@ -9,7 +9,7 @@
 
 use super::handoff::{self, Line};
 use super::sessions::ACTIVITY_SLACK;
-use super::views::{Session, SessionRow, active_sessions_sql};
+use super::views::{OWNED_ORGANIZATIONS, Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, Kind, OrganizationId, RecordId, SessionId, TypedId};
@@ -294,14 +294,13 @@ async fn organization_activity(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
 ) -> Result<Vec<OrganizationActivity>> {
-    let rows: Vec<ActivityRow> = sqlx::query_as(
+    let rows: Vec<ActivityRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT call_id, organization_id, account_id, operation, purpose, wrote, created_at \
          FROM journal_calls \
-         WHERE organization_id = ANY (ARRAY(SELECT o.organization_id FROM organizations o \
-                                            WHERE o.account_id = n8v_account())) \
+         WHERE organization_id = ANY ({OWNED_ORGANIZATIONS}) \
            AND account_id <> n8v_account() AND created_at >= $1 \
-         ORDER BY created_at DESC, call_id DESC LIMIT $2",
-    )
+         ORDER BY created_at DESC, call_id DESC LIMIT $2"
+    )))
     .bind(since)
     .bind(MAX_ORGANIZATION_ACTIVITY)
     .fetch_all(tx.conn())

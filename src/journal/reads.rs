@@ -4,7 +4,8 @@
 use super::AuditEntry;
 use super::cursor::Cursor;
 use super::views::{
-    AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow, visible_sessions,
+    AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow, conditions,
+    escape_like, visible_sessions,
 };
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
@@ -65,29 +66,24 @@ pub async fn list_sessions(
 /// become conditions (see `visible_sessions`); every value is still bound at its place, so each
 /// combination is one prepared statement. Public for the plan tests (`tests/plans.rs`).
 pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
-    let mut conds = vec!["NOT journal_only"];
-    let given = [
-        (
-            filter.assistant.is_some(),
-            "assistant ILIKE '%' || $1 || '%'",
-        ),
-        (filter.key.is_some(), "credential_id = $2"),
-        (filter.organization.is_some(), "organization_id = $3"),
-        (filter.repository.is_some(), "repository = $4"),
-        (filter.from.is_some(), "started_at >= $5"),
-        (filter.to.is_some(), "started_at < $6"),
-        (has_cursor, "(started_at, session_id) < ($7, $8)"),
-    ];
-    conds.extend(given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond));
+    let conds = conditions(
+        &["NOT journal_only"],
+        &[
+            (
+                filter.assistant.is_some(),
+                "assistant ILIKE '%' || $1 || '%'",
+            ),
+            (filter.key.is_some(), "credential_id = $2"),
+            (filter.organization.is_some(), "organization_id = $3"),
+            (filter.repository.is_some(), "repository = $4"),
+            (filter.from.is_some(), "started_at >= $5"),
+            (filter.to.is_some(), "started_at < $6"),
+            (has_cursor, "(started_at, session_id) < ($7, $8)"),
+        ],
+    );
     let order = "started_at DESC, session_id DESC LIMIT $9";
-    let from = visible_sessions(&conds.join(" AND "), Some(order));
+    let from = visible_sessions(&conds, Some(order));
     format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
-}
-
-fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
 }
 
 fn paginate<R, T: From<R>>(

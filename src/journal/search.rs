@@ -3,6 +3,7 @@
 //! first among equals. Visibility is the policies' business, as for every read; sessions that
 //! only read the journal are left out, exactly as the session list leaves them out.
 
+use super::views::{conditions, escape_like};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{CallId, DigestId, OrganizationId, SessionId};
@@ -85,16 +86,17 @@ pub async fn search(
 /// the plan tests (`tests/plans.rs`).
 pub fn search_sql(filter: &SearchFilter) -> String {
     // Only the filters given become conditions (as in `reads::list_sessions_sql`).
-    let given = [
-        (filter.repository.is_some(), "repository = $2"),
-        (filter.organization.is_some(), "organization_id = $3"),
-        (
-            filter.assistant.is_some(),
-            "assistant ILIKE '%' || $4 || '%'",
-        ),
-    ];
-    let mut narrow = vec!["NOT journal_only"];
-    narrow.extend(given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond));
+    let narrow = conditions(
+        &["NOT journal_only"],
+        &[
+            (filter.repository.is_some(), "repository = $2"),
+            (filter.organization.is_some(), "organization_id = $3"),
+            (
+                filter.assistant.is_some(),
+                "assistant ILIKE '%' || $4 || '%'",
+            ),
+        ],
+    );
     let until = if filter.to.is_some() {
         "started_at < $6"
     } else {
@@ -105,7 +107,6 @@ pub fn search_sql(filter: &SearchFilter) -> String {
     } else {
         "c.created_at >= $5"
     };
-    let narrow = narrow.join(" AND ");
     // The text indexes find the candidates (`n8v_session_matches`, `n8v_call_matches`: under
     // row-level security `@@` is never an index condition, see migration 0011); the rows are
     // then read as the caller, so the policies decide what is found, as for every read. Each
@@ -156,12 +157,6 @@ pub fn search_sql(filter: &SearchFilter) -> String {
                   || CASE WHEN kind = 'session' THEN ', MaxFragments=2' ELSE '' END) AS snippet \
            FROM best, q ORDER BY rank DESC, at DESC, id DESC"
     )
-}
-
-fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
 }
 
 impl From<HitRow> for SearchHit {

@@ -152,11 +152,36 @@ pub(crate) struct SessionRow {
 /// at the page. `conds` holds only conditions that apply: an optional filter written
 /// `($1 IS NULL OR …)` makes the planner expect to read everything and sort it.
 pub(crate) fn visible_sessions(conds: &str, first: Option<&str>) -> String {
+    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
     format!(
-        "(({}) UNION ALL ({}))",
-        own_sessions(conds, first),
-        organization_sessions(conds, first)
+        "((SELECT * FROM journal_sessions WHERE account_id = n8v_account() AND {conds}{first}) \
+         UNION ALL \
+         (SELECT * FROM journal_sessions WHERE account_id <> n8v_account() \
+             AND organization_id = ANY ({OWNED_ORGANIZATIONS}) AND {conds}{first}))"
     )
+}
+
+/// The organizations the caller owns, as an SQL array: what a read names so that an
+/// organization index serves it (the policies still decide what the caller sees).
+pub(crate) const OWNED_ORGANIZATIONS: &str =
+    "ARRAY(SELECT o.organization_id FROM organizations o WHERE o.account_id = n8v_account())";
+
+/// `base` and each condition of `given` that is switched on, joined with `AND`: a read's
+/// optional filters become conditions only when given (see [`visible_sessions`]).
+pub(crate) fn conditions<'a>(base: &[&'a str], given: &[(bool, &'a str)]) -> String {
+    let on = given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond);
+    base.iter()
+        .copied()
+        .chain(on)
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
+
+/// `text` as a `LIKE` pattern matching itself: `\`, `%` and `_` escaped.
+pub(crate) fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }
 
 /// The visible sessions active since `$1` (`$3`: `$1` less the activity slack, since the stored
@@ -173,24 +198,6 @@ pub(crate) fn active_sessions_sql(order: &str) -> String {
         Some(&order),
     );
     format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
-}
-
-/// The first branch of [`visible_sessions`]: the caller's own sessions that meet `conds`.
-pub(crate) fn own_sessions(conds: &str, first: Option<&str>) -> String {
-    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
-    format!("SELECT * FROM journal_sessions WHERE account_id = n8v_account() AND {conds}{first}")
-}
-
-/// The second branch of [`visible_sessions`]: other accounts' sessions on the organizations
-/// the caller owns that meet `conds` (the policy shows them only with `orgs:read`).
-pub(crate) fn organization_sessions(conds: &str, first: Option<&str>) -> String {
-    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
-    format!(
-        "SELECT * FROM journal_sessions WHERE account_id <> n8v_account() \
-           AND organization_id = ANY (ARRAY(SELECT o.organization_id FROM organizations o \
-                                            WHERE o.account_id = n8v_account())) \
-           AND {conds}{first}"
-    )
 }
 
 /// The session columns, plus the newest distinct purposes for the provisional account (only computed for
