@@ -321,12 +321,9 @@ async fn own_and_organization_sessions_merge_in_one_order_across_pages() {
         .account("member", "chats:read,records:read,records:write")
         .await;
     app.journal_on(owner.id).await;
-    let org = admin::create_org(&app.owner, owner.id, "Org")
-        .await
-        .unwrap();
-    admin::add_member(&app.owner, org, member.id, true)
-        .await
-        .unwrap();
+    let org = app
+        .organization_with_reader(owner.id, "Org", member.id)
+        .await;
     let mut expected = Vec::new();
     for hour in 1..=9 {
         // Every third session is the owner's own work on the organization: listed once.

@@ -212,7 +212,6 @@ async fn search_never_returns_what_the_caller_cannot_read() {
 /// account, it finds none of it; the member's other sessions stay the member's.
 #[tokio::test]
 async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
-    use n8v_journal::admin;
     use n8v_journal::ids::{self, Kind};
     let app = common::spawn_app().await;
     let owner = app
@@ -233,12 +232,9 @@ async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
     for acc in [&owner, &member, &stranger] {
         app.journal_on(acc.id).await;
     }
-    let org = admin::create_org(&app.owner, owner.id, "Org")
-        .await
-        .unwrap();
-    admin::add_member(&app.owner, org, member.id, true)
-        .await
-        .unwrap();
+    let org = app
+        .organization_with_reader(owner.id, "Org", member.id)
+        .await;
     let org_ext = ids::format(Kind::Organization, org);
     let on_org = app
         .start_session(

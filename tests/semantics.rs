@@ -7,7 +7,6 @@ mod common;
 use chrono::Duration;
 use common::mcp::{call as tool, connect as mcp};
 use common::{TestApp, session_of};
-use n8v_journal::admin;
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -406,12 +405,9 @@ async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_a
     for acc in [&owner, &member] {
         app.journal_on(acc.id).await;
     }
-    let org = admin::create_org(&app.owner, owner.id, "Acme")
-        .await
-        .unwrap();
-    admin::add_member(&app.owner, org, member.id, true)
-        .await
-        .unwrap();
+    let org = app
+        .organization_with_reader(owner.id, "Acme", member.id)
+        .await;
     let records = app
         .call(Method::GET, "/api/v1/records")
         .token(&member.token)
@@ -705,12 +701,9 @@ async fn text_from_others_cannot_pose_as_the_readers_notes_in_the_markdown() {
     for acc in [&owner, &member] {
         app.journal_on(acc.id).await;
     }
-    let org = admin::create_org(&app.owner, owner.id, "Acme")
-        .await
-        .unwrap();
-    admin::add_member(&app.owner, org, member.id, true)
-        .await
-        .unwrap();
+    let org = app
+        .organization_with_reader(owner.id, "Acme", member.id)
+        .await;
     let org_ext = ids::format(Kind::Organization, org);
 
     // Headings cannot be smuggled in through the repository or the assistant.

@@ -429,12 +429,9 @@ async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read()
     let member = app.account("Member", ALL).await;
     app.journal_on(owner.id).await;
     app.journal_on(member.id).await;
-    let org = n8v_journal::admin::create_org(&app.owner, owner.id, "Acme")
-        .await
-        .unwrap();
-    n8v_journal::admin::add_member(&app.owner, org, member.id, true)
-        .await
-        .unwrap();
+    let org = app
+        .organization_with_reader(owner.id, "Acme", member.id)
+        .await;
     let org_id = n8v_journal::ids::format(n8v_journal::ids::Kind::Organization, org);
     let org_record: Value = app
         .get(&member.token, "/api/v1/records")

@@ -210,6 +210,15 @@ impl TestApp {
         (key.key_id, key.token)
     }
 
+    /// An organization `owner` owns, named `name`, with `member` in it allowed to read it.
+    pub async fn organization_with_reader(&self, owner: Uuid, name: &str, member: Uuid) -> Uuid {
+        let org = admin::create_org(&self.owner, owner, name).await.unwrap();
+        admin::add_member(&self.owner, org, member, true)
+            .await
+            .unwrap();
+        org
+    }
+
     pub async fn journal_on(&self, account: Uuid) {
         admin::set_flag(&self.owner, Flag::AssistantJournal, true, Some(account))
             .await
