@@ -39,12 +39,8 @@ WITH audit AS (
            AND s.ended_at IS NULL AND s.scopes = string_to_array(replace('records#read,records#write', '#', chr(58)), ',')
            AND (s.kind = 'explicit' OR (s.started_at > now() - interval '12 hours' AND (s.last_activity_at > now() - interval '30 minutes'
                 OR (s.last_activity_at > now() - interval '31 minutes'
-                    AND GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c
-                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-                    AND c.created_at > s.last_activity_at)) > now() - interval '30 minutes'))))
-         ORDER BY GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c
-                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-                    AND c.created_at > s.last_activity_at)) DESC, s.session_id DESC
+                    AND GREATEST(s.last_activity_at, n8v_own_last_call(s.session_id, s.last_activity_at)) > now() - interval '30 minutes'))))
+         ORDER BY GREATEST(s.last_activity_at, n8v_own_last_call(s.session_id, s.last_activity_at)) DESC, s.session_id DESC
          LIMIT 1)),
      call AS (
        INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, purpose, target_ids, status, ok,
@@ -52,14 +48,13 @@ WITH audit AS (
        SELECT n8v_account(), lpad(to_hex(CAST(:c AS bigint)), 32, '0')::uuid, t.session_id, n8v_credential(), 'appendRecordEntry',
            'Put the result on record', ARRAY['rec_x'], 201, true, '{"body": {"line": "string"}}', ARRAY['ent_x'], NULL, true, false, 1,
            lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, now(), NULL, NULL
-         FROM target t
-       RETURNING session_id),
+         FROM target t),
      touched AS (
        UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, now()), journal_only = s.journal_only AND false
-         FROM call c
+         FROM target c
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id
           AND (s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false)))
-SELECT session_id FROM call;
+SELECT session_id FROM target;
 --ROUNDTRIP
 -- step: commit
 COMMIT;

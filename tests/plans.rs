@@ -11,7 +11,7 @@ use common::TestApp;
 use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
-use n8v_journal::journal::{catchup, reads, search};
+use n8v_journal::journal::{calls, catchup, reads, search};
 use n8v_journal::scopes::Scopes;
 use reqwest::Method;
 use serde_json::Value;
@@ -184,6 +184,7 @@ struct Scene {
     app: TestApp,
     me: Uuid,
     key: Uuid,
+    token: String,
 }
 
 /// An account with 3,000 sessions among 30 accounts of 300, analysed.
@@ -192,7 +193,7 @@ async fn scene() -> Scene {
     let me = admin::create_account(&app.owner, "me", false)
         .await
         .unwrap();
-    let (key, _) = app.key(me, SCOPES, None).await;
+    let (key, token) = app.key(me, SCOPES, None).await;
     seed(&app, me, MINE, None).await;
     for n in 0..30 {
         let other = admin::create_account(&app.owner, &format!("other {n}"), false)
@@ -201,12 +202,17 @@ async fn scene() -> Scene {
         seed(&app, other, 300, None).await;
     }
     sqlx::raw_sql("ANALYZE").execute(&app.owner).await.unwrap();
-    Scene { app, me, key }
+    Scene {
+        app,
+        me,
+        key,
+        token,
+    }
 }
 
 #[tokio::test]
 async fn the_session_list_reads_one_page_of_the_accounts_index() {
-    let Scene { app, me, key } = scene().await;
+    let Scene { app, me, key, .. } = scene().await;
     let sql = reads::list_sessions_sql(&Default::default(), false);
     let nodes = plan(
         &app,
@@ -235,7 +241,7 @@ async fn the_session_list_reads_one_page_of_the_accounts_index() {
 
 #[tokio::test]
 async fn the_catch_up_reads_only_the_windows_sessions_of_the_account() {
-    let Scene { app, me, key } = scene().await;
+    let Scene { app, me, key, .. } = scene().await;
     let nodes = plan(
         &app,
         me,
@@ -264,7 +270,7 @@ async fn the_catch_up_reads_only_the_windows_sessions_of_the_account() {
 
 #[tokio::test]
 async fn search_finds_the_accounts_matches_through_the_text_indexes() {
-    let Scene { app, me, key } = scene().await;
+    let Scene { app, me, key, .. } = scene().await;
     let nodes = plan(
         &app,
         me,
@@ -305,6 +311,81 @@ async fn search_finds_the_accounts_matches_through_the_text_indexes() {
             }
         }
     }
+}
+
+/// The append's audit + call statement (goals 1 and 6). PostgreSQL builds every node of a plan
+/// on every run, executed or not, so the statement carries no policy subquery it has no use
+/// for: no lookup of organizations or their members (those policies compare against one array,
+/// migration 0012) and no read of calls under the policies. It finds the caller's open session
+/// among the account's 3,000 by index, writes the call, and answers with that session.
+#[tokio::test]
+async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_session() {
+    let Scene {
+        app,
+        me,
+        key,
+        token,
+    } = scene().await;
+    // The key's implicit session, opened by a call; the statement must join it.
+    app.journal_on(me).await;
+    app.call(Method::GET, "/api/v1/records")
+        .token(&token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
+    let scopes: Vec<String> =
+        sqlx::query_scalar("SELECT scopes FROM journal_sessions WHERE credential_id = $1")
+            .bind(key)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    let scopes = format!("'{{{}}}'", scopes.join(","));
+    let args = format!(
+        "true, gen_random_uuid(), 'req', 'POST', '/api/v1/records/x/entries', 201, now(), \
+         true, NULL, {scopes}, now() - interval '30 minutes', now() - interval '31 minutes', \
+         now() - interval '12 hours', gen_random_uuid(), 'appendRecordEntry', '{PURPOSE}', \
+         '{{rec_x}}', 201, '{{}}', '{{ent_x}}', NULL, true, false, 3, now(), NULL, \
+         now() - interval '1 minute'"
+    );
+    let nodes = plan(
+        &app,
+        me,
+        key,
+        calls::RECORD,
+        "boolean, uuid, text, text, text, integer, timestamptz, boolean, uuid, text[], \
+         timestamptz, timestamptz, timestamptz, uuid, text, text, text[], integer, jsonb, \
+         text[], integer, boolean, boolean, integer, timestamptz, uuid, timestamptz",
+        &args,
+    )
+    .await;
+    for table in ["organizations", "organization_members"] {
+        assert!(
+            nodes.iter().all(|n| n["Relation Name"] != table),
+            "{table} in the plan:\n{}",
+            outline(&nodes)
+        );
+    }
+    assert!(
+        nodes
+            .iter()
+            .all(|n| n["Relation Name"] != "journal_calls" || n["Node Type"] == "ModifyTable"),
+        "calls read under the policies:\n{}",
+        outline(&nodes)
+    );
+    let sessions = nodes
+        .iter()
+        .filter(|n| n["Relation Name"] == "journal_sessions" && n["Node Type"] != "ModifyTable");
+    for node in sessions {
+        assert_ne!(node["Node Type"], "Seq Scan", "{node:#}");
+        assert!(
+            read(node) <= 2.0,
+            "read {} rows: {}",
+            read(node),
+            outline(&nodes)
+        );
+    }
+    // One row: the call joined that session (none would mean the caller must issue one).
+    assert_eq!(nodes[0]["Actual Rows"], 1, "{}", outline(&nodes));
 }
 
 fn at(hours_ago: i64) -> DateTime<Utc> {

@@ -54,6 +54,9 @@ const FUNCTIONS: &[&str] = &[
     "n8v_operator_name(uuid)",
     "n8v_begin(uuid, uuid, text, boolean)",
     "n8v_last_activity(uuid, uuid, timestamptz)",
+    // What the policies and the append's statement read through the owner (migration 0012).
+    "n8v_owned_organizations()",
+    "n8v_own_last_call(uuid, timestamptz)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {

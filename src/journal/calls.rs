@@ -96,7 +96,10 @@ pub async fn record(
     Ok(recorded)
 }
 
-const RECORD: &str = "WITH audit AS ( \
+/// The statement [`record`] runs (public for the plan test, `tests/plans.rs`). Every table it
+/// names brings its policies into the plan, built afresh on each run: it reads only the caller's
+/// own rows, and the exact last activity through `n8v_own_last_call` (migration 0012).
+pub const RECORD: &str = "WITH audit AS ( \
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
            status, created_at) \
        SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
@@ -109,12 +112,10 @@ const RECORD: &str = "WITH audit AS ( \
            AND s.ended_at IS NULL AND s.scopes = $10 \
            AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
                 OR (s.last_activity_at > $12 \
-                    AND GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
-                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
-                    AND c.created_at > s.last_activity_at)) > $11)))) \
-         ORDER BY GREATEST(s.last_activity_at, (SELECT max(c.created_at) FROM journal_calls c \
-                  WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
-                    AND c.created_at > s.last_activity_at)) DESC, \
+                    AND GREATEST(s.last_activity_at, \
+                                 n8v_own_last_call(s.session_id, s.last_activity_at)) > $11)))) \
+         ORDER BY GREATEST(s.last_activity_at, \
+                           n8v_own_last_call(s.session_id, s.last_activity_at)) DESC, \
                   s.session_id DESC \
          LIMIT 1)), \
      call AS ( \
@@ -124,12 +125,11 @@ const RECORD: &str = "WITH audit AS ( \
        SELECT n8v_account(), $14, t.session_id, n8v_credential(), $15, $16, $17, $18, $18 < 400, \
            $19, $20, $21, $22, $23, $24, $2, $25, $26, \
            CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END \
-         FROM target t \
-       RETURNING session_id), \
+         FROM target t), \
      touched AS ( \
        UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $25), \
            journal_only = s.journal_only AND $23 \
-         FROM call c \
+         FROM target c \
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
           AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \
-     SELECT session_id FROM call";
+     SELECT session_id FROM target";

@@ -161,10 +161,10 @@ pub(crate) fn visible_sessions(conds: &str, first: Option<&str>) -> String {
     )
 }
 
-/// The organizations the caller owns, as an SQL array: what a read names so that an
+/// The organizations the caller owns, as an SQL array computed once per statement (the same
+/// one the policies compare against, migration 0012): what a read names so that an
 /// organization index serves it (the policies still decide what the caller sees).
-pub(crate) const OWNED_ORGANIZATIONS: &str =
-    "ARRAY(SELECT o.organization_id FROM organizations o WHERE o.account_id = n8v_account())";
+pub(crate) const OWNED_ORGANIZATIONS: &str = "CAST((SELECT n8v_owned_organizations()) AS uuid[])";
 
 /// `base` and each condition of `given` that is switched on, joined with `AND`: a read's
 /// optional filters become conditions only when given (see [`visible_sessions`]).
