@@ -30,9 +30,12 @@ END $$;
 CREATE FUNCTION n8v_own_last_call(p_session uuid, p_after timestamptz) RETURNS timestamptz
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
-    RETURN (SELECT max(c.created_at) FROM journal_calls c
+    -- The newest first, from journal_calls_by_session's order: max() over the range would
+    -- read every call since the stored bound (up to a minute of them; the generic plan does).
+    RETURN (SELECT c.created_at FROM journal_calls c
              WHERE c.account_id = n8v_account() AND c.credential_id = n8v_credential()
-               AND c.session_id = p_session AND c.created_at > p_after);
+               AND c.session_id = p_session AND c.created_at > p_after
+             ORDER BY c.created_at DESC LIMIT 1);
 END $$;
 
 REVOKE ALL ON FUNCTION n8v_owned_organizations() FROM PUBLIC;
@@ -51,3 +54,12 @@ ALTER POLICY journal_calls_org_activity ON journal_calls
            AND (SELECT n8v_repository()) IS NULL
            AND (SELECT n8v_scopes()) @> ARRAY['orgs:read']
            AND organization_id = ANY (CAST((SELECT n8v_owned_organizations()) AS uuid[])));
+
+-- The reads' exact last activity (0010) takes the newest call the same way.
+CREATE OR REPLACE FUNCTION n8v_last_activity(p_account uuid, p_session uuid, p_stored timestamptz)
+RETURNS timestamptz LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT GREATEST(p_stored, (SELECT c.created_at FROM journal_calls c
+                                WHERE c.account_id = p_account AND c.session_id = p_session
+                                  AND c.created_at > p_stored
+                                ORDER BY c.created_at DESC LIMIT 1))
+$$;

@@ -100,27 +100,41 @@ async fn explain(conn: &mut sqlx::PgConnection, sql: &str, types: &str, args: &s
     nodes
 }
 
-/// The plan of a search-candidate function's body, as its owner runs it for `account`.
-async fn body_plan(app: &TestApp, account: Uuid, function: &str) -> Vec<Value> {
+/// The plan of an owner's function's body (an SQL body, or the query a plpgsql body returns),
+/// as its owner runs it for `account` and `key`: `params` name its parameters in order, with
+/// their types and the values to explain it with.
+async fn body_plan(
+    app: &TestApp,
+    account: Uuid,
+    key: Uuid,
+    function: &str,
+    params: &[(&str, &str, &str)],
+) -> Vec<Value> {
     let body: String = sqlx::query_scalar("SELECT prosrc FROM pg_proc WHERE proname = $1")
         .bind(function)
         .fetch_one(&app.owner)
         .await
         .unwrap();
-    let sql = body.replace("p_query", "$1").replace("p_from", "$2");
+    let mut sql = match body.split_once("RETURN (") {
+        Some((_, returned)) => returned.rsplit_once(");").unwrap().0.to_owned(),
+        None => body,
+    };
+    for (n, (name, _, _)) in params.iter().enumerate() {
+        sql = sql.replace(name, &format!("${}", n + 1));
+    }
+    let types: Vec<&str> = params.iter().map(|p| p.1).collect();
+    let args: Vec<&str> = params.iter().map(|p| p.2).collect();
     let mut tx = app.owner.begin().await.unwrap();
-    sqlx::query("SELECT set_config('app.account_id', $1::text, true)")
-        .bind(account.to_string())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    explain(
-        &mut tx,
-        &sql,
-        "tsquery, timestamptz",
-        "websearch_to_tsquery('english', 'login timeout'), now() - interval '365 days'",
+    sqlx::query(
+        "SELECT set_config('app.account_id', $1::text, true), \
+                set_config('app.credential_id', $2::text, true)",
     )
+    .bind(account.to_string())
+    .bind(key.to_string())
+    .execute(&mut *tx)
     .await
+    .unwrap();
+    explain(&mut tx, &sql, &types.join(", "), &args.join(", ")).await
 }
 
 /// The nodes, each marked `"Per Row"` when it runs once per row of another (a subquery of the
@@ -302,7 +316,15 @@ async fn search_finds_the_accounts_matches_through_the_text_indexes() {
         ("n8v_session_matches", "journal_sessions_search"),
         ("n8v_call_matches", "journal_calls_search"),
     ] {
-        let nodes = body_plan(&app, me, function).await;
+        let params = [
+            (
+                "p_query",
+                "tsquery",
+                "websearch_to_tsquery('english', 'login timeout')",
+            ),
+            ("p_from", "timestamptz", "now() - interval '365 days'"),
+        ];
+        let nodes = body_plan(&app, me, key, function, &params).await;
         assert!(uses(&nodes, index), "{function}: {}", outline(&nodes));
         for table in ["journal_sessions", "journal_calls"] {
             for node in on(&nodes, table) {
@@ -386,6 +408,44 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
     }
     // One row: the call joined that session (none would mean the caller must issue one).
     assert_eq!(nodes[0]["Actual Rows"], 1, "{}", outline(&nodes));
+
+    // The exact last activity reads the newest call only, however many came since the stored
+    // bound (a busy session gathers a minute of them between two moves of the bound).
+    let session: Uuid =
+        sqlx::query_scalar("SELECT session_id FROM journal_sessions WHERE credential_id = $1")
+            .bind(key)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    sqlx::query(
+        "INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+             status, ok, wrote, journal_read, duration_ms, created_at) \
+         SELECT $1, gen_random_uuid(), $2, $3, 'listRecords', 200, true, false, false, 1, \
+                now() - g * interval '10 milliseconds' \
+           FROM generate_series(1, 500) g",
+    )
+    .bind(me)
+    .bind(session)
+    .bind(key)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let session = format!("'{session}'");
+    let params = [
+        ("p_session", "uuid", session.as_str()),
+        ("p_after", "timestamptz", "now() - interval '1 minute'"),
+    ];
+    let nodes = body_plan(&app, me, key, "n8v_own_last_call", &params).await;
+    let calls = on(&nodes, "journal_calls");
+    assert!(!calls.is_empty(), "{}", outline(&nodes));
+    for node in calls {
+        assert!(
+            read(node) <= 1.0,
+            "read {} calls: {}",
+            read(node),
+            outline(&nodes)
+        );
+    }
 }
 
 fn at(hours_ago: i64) -> DateTime<Utc> {
