@@ -12,6 +12,11 @@
 --    function. The policies that let an owner holding orgs:read see its members' organization
 --    work compare against that array instead of carrying the subquery. Same rows: the function
 --    returns exactly what organizations_owner_writes shows the tenant (account_id = tenant).
+--    The comparison is written `array @> ARRAY[organization_id]`, which no index serves, on
+--    purpose: written `organization_id = ANY (array)` the policy became an index condition,
+--    and the planner OR-ed it with the account's index into a bitmap over the whole account
+--    instead of the ordered scan that stops at the page (bench/run: the catch-up read 20,000
+--    sessions). The reads name the organizations themselves where they want that index.
 -- 2. The one exact-last-activity lookup the append makes (a call that may join an implicit
 --    session that went quiet between 30 and 31 minutes ago) reads the caller's own calls in an
 --    owner's function: only the tenant's rows made with its own credential, the newest time.
@@ -46,14 +51,14 @@ ALTER POLICY journal_sessions_visible ON journal_sessions
            AND ((SELECT n8v_repository()) IS NULL OR credential_id = (SELECT n8v_credential()))
            AND (account_id = (SELECT n8v_account())
                 OR ((SELECT n8v_scopes()) @> ARRAY['orgs:read']
-                    AND organization_id = ANY (CAST((SELECT n8v_owned_organizations()) AS uuid[])))));
+                    AND (SELECT n8v_owned_organizations()) @> ARRAY[organization_id])));
 
 ALTER POLICY journal_calls_org_activity ON journal_calls
     USING (organization_id IS NOT NULL
            AND scopes <@ (SELECT n8v_scopes())
            AND (SELECT n8v_repository()) IS NULL
            AND (SELECT n8v_scopes()) @> ARRAY['orgs:read']
-           AND organization_id = ANY (CAST((SELECT n8v_owned_organizations()) AS uuid[])));
+           AND (SELECT n8v_owned_organizations()) @> ARRAY[organization_id]);
 
 -- The reads' exact last activity (0010) takes the newest call the same way.
 CREATE OR REPLACE FUNCTION n8v_last_activity(p_account uuid, p_session uuid, p_stored timestamptz)
