@@ -22,8 +22,11 @@
 --    owner's function: only the tenant's rows made with its own credential, the newest time.
 --    Every session it can be asked about is the caller's own (the statement names only
 --    sessions of n8v_account() and n8v_credential()), so it answers nothing the policies hide.
+-- 3. Likewise the Records a member may read: the organizations it belongs to with can_read,
+--    one array from an owner's function (exactly the rows organization_members_own shows the
+--    tenant), in place of the membership subquery the Record statement carried three times.
 --
--- Both are plpgsql: PostgreSQL 15 plans a non-inlined SQL function's body on every call of
+-- All three are plpgsql: PostgreSQL 15 plans a non-inlined SQL function's body on every call of
 -- every statement, plpgsql once per connection.
 
 CREATE FUNCTION n8v_owned_organizations() RETURNS uuid[]
@@ -43,7 +46,15 @@ BEGIN
              ORDER BY c.created_at DESC LIMIT 1);
 END $$;
 
+CREATE FUNCTION n8v_readable_organizations() RETURNS uuid[]
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    RETURN ARRAY(SELECT m.organization_id FROM organization_members m
+                  WHERE m.account_id = n8v_account() AND m.can_read);
+END $$;
+
 REVOKE ALL ON FUNCTION n8v_owned_organizations() FROM PUBLIC;
+REVOKE ALL ON FUNCTION n8v_readable_organizations() FROM PUBLIC;
 REVOKE ALL ON FUNCTION n8v_own_last_call(uuid, timestamptz) FROM PUBLIC;
 
 ALTER POLICY journal_sessions_visible ON journal_sessions
@@ -52,6 +63,10 @@ ALTER POLICY journal_sessions_visible ON journal_sessions
            AND (account_id = (SELECT n8v_account())
                 OR ((SELECT n8v_scopes()) @> ARRAY['orgs:read']
                     AND (SELECT n8v_owned_organizations()) @> ARRAY[organization_id])));
+
+ALTER POLICY records_visible ON records
+    USING (account_id = (SELECT n8v_account())
+           OR (SELECT n8v_readable_organizations()) @> ARRAY[organization_id]);
 
 ALTER POLICY journal_calls_org_activity ON journal_calls
     USING (organization_id IS NOT NULL

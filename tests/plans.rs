@@ -12,6 +12,7 @@ use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::journal::{calls, catchup, reads, search};
+use n8v_journal::records;
 use n8v_journal::scopes::Scopes;
 use reqwest::Method;
 use serde_json::Value;
@@ -407,6 +408,34 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
         );
     }
     // One row: the call joined that session (none would mean the caller must issue one).
+    assert_eq!(nodes[0]["Actual Rows"], 1, "{}", outline(&nodes));
+
+    // The Record statement before it: the Record and its new entry checked against the
+    // organizations the caller may read as one array, not a membership lookup per check.
+    let record: Uuid = sqlx::query_scalar(
+        "SELECT record_id FROM records WHERE account_id = $1 AND organization_id IS NULL",
+    )
+    .bind(me)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    let args = format!("'{record}', gen_random_uuid(), 'a line', '{me}', '{key}', now()");
+    let nodes = plan(
+        &app,
+        me,
+        key,
+        records::OPEN_AND_APPEND,
+        "uuid, uuid, text, uuid, uuid, timestamptz",
+        &args,
+    )
+    .await;
+    assert!(
+        nodes
+            .iter()
+            .all(|n| n["Relation Name"] != "organization_members"),
+        "membership lookups in the plan:\n{}",
+        outline(&nodes)
+    );
     assert_eq!(nodes[0]["Actual Rows"], 1, "{}", outline(&nodes));
 
     // The exact last activity reads the newest call only, however many came since the stored

@@ -56,6 +56,7 @@ const FUNCTIONS: &[&str] = &[
     "n8v_last_activity(uuid, uuid, timestamptz)",
     // What the policies and the append's statement read through the owner (migration 0012).
     "n8v_owned_organizations()",
+    "n8v_readable_organizations()",
     "n8v_own_last_call(uuid, timestamptz)",
 ];
 

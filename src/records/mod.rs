@@ -208,6 +208,18 @@ struct AppendedRow {
     created_at: DateTime<Utc>,
 }
 
+/// The statement of [`open_and_append`] (public for the plan test, `tests/plans.rs`): the Record
+/// as the caller may see it, and the entry, whose policy checks that Record again.
+pub const OPEN_AND_APPEND: &str = "WITH r AS (SELECT account_id, organization_id FROM records \
+       WHERE record_id = $1), \
+     e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, \
+               credential_id, created_at) \
+           SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r \
+           RETURNING entry_id, line, author_account_id, created_at) \
+     SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, \
+            e.author_account_id AS author, e.created_at \
+       FROM r, e";
+
 /// Opens a visible Record and appends a line to it (already checked with [`parse_line`]) in
 /// one statement: one round trip where [`open`] and [`append`] take two. 404 when the Record
 /// is not visible (or does not exist).
@@ -218,24 +230,15 @@ pub async fn open_and_append(
     now: DateTime<Utc>,
 ) -> Result<(Opened, Entry)> {
     let tenant = tx.tenant().clone();
-    let row: Option<AppendedRow> = sqlx::query_as(
-        "WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = $1), \
-              e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, \
-                        author_account_id, credential_id, created_at) \
-                    SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r \
-                    RETURNING entry_id, line, author_account_id, created_at) \
-         SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, \
-                e.author_account_id AS author, e.created_at \
-           FROM r, e",
-    )
-    .bind(id)
-    .bind(ids::new_id())
-    .bind(line)
-    .bind(tenant.account_id)
-    .bind(tenant.credential_id)
-    .bind(now)
-    .fetch_optional(tx.conn())
-    .await?;
+    let row: Option<AppendedRow> = sqlx::query_as(OPEN_AND_APPEND)
+        .bind(id)
+        .bind(ids::new_id())
+        .bind(line)
+        .bind(tenant.account_id)
+        .bind(tenant.credential_id)
+        .bind(now)
+        .fetch_optional(tx.conn())
+        .await?;
     let AppendedRow {
         owner,
         organization,
