@@ -39,8 +39,8 @@ WITH audit AS (
            AND s.ended_at IS NULL AND s.scopes = string_to_array(replace('records#read,records#write', '#', chr(58)), ',')
            AND (s.kind = 'explicit' OR (s.started_at > now() - interval '12 hours' AND (s.last_activity_at > now() - interval '30 minutes'
                 OR (s.last_activity_at > now() - interval '31 minutes'
-                    AND GREATEST(s.last_activity_at, n8v_own_last_call(s.session_id, s.last_activity_at)) > now() - interval '30 minutes'))))
-         ORDER BY GREATEST(s.last_activity_at, n8v_own_last_call(s.session_id, s.last_activity_at)) DESC, s.session_id DESC
+                    AND n8v_own_last_activity(s.session_id, s.last_activity_at) > now() - interval '30 minutes'))))
+         ORDER BY n8v_own_last_activity(s.session_id, s.last_activity_at) DESC, s.session_id DESC
          LIMIT 1)),
      call AS (
        INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, purpose, target_ids, status, ok,

@@ -17,9 +17,9 @@
 --    and the planner OR-ed it with the account's index into a bitmap over the whole account
 --    instead of the ordered scan that stops at the page (bench/run: the catch-up read 20,000
 --    sessions). The reads name the organizations themselves where they want that index.
--- 2. The one exact-last-activity lookup the append makes (a call that may join an implicit
---    session that went quiet between 30 and 31 minutes ago) reads the caller's own calls in an
---    owner's function: only the tenant's rows made with its own credential, the newest time.
+-- 2. The exact last activity the append needs (a call that may join an implicit session that
+--    went quiet between 30 and 31 minutes ago) is n8v_last_activity's reading of the caller's
+--    own calls, in an owner's function: only the tenant's rows made with its own credential.
 --    Every session it can be asked about is the caller's own (the statement names only
 --    sessions of n8v_account() and n8v_credential()), so it answers nothing the policies hide.
 -- 3. Likewise the Records a member may read: the organizations it belongs to with can_read,
@@ -35,15 +35,16 @@ BEGIN
     RETURN ARRAY(SELECT o.organization_id FROM organizations o WHERE o.account_id = n8v_account());
 END $$;
 
-CREATE FUNCTION n8v_own_last_call(p_session uuid, p_after timestamptz) RETURNS timestamptz
+CREATE FUNCTION n8v_own_last_activity(p_session uuid, p_stored timestamptz) RETURNS timestamptz
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
-    -- The newest first, from journal_calls_by_session's order: max() over the range would
+    -- The newest call first, from journal_calls_by_session's order: max() over the range would
     -- read every call since the stored bound (up to a minute of them; the generic plan does).
-    RETURN (SELECT c.created_at FROM journal_calls c
-             WHERE c.account_id = n8v_account() AND c.credential_id = n8v_credential()
-               AND c.session_id = p_session AND c.created_at > p_after
-             ORDER BY c.created_at DESC LIMIT 1);
+    RETURN GREATEST(p_stored, (SELECT c.created_at FROM journal_calls c
+                                WHERE c.account_id = n8v_account()
+                                  AND c.credential_id = n8v_credential()
+                                  AND c.session_id = p_session AND c.created_at > p_stored
+                                ORDER BY c.created_at DESC LIMIT 1));
 END $$;
 
 CREATE FUNCTION n8v_readable_organizations() RETURNS uuid[]
@@ -55,7 +56,7 @@ END $$;
 
 REVOKE ALL ON FUNCTION n8v_owned_organizations() FROM PUBLIC;
 REVOKE ALL ON FUNCTION n8v_readable_organizations() FROM PUBLIC;
-REVOKE ALL ON FUNCTION n8v_own_last_call(uuid, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION n8v_own_last_activity(uuid, timestamptz) FROM PUBLIC;
 
 ALTER POLICY journal_sessions_visible ON journal_sessions
     USING (scopes <@ (SELECT n8v_scopes())

@@ -101,7 +101,7 @@ async fn explain(conn: &mut sqlx::PgConnection, sql: &str, types: &str, args: &s
     nodes
 }
 
-/// The plan of an owner's function's body (an SQL body, or the query a plpgsql body returns),
+/// The plan of an owner's function's body (an SQL body, or the value a plpgsql body returns),
 /// as its owner runs it for `account` and `key`: `params` name its parameters in order, with
 /// their types and the values to explain it with.
 async fn body_plan(
@@ -116,8 +116,8 @@ async fn body_plan(
         .fetch_one(&app.owner)
         .await
         .unwrap();
-    let mut sql = match body.split_once("RETURN (") {
-        Some((_, returned)) => returned.rsplit_once(");").unwrap().0.to_owned(),
+    let mut sql = match body.split_once("RETURN ") {
+        Some((_, returned)) => format!("SELECT {}", returned.rsplit_once(';').unwrap().0),
         None => body,
     };
     for (n, (name, _, _)) in params.iter().enumerate() {
@@ -462,9 +462,9 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
     let session = format!("'{session}'");
     let params = [
         ("p_session", "uuid", session.as_str()),
-        ("p_after", "timestamptz", "now() - interval '1 minute'"),
+        ("p_stored", "timestamptz", "now() - interval '1 minute'"),
     ];
-    let nodes = body_plan(&app, me, key, "n8v_own_last_call", &params).await;
+    let nodes = body_plan(&app, me, key, "n8v_own_last_activity", &params).await;
     let calls = on(&nodes, "journal_calls");
     assert!(!calls.is_empty(), "{}", outline(&nodes));
     for node in calls {

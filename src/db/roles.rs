@@ -57,7 +57,7 @@ const FUNCTIONS: &[&str] = &[
     // What the policies and the append's statement read through the owner (migration 0012).
     "n8v_owned_organizations()",
     "n8v_readable_organizations()",
-    "n8v_own_last_call(uuid, timestamptz)",
+    "n8v_own_last_activity(uuid, timestamptz)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {

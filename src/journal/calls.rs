@@ -98,7 +98,7 @@ pub async fn record(
 
 /// The statement [`record`] runs (public for the plan test, `tests/plans.rs`). Every table it
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
-/// own rows, and the exact last activity through `n8v_own_last_call` (migration 0012).
+/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012).
 pub const RECORD: &str = "WITH audit AS ( \
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
            status, created_at) \
@@ -112,10 +112,8 @@ pub const RECORD: &str = "WITH audit AS ( \
            AND s.ended_at IS NULL AND s.scopes = $10 \
            AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
                 OR (s.last_activity_at > $12 \
-                    AND GREATEST(s.last_activity_at, \
-                                 n8v_own_last_call(s.session_id, s.last_activity_at)) > $11)))) \
-         ORDER BY GREATEST(s.last_activity_at, \
-                           n8v_own_last_call(s.session_id, s.last_activity_at)) DESC, \
+                    AND n8v_own_last_activity(s.session_id, s.last_activity_at) > $11)))) \
+         ORDER BY n8v_own_last_activity(s.session_id, s.last_activity_at) DESC, \
                   s.session_id DESC \
          LIMIT 1)), \
      call AS ( \
