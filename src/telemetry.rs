@@ -1,15 +1,19 @@
 //! Logs, traces and metrics.
 //!
 //! - Logs: structured lines on stderr (stdout is kept for the CLI's JSON); `N8V_LOG_FORMAT=json`
-//!   for machine-readable lines, `RUST_LOG` filters. Lines inside a request carry its
-//!   `request_id` and `trace_id`.
+//!   for machine-readable lines, `RUST_LOG` filters them (and only them). Lines inside a request
+//!   carry its `request_id` and `trace_id`.
 //! - Traces and metrics: exported over OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the
 //!   per-signal `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` / `…_METRICS_ENDPOINT`) is set. The standard
 //!   variables apply: `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf`, the default, or
 //!   `http/json`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`,
 //!   `OTEL_SERVICE_NAME` (default `n8v-journal`), `OTEL_RESOURCE_ATTRIBUTES`,
 //!   `OTEL_TRACES_SAMPLER(_ARG)`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_SDK_DISABLED`.
-//!   Incoming W3C `traceparent` headers continue the caller's trace.
+//!   Incoming W3C `traceparent` headers continue the caller's trace. Which spans are exported
+//!   is `N8V_OTEL_FILTER`'s to say (`RUST_LOG` syntax, default `info`), never `RUST_LOG`'s: an
+//!   operator who quiets the logs keeps the traces. Below `info` the request spans themselves
+//!   are dropped (and log lines lose their trace id).
+//! - Whatever either filter says, payload-logging targets ([`PAYLOAD_TARGETS`]) stay at `info`.
 //!
 //! Spans carry the operation id and the account id (`acc_…`), never a purpose, a token or a
 //! body: only the fields declared in [`http_span`] and [`record_operation`] are recorded.
@@ -26,22 +30,63 @@ use opentelemetry_sdk::trace::SdkTracerProvider;
 use std::sync::OnceLock;
 use std::time::Instant;
 use tracing::Span;
+use tracing::{Level, Metadata, Subscriber};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
-use tracing_subscriber::EnvFilter;
-use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::filter::{EnvFilter, FilterExt, filter_fn};
+use tracing_subscriber::layer::{Filter, Layer, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 
-/// Targets whose detailed levels would log request payloads (rmcp traces whole tool calls,
-/// episodes' prose included): held at `info` whatever `RUST_LOG` asks, because the journal
-/// promises never to keep payloads or prose, logs included.
-const PAYLOAD_SAFE: &str = "rmcp=info";
+/// Targets whose detailed levels would log request payloads (rmcp's `debug` prints whole tool
+/// calls, episodes' prose included): held at `info` in every layer whatever the directives say
+/// (`rmcp::service=debug` is as capped as `rmcp=trace`), because the journal promises never to
+/// keep payloads or prose, logs and traces included.
+const PAYLOAD_TARGETS: &[&str] = &["rmcp"];
 
-/// The log filter: `RUST_LOG` (default `info,sqlx=warn,rmcp=warn,tower_http=info`), with the
-/// payload-logging targets capped.
-pub fn filter(directives: Option<&str>) -> EnvFilter {
-    let base = directives.unwrap_or("info,sqlx=warn,rmcp=warn,tower_http=info");
-    EnvFilter::try_new(format!("{base},{PAYLOAD_SAFE}"))
-        .unwrap_or_else(|_| EnvFilter::new(format!("info,{PAYLOAD_SAFE}")))
+/// Whether a span or event may be seen at all: never below `info` from a payload-logging target.
+fn payload_safe(meta: &Metadata<'_>) -> bool {
+    let target = meta.target();
+    let payload = PAYLOAD_TARGETS.iter().any(|t| {
+        target
+            .strip_prefix(t)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    });
+    !payload || *meta.level() <= Level::INFO
+}
+
+/// The log lines' default directives when `RUST_LOG` is unset.
+pub const DEFAULT_LOG: &str = "info,sqlx=warn,rmcp=warn,tower_http=info";
+
+/// The spans' default directives for OpenTelemetry when `N8V_OTEL_FILTER` is unset.
+pub const DEFAULT_OTEL: &str = "info";
+
+fn directives_or(directives: Option<&str>, default: &str) -> EnvFilter {
+    EnvFilter::try_new(directives.unwrap_or(default)).unwrap_or_else(|e| {
+        eprintln!(
+            "telemetry: ignoring bad filter directives {directives:?} ({e}); using {default:?}"
+        );
+        EnvFilter::new(default)
+    })
+}
+
+/// A per-layer filter: the directives (or `default`), with the payload-logging targets capped
+/// at `info`. Each layer has its own, so the log level never decides what is exported.
+pub fn layer_filter<S>(
+    directives: Option<&str>,
+    default: &str,
+) -> impl Filter<S> + Send + Sync + 'static
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+{
+    directives_or(directives, default).and(filter_fn(payload_safe))
+}
+
+/// The log lines' filter: `RUST_LOG` (default [`DEFAULT_LOG`]), payload targets capped.
+pub fn log_filter<S>(directives: Option<&str>) -> impl Filter<S> + Send + Sync + 'static
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+{
+    layer_filter(directives, DEFAULT_LOG)
 }
 
 /// The service name when `OTEL_SERVICE_NAME` does not say otherwise.
@@ -99,7 +144,8 @@ fn resource() -> Resource {
 /// Sets up logging, and tracing and metrics export when configured. Call once, early in
 /// `main`; later calls (tests) keep the first subscriber.
 pub fn init() -> Telemetry {
-    let filter = filter(std::env::var("RUST_LOG").ok().as_deref());
+    let rust_log = otel_var("RUST_LOG");
+    let otel_filter = otel_var("N8V_OTEL_FILTER");
     let resource = resource();
 
     // Spans always get OpenTelemetry ids (so log lines carry a trace id and `traceparent` is
@@ -140,13 +186,20 @@ pub fn init() -> Telemetry {
         None
     };
 
-    let otel = tracing_opentelemetry::layer().with_tracer(tracer.tracer(SERVICE_NAME));
-    let registry = tracing_subscriber::registry().with(filter).with(otel);
+    // Per-layer filters: the log level never decides what is exported, nor the reverse.
+    let otel = tracing_opentelemetry::layer()
+        .with_tracer(tracer.tracer(SERVICE_NAME))
+        .with_filter(layer_filter(otel_filter.as_deref(), DEFAULT_OTEL));
+    let registry = tracing_subscriber::registry().with(otel);
     let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     let result = if std::env::var("N8V_LOG_FORMAT").as_deref() == Ok("json") {
-        registry.with(fmt.json()).try_init()
+        registry
+            .with(fmt.json().with_filter(log_filter(rust_log.as_deref())))
+            .try_init()
     } else {
-        registry.with(fmt).try_init()
+        registry
+            .with(fmt.with_filter(log_filter(rust_log.as_deref())))
+            .try_init()
     };
     let _ = result; // already initialised (tests): keep the first
     for problem in problems {

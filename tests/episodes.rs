@@ -23,11 +23,12 @@ fn logs() -> &'static Arc<Mutex<Vec<u8>>> {
         let buffer = Arc::new(Mutex::new(Vec::new()));
         let writer = buffer.clone();
         // The service's own filter at its most verbose: everything it would ever log.
-        tracing_subscriber::fmt()
-            .with_env_filter(n8v_journal::telemetry::filter(Some("trace")))
+        use tracing_subscriber::layer::{Layer, SubscriberExt};
+        use tracing_subscriber::util::SubscriberInitExt;
+        let fmt = tracing_subscriber::fmt::layer()
             .with_writer(move || Sink(writer.clone()))
-            .try_init()
-            .ok();
+            .with_filter(n8v_journal::telemetry::log_filter(Some("trace")));
+        tracing_subscriber::registry().with(fmt).try_init().ok();
         buffer
     })
 }
