@@ -1,46 +1,69 @@
-# syntax=docker/dockerfile:1
 # The n8v-journal service: one binary (serve | api | worker | migrate | admin …).
 #
-#   docker build -t n8v-journal .
+#   docker build -t n8v-journal .                      # builds the code in the image (default)
 #   docker run --env-file .env n8v-journal api
 #
-# Stage 1 builds the release binary; stage 2 is a small Debian runtime running as an
-# unprivileged user. SQLX_OFFLINE keeps the build from querying a database (see .cargo/config.toml).
+# or, with a release binary built on a Debian 12 (glibc 2.36) machine:
+#
+#   mkdir -p ctx/deploy/prebuilt && cp target/release/n8v-journal ctx/deploy/prebuilt/
+#   docker build --target prebuilt -f Dockerfile -t n8v-journal ctx
+#
+# Stages, in the order the classic builder runs them (it builds every stage before the target,
+# so the stages a prebuilt build needs come first): `runtime-base` (the small Debian runtime,
+# running as uid 10001, everything but the binary), `prebuilt` (the binary from the context),
+# `build` (the release build, its dependencies in a layer of their own, as cargo-chef does, so
+# an edit to the code rebuilds only the crate) and `runtime`, the default.
+# Works with BuildKit and the classic builder alike (no RUN --mount). Base images are build
+# arguments whose defaults are the official images; CI passes locally made ones.
 
-ARG RUST_VERSION=1.95
-ARG DEBIAN_RELEASE=bookworm
+ARG RUST_IMAGE=rust:1.95-slim-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
 
-FROM rust:${RUST_VERSION}-slim-${DEBIAN_RELEASE} AS build
-WORKDIR /src
-ENV SQLX_OFFLINE=true \
-    CARGO_TERM_COLOR=never
-# The C toolchain for ring and aws-lc-sys comes with the rust image; cmake and perl are not
-# needed by the pinned versions.
-COPY Cargo.toml Cargo.lock ./
-COPY .cargo .cargo
-COPY src src
-COPY migrations migrations
-RUN --mount=type=cache,target=/usr/local/cargo/registry \
-    --mount=type=cache,target=/src/target \
-    cargo build --release --locked \
-    && install -D -m 0755 target/release/n8v-journal /out/n8v-journal
-
-FROM debian:${DEBIAN_RELEASE}-slim AS runtime
+FROM ${RUNTIME_IMAGE} AS runtime-base
 # ca-certificates for the summary providers (HTTPS); curl for the container health check.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 n8v \
     && useradd --system --uid 10001 --gid n8v --home-dir /nonexistent --shell /usr/sbin/nologin n8v
-COPY --from=build /out/n8v-journal /usr/local/bin/n8v-journal
-
-# Listen on every interface inside the container; logs as JSON lines on stderr.
+# Listen on every interface inside the container; logs as JSON lines on stderr. RUST_LOG filters
+# the logs only; N8V_OTEL_FILTER (default info) chooses the exported spans.
 ENV N8V_BIND=0.0.0.0:8080 \
     N8V_LOG_FORMAT=json \
     RUST_LOG=info,sqlx=warn,rmcp=warn,tower_http=info
 USER 10001:10001
 EXPOSE 8080
+# The port is N8V_BIND's, so a container given another address (host networking) stays checked.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-    CMD ["curl", "-fsS", "http://127.0.0.1:8080/readyz"]
+    CMD ["/bin/sh", "-c", "curl -fsS \"http://127.0.0.1:${N8V_BIND##*:}/readyz\" >/dev/null"]
 ENTRYPOINT ["/usr/local/bin/n8v-journal"]
 CMD ["api"]
+
+# The binary from the build context: `deploy/prebuilt/n8v-journal`. The directory is in the
+# repository (empty but for .gitkeep) so that this stage also passes in a default build.
+FROM runtime-base AS prebuilt
+COPY deploy/prebuilt/ /usr/local/bin/
+
+FROM ${RUST_IMAGE} AS build
+WORKDIR /src
+ENV SQLX_OFFLINE=true \
+    CARGO_TERM_COLOR=never
+# The dependencies first, against an empty crate: this layer is reused until Cargo.lock changes.
+COPY Cargo.toml Cargo.lock ./
+COPY .cargo .cargo
+RUN mkdir src \
+    && echo 'fn main() {}' > src/main.rs \
+    && touch src/lib.rs \
+    && cargo build --release --locked \
+    && rm -rf src target/release/n8v-journal* target/release/deps/n8v_journal-* \
+        target/release/deps/libn8v_journal-* target/release/.fingerprint/n8v-journal-*
+# Everything the crate reads at compile time: the code, the migrations (sqlx::migrate!) and the
+# pages' templates and assets (include_str!). CI compiles exactly these (.ci/container-check).
+COPY src src
+COPY migrations migrations
+COPY templates templates
+RUN cargo build --release --locked \
+    && install -D -m 0755 target/release/n8v-journal /out/n8v-journal
+
+FROM runtime-base AS runtime
+COPY --from=build /out/n8v-journal /usr/local/bin/n8v-journal

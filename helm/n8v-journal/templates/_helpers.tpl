@@ -34,7 +34,7 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
 {{- define "n8v.image" -}}
-{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{ required "image.repository is required: build the image from the repository's Dockerfile, push it to your registry and set image.repository (see values.yaml)" .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end }}
 
 {{- define "n8v.secretName" -}}
