@@ -42,7 +42,9 @@ impl Database {
                 embedded: None,
             });
         }
-        tracing::info!(dir = %config.data_dir.display(), "DATABASE_URL is not set: starting the embedded PostgreSQL");
+        // Whether it starts the cluster or reuses a running one, `start` says (an admin command
+        // beside a running `serve` only reuses it).
+        tracing::info!(dir = %config.data_dir.display(), "DATABASE_URL is not set: using the embedded PostgreSQL");
         let pg = EmbeddedPostgres::start(&config.data_dir).await?;
         create_database_if_missing(&pg.database_url("postgres"), EMBEDDED_DATABASE).await?;
         let url = pg.database_url(EMBEDDED_DATABASE);

@@ -331,6 +331,22 @@ async fn serve_without_database_url_runs_the_embedded_postgres() {
         .unwrap();
     wait_ready(&format!("http://127.0.0.1:{port}")).await;
     assert!(dir.join("pgdata").join("postmaster.pid").exists());
+    // An admin command meanwhile reuses that cluster, and says so (it starts nothing).
+    let admin = Command::new(BIN)
+        .args(["admin", "create-account", "--name", "Embedded"])
+        .env_remove("DATABASE_URL")
+        .env_remove("N8V_MIGRATION_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .env("N8V_DATA_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(admin.status.success(), "{admin:?}");
+    let said = String::from_utf8_lossy(&admin.stderr);
+    assert!(said.contains("reusing embedded PostgreSQL"), "{said}");
+    assert!(
+        !said.contains("starting the embedded") && !said.contains("starting embedded"),
+        "{said}"
+    );
     assert!(terminate(&mut child).success());
     assert!(
         !dir.join("pgdata").join("postmaster.pid").exists(),

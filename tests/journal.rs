@@ -185,8 +185,14 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
         .session(Some(&id))
         .problem(409, "conflict")
         .await;
+    // Ending it again names the session in the path, not a header the caller never sent.
     let again = app.end_session(&a.token, &id, json!({})).send().await;
-    expect_problem(again, 409, "conflict").await;
+    let problem = expect_problem(again, 409, "conflict").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("has ended") && !detail.contains("X-Session-Id"),
+        "{problem}"
+    );
 
     let read = app.session_detail(&a.token, &id).await;
     let operations: Vec<&str> = read["actions"]
@@ -203,6 +209,11 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
             "appendRecordEntry",
             "endSession"
         ]
+    );
+    // The shape of what was sent: `organization` was not, so it is not in the shape.
+    assert_eq!(
+        read["actions"][0]["input_shape"],
+        json!({"body": {"goal": "string", "repository": "string"}})
     );
     let purposes: Vec<&str> = read["actions"]
         .as_array()

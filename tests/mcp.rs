@@ -45,6 +45,55 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
             "session_start"
         ]
     );
+    // The README says the list once, in its MCP paragraph, with the count in words.
+    let readme = include_str!("../README.md");
+    let paragraph = readme
+        .split("\n\n")
+        .find(|p| p.starts_with("**MCP** at `/mcp`"))
+        .expect("the README's MCP paragraph");
+    let mut listed: Vec<&str> = paragraph
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| {
+            ["journal_", "session_", "record_"]
+                .iter()
+                .any(|p| w.starts_with(p) && !w.contains(' '))
+        })
+        .collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(
+        listed, names,
+        "the README's MCP paragraph lists other tools"
+    );
+    let words = [
+        "",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    assert!(
+        paragraph.contains(&format!("serves {} tools", words[names.len()])),
+        "the README's tool count: {paragraph}"
+    );
     for tool in &tools {
         let schema = Value::Object((*tool.input_schema).clone());
         assert!(

@@ -273,8 +273,15 @@ async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
     let signed = browser
         .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
         .await;
+    // A browser signed in to the journal holds no key: it gets the console's sign-in, as
+    // anyone else, and nothing of the journal or the console.
     let customer = value(&set_cookie(&signed, "n8v_journal").unwrap());
-    assert_eq!(browser.get(console, &customer).await.status(), 404);
+    let shown = browser.get(console, &customer).await;
+    assert_eq!(shown.status(), 200);
+    let shown = shown.text().await.unwrap();
+    assert!(shown.contains("operator sign-in"), "{shown}");
+    assert!(!shown.contains("no such endpoint") && !shown.contains("private goal"));
+    assert!(!shown.contains("assistantJournal"), "{shown}");
     // Scripts keep the JSON API (a customer key there: 403 as before).
     let json = app.get(&a.token, console).await;
     assert_eq!(json.status(), 403);
@@ -355,4 +362,18 @@ async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
         found.contains("Turn on for Ada") && found.contains("set-flag"),
         "{found}"
     );
+}
+
+#[tokio::test]
+async fn the_sign_in_pages_show_no_navigation_or_sign_out_before_anyone_signs_in() {
+    let app = common::spawn_app().await;
+    let browser = Browser::new(&app);
+    for path in ["/journal/sign-in", "/internal/admin/feature-flags"] {
+        let page = browser.get(path, "").await;
+        assert_eq!(page.status(), 200, "{path}");
+        let html = page.text().await.unwrap();
+        assert!(html.contains("Sign in"), "{path}: {html}");
+        assert!(!html.contains("Sign out"), "{path}: {html}");
+        assert!(!html.contains("/journal/settings"), "{path}: {html}");
+    }
 }

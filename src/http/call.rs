@@ -25,8 +25,12 @@ pub struct ApiCall {
 
 impl ApiCall {
     /// Adds the shape of the JSON body (keys and types, never values) to what the journal keeps.
+    /// The body is the parsed one, where a key never sent reads as `null`: nulls are left out,
+    /// so the shape lists what the caller sent (a key sent as `null` is recorded as not sent).
     pub fn body<B: Serialize>(mut self, body: &B) -> Self {
-        let shape = meta::shape(&serde_json::to_value(body).unwrap_or_default());
+        let mut sent = serde_json::to_value(body).unwrap_or_default();
+        drop_nulls(&mut sent);
+        let shape = meta::shape(&sent);
         self.context.input_shape = Some(match self.context.input_shape.take() {
             Some(serde_json::Value::Object(mut query)) => {
                 query.insert("body".into(), shape);
@@ -159,4 +163,15 @@ pub async fn limit_uri(request: axum::extract::Request, next: axum::middleware::
         .into_response();
     }
     next.run(request).await
+}
+
+fn drop_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
 }

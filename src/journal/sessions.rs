@@ -37,16 +37,23 @@ pub struct Opening {
     pub repository: Option<String>,
 }
 
-/// Checks that an explicit `X-Session-Id` names an open session of this very credential.
-pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
-    let ended: Option<Option<DateTime<Utc>>> = sqlx::query_scalar(
+/// Whether a session of this very credential exists, and if so when it ended (`None`: open).
+async fn own_session_end(
+    tx: &mut TenantTx,
+    id: SessionId,
+) -> Result<Option<Option<DateTime<Utc>>>> {
+    Ok(sqlx::query_scalar(
         "SELECT ended_at FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1",
     )
     .bind(id)
     .fetch_optional(tx.conn())
-    .await?;
-    match ended {
+    .await?)
+}
+
+/// Checks that an explicit `X-Session-Id` names an open session of this very credential.
+pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
+    match own_session_end(tx, id).await? {
         None => Err(Error::NotFound(format!(
             "no session {id} belongs to this credential (sessions cannot be shared across \
              credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
@@ -195,9 +202,18 @@ pub async fn end(
     .fetch_optional(tx.conn())
     .await?;
     let Some(row) = row else {
-        // Not one of ours (404), or closed already (409).
-        check_explicit(tx, id).await?;
-        return Err(Error::Conflict(format!("session {id} has ended")));
+        // Not one of ours (404), or closed already (409). The id came in the path, so the
+        // answer speaks of that, not of the X-Session-Id header the caller may never have sent.
+        return Err(match own_session_end(tx, id).await? {
+            None => Error::NotFound(format!(
+                "no session {id} belongs to this credential (a session is ended by the \
+                 credential that opened it)"
+            )),
+            Some(_) => Error::Conflict(format!(
+                "session {id} has ended already; start a new one (POST \
+                 /api/v1/journal/sessions, or the session_start tool)"
+            )),
+        });
     };
     enqueue_summary(tx, id.0, row.call_count).await?;
     crate::telemetry::sessions_closed("ended", 1);

@@ -158,6 +158,16 @@ try {
   const label = await page.locator("#period-label").innerText();
   check(label.length > 0 && (await page.locator("#period-ago").innerText()).includes("ago"), "the big date names the period: " + label);
   step("J/K");
+  // The timeline's end labels stay in its column, clear of the cards, wide and narrow.
+  const labelsInColumn = (pg) => pg.evaluate(() => {
+    const cards = document.querySelector(".periods").getBoundingClientRect();
+    return [...document.querySelectorAll("#timeline .tl-end")]
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.right > cards.left)
+      .map((r) => `${r.left}-${r.right} over ${cards.left}`);
+  });
+  const intrusions = await labelsInColumn(page);
+  check(intrusions.length === 0, "the timeline's labels overlap the cards: " + intrusions);
   await page.focus("#timeline");
   await page.keyboard.press("End");
   await page.waitForFunction((id) => document.querySelector(".journal").dataset.current === id, periods[periods.length - 1]);
@@ -209,6 +219,8 @@ try {
   await narrow.waitForSelector(".journal");
   const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 1, "no sideways scrolling on a narrow screen: " + overflow);
+  const narrowIntrusions = await labelsInColumn(narrow);
+  check(narrowIntrusions.length === 0, "narrow: the timeline's labels overlap the cards: " + narrowIntrusions);
   await shot(narrow, "journal-narrow");
   step("narrow screen");
 

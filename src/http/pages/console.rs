@@ -6,7 +6,7 @@
 //! It reads no account's journal: `operator` reaches flags, account names and the log only.
 
 use super::render::{error_page, page, page_with};
-use super::user::{PRE_COOKIE, USER_COOKIE};
+use super::user::PRE_COOKIE;
 use super::{CsrfKey, cookie, set_cookie, wants_html};
 use crate::auth::Operator;
 use crate::error::Error;
@@ -71,9 +71,11 @@ fn not_found() -> Response {
     )
 }
 
-/// Whether the request carries an account's credential: those get a 404 here.
+/// Whether the request carries an account's key as a bearer: those get a 404 here. A journal
+/// page's cookie is not a key (a browser signed in to the journal sends it everywhere under
+/// `/`): that browser is shown the console's sign-in like anyone else.
 fn carries_customer_credential(headers: &HeaderMap) -> bool {
-    cookie(headers, USER_COOKIE).is_some() || headers.contains_key(header::AUTHORIZATION)
+    headers.contains_key(header::AUTHORIZATION)
 }
 
 /// The operator signed in with this request's console cookie, and how the log names them.

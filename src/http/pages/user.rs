@@ -115,7 +115,8 @@ fn sign_in_form(
     let mut response = page_with(
         status,
         "sign_in.html",
-        serde_json::json!({ "csrf": key.token(&nonce), "problem": problem }),
+        // Nobody is signed in yet: no navigation, no "Sign out".
+        serde_json::json!({ "csrf": key.token(&nonce), "problem": problem, "signing_in": true }),
     );
     response.headers_mut().append(
         header::SET_COOKIE,
