@@ -356,3 +356,55 @@ async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
         "{found}"
     );
 }
+
+#[tokio::test]
+async fn every_page_refuses_framing_and_json_for_a_cookie_is_never_stored() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.start_session(&a.token, None, json!({"goal": "a puffin goal"}))
+        .await;
+    let browser = Browser::new(&app);
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    for (path, cookie) in [
+        ("/journal", cookie.as_str()),
+        ("/journal/settings", cookie.as_str()),
+        ("/journal/search?q=puffin", cookie.as_str()),
+        ("/journal/sign-in", ""),
+        ("/internal/admin/feature-flags", ""),
+        ("/journal/sessions/ses_nothing", cookie.as_str()),
+    ] {
+        let page = browser.get(path, cookie).await;
+        let headers = page.headers();
+        assert!(
+            headers[CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            policy.contains("frame-ancestors 'none'") && policy.contains("default-src 'self'"),
+            "{path}: {policy}"
+        );
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+    }
+    // The page's own search answer, as its script asks for it: account data, never stored.
+    let answer = browser
+        .http
+        .get(format!("{}/journal/search?q=puffin", app.base))
+        .header(ACCEPT, "application/json")
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["cache-control"], "no-store");
+    assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
+    assert!(answer.text().await.unwrap().contains("puffin"));
+}
