@@ -45,3 +45,12 @@ BEGIN
         'USING (account_id = (SELECT n8v_account()))', owner_role);
 END $$;
 
+-- Episode claims are per credential (issue 21, finding 4): one account's keys do not share
+-- episode ids, so a narrow or repository-restricted key cannot post under an id first and keep
+-- another key's conversation out of the journal, nor trip over an id a wider key posted. A key
+-- and the tokens minted from it are one credential and share its claims.
+DROP INDEX journal_sessions_one_per_episode_part;
+CREATE UNIQUE INDEX journal_sessions_one_per_episode_part
+    ON journal_sessions (account_id, credential_id, episode_id, episode_part)
+    WHERE episode_id IS NOT NULL;
+

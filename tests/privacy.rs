@@ -1,5 +1,7 @@
 //! Privacy, round two (issue 21): a session or a day deleted on purpose leaves nothing of itself
-//! in the digests that covered it, nor in search, the markdown window or the pages.
+//! in the digests that covered it, nor in search, the markdown window or the pages; no key of an
+//! account can pre-empt or break another's episode; a deleted account's name leaves the
+//! operator log.
 
 mod common;
 
@@ -216,4 +218,92 @@ async fn a_deleted_day_leaves_neither_its_week_nor_its_month_digest() {
     for text in digest_texts(&list) {
         assert!(text.contains("cactus") && !text.contains("okapi"), "{list}");
     }
+}
+
+fn episode(id: &str, said: &str) -> Value {
+    json!({
+        "episode_id": id, "harness": "claude-code",
+        "started_at": "2026-11-10T09:00:00Z", "ended_at": "2026-11-10T09:40:00Z",
+        "turns": [
+            {"role": "user", "text": format!("Please look at {said}.")},
+            {"role": "assistant", "text": format!("Done: {said} is fixed.")},
+        ],
+    })
+}
+
+fn post_episode<'a>(app: &'a TestApp, token: &str, body: Value) -> common::Call<'a> {
+    app.call(Method::POST, "/api/v1/journal/episodes")
+        .token(token)
+        .json(body)
+}
+
+#[tokio::test]
+async fn a_narrow_key_posting_a_wider_keys_episode_id_gets_its_own_entry() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", SCOPES).await;
+    app.journal_on(a.id).await;
+
+    // A chats:read-only key posts an id a wider key posted: its own entry, not a 500.
+    let wide = post_episode(&app, &a.token, episode("ep-1", "the login loop"))
+        .ok(201)
+        .await;
+    let (_, reader) = app.key(a.id, "chats:read", None).await;
+    let narrow = post_episode(&app, &reader, episode("ep-1", "the login loop"))
+        .ok(201)
+        .await;
+    assert_eq!(narrow["entries"][0]["created"], true, "{narrow}");
+    assert_ne!(
+        narrow["entries"][0]["session_id"], wide["entries"][0]["session_id"],
+        "{narrow}"
+    );
+}
+
+#[tokio::test]
+async fn a_restricted_key_posting_an_id_first_keeps_no_other_keys_episode_out() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", SCOPES).await;
+    app.journal_on(a.id).await;
+    // A repository-restricted key posts junk under an id first: the full key's conversation,
+    // posted later under the same id, is still recorded.
+    let (_, restricted) = app.key(a.id, SCOPES, Some("acme/app")).await;
+    post_episode(&app, &restricted, episode("ep-2", "junk"))
+        .ok(201)
+        .await;
+    let real = post_episode(&app, &a.token, episode("ep-2", "the billing export"))
+        .ok(201)
+        .await;
+    assert_eq!(real["entries"][0]["created"], true, "{real}");
+    let entry = real["entries"][0]["session_id"].as_str().unwrap();
+    let detail = app.session_detail(&a.token, entry).await;
+    assert_eq!(
+        detail["session"]["key_id"],
+        n8v_journal::ids::format(n8v_journal::ids::Kind::Key, a.key_id),
+        "the full key's own entry: {detail}"
+    );
+
+    // The same key again (a retry) makes nothing new.
+    let again = post_episode(&app, &a.token, episode("ep-2", "the billing export"))
+        .ok(201)
+        .await;
+    assert_eq!(again["entries"][0]["created"], false, "{again}");
+    assert_eq!(again["entries"][0]["session_id"], entry);
+
+    // A token minted from the key with fewer scopes cannot read the key's part: a clear 409.
+    let minted = app
+        .call(Method::POST, "/api/v1/auth/token")
+        .token(&a.token)
+        .json(json!({ "scopes": ["chats:read"] }))
+        .ok(200)
+        .await;
+    let problem = post_episode(
+        &app,
+        minted["access_token"].as_str().unwrap(),
+        episode("ep-2", "the billing export"),
+    )
+    .problem(409, "conflict")
+    .await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("scopes"),
+        "{problem}"
+    );
 }
