@@ -54,3 +54,54 @@ CREATE UNIQUE INDEX journal_sessions_one_per_episode_part
     ON journal_sessions (account_id, credential_id, episode_id, episode_part)
     WHERE episode_id IS NOT NULL;
 
+-- Deleting an account keeps the operator log's facts about it (what was done, by whom, when,
+-- to which account id) and drops what the account supplied: its name, which the flag actions
+-- wrote into their detail (issue 21, finding 6). Otherwise as in migration 0004.
+CREATE OR REPLACE FUNCTION n8v_delete_account(p_account uuid, p_actor text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    counts jsonb := '{}';
+    t record;
+    n bigint;
+BEGIN
+    IF p_account IS NULL OR p_account IS DISTINCT FROM n8v_account() THEN
+        RAISE EXCEPTION 'an account can only be deleted while acting for it'
+            USING ERRCODE = '42501';
+    END IF;
+    FOR t IN
+        SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+         WHERE s.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'accounts'
+           AND EXISTS (SELECT 1 FROM pg_attribute a
+                        WHERE a.attrelid = c.oid AND a.attname = 'account_id' AND NOT a.attisdropped)
+         ORDER BY 1
+    LOOP
+        EXECUTE format('SELECT count(*) FROM %I WHERE account_id = $1', t.relname)
+            INTO n USING p_account;
+        counts := counts || jsonb_build_object(t.relname, n);
+    END LOOP;
+    DELETE FROM apalis.jobs
+     WHERE convert_from(job, 'UTF8') LIKE '%' || p_account::text || '%'
+       AND (convert_from(job, 'UTF8')::jsonb ->> 'account_id') = p_account::text;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    counts := counts || jsonb_build_object('apalis.jobs', n);
+    DELETE FROM accounts WHERE account_id = p_account;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n = 0 THEN
+        RAISE EXCEPTION 'no account %', p_account USING ERRCODE = 'P0002';
+    END IF;
+    counts := counts || jsonb_build_object('accounts', n);
+    UPDATE operator_log SET detail = detail - 'account_name'
+     WHERE detail ? 'account_name' AND detail ->> 'account' = p_account::text;
+    INSERT INTO operator_log (entry_id, actor, action, subject, detail)
+    VALUES (gen_random_uuid(), p_actor, 'delete-account', p_account::text, counts);
+    RETURN counts;
+END
+$$;
+REVOKE ALL ON FUNCTION n8v_delete_account(uuid, text) FROM PUBLIC;
+
+-- Accounts deleted before this migration: their names go too.
+UPDATE operator_log l SET detail = l.detail - 'account_name'
+ WHERE l.detail ? 'account_name'
+   AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.account_id::text = l.detail ->> 'account');
+

@@ -307,3 +307,49 @@ async fn a_restricted_key_posting_an_id_first_keeps_no_other_keys_episode_out() 
         "{problem}"
     );
 }
+
+#[tokio::test]
+async fn a_deleted_accounts_name_leaves_the_operator_log_and_its_facts_stay() {
+    let app = common::spawn_app().await;
+    let frank = app
+        .account("Frank Private-Name", "chats:read,account:delete")
+        .await;
+    // An operator action on the account: the log names it by name and id.
+    app.journal_on(frank.id).await;
+    let named: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM operator_log WHERE detail::text LIKE '%Private-Name%'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(named, 1, "the flag action names the account first");
+
+    app.call(Method::DELETE, "/api/v1/account")
+        .token(&frank.token)
+        .json(json!({ "confirm": frank.ext }))
+        .ok(200)
+        .await;
+    let log: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT action, subject, detail::text FROM operator_log ORDER BY created_at, action",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    for (action, subject, detail) in &log {
+        assert!(
+            !format!("{action} {subject} {detail}").contains("Private-Name"),
+            "{log:?}"
+        );
+    }
+    let id = frank.id.to_string();
+    assert!(
+        log.iter()
+            .any(|(action, _, detail)| action == "set-flag" && detail.contains(&id)),
+        "the flag action's facts stay: {log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|(action, subject, _)| action == "delete-account" && *subject == id),
+        "{log:?}"
+    );
+}
