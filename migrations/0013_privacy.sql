@@ -105,3 +105,27 @@ UPDATE operator_log l SET detail = l.detail - 'account_name'
  WHERE l.detail ? 'account_name'
    AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.account_id::text = l.detail ->> 'account');
 
+-- Signing out ends the sign-in on the server (issue 21, finding 9). The pages' and the
+-- console's cookies carry their own id (`jti`); signing out writes it here until the cookie
+-- would have expired anyway, and a cookie listed here is refused like a revoked key. Not tenant
+-- data (the console's operators have no account): only the owner's functions below reach it.
+CREATE TABLE signed_out_tokens (
+    token_id    uuid        NOT NULL PRIMARY KEY,
+    expires_at  timestamptz NOT NULL
+);
+CREATE INDEX signed_out_tokens_by_expiry ON signed_out_tokens (expires_at);
+
+CREATE FUNCTION n8v_sign_out(p_token uuid, p_expires_at timestamptz) RETURNS void
+LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    DELETE FROM signed_out_tokens WHERE expires_at < now();
+    INSERT INTO signed_out_tokens (token_id, expires_at) VALUES (p_token, p_expires_at)
+    ON CONFLICT (token_id) DO NOTHING;
+$$;
+
+CREATE FUNCTION n8v_signed_out(p_token uuid) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT EXISTS (SELECT 1 FROM signed_out_tokens WHERE token_id = p_token)
+$$;
+
+REVOKE ALL ON FUNCTION n8v_sign_out(uuid, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION n8v_signed_out(uuid) FROM PUBLIC;

@@ -408,3 +408,75 @@ async fn every_page_refuses_framing_and_json_for_a_cookie_is_never_stored() {
     assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
     assert!(answer.text().await.unwrap().contains("puffin"));
 }
+
+#[tokio::test]
+async fn signing_out_ends_the_cookie_on_the_server_for_pages_and_console() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    let browser = Browser::new(&app);
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    let page = browser.get("/journal", &cookie).await;
+    assert_eq!(page.status(), 200);
+    let token = csrf(&page.text().await.unwrap());
+    let out = browser
+        .post("/journal/sign-out", &cookie, &[("csrf", token.as_str())])
+        .await;
+    assert_eq!(out.status(), 200);
+    // A copy of the old cookie is refused, by the pages and as a bearer token.
+    let after = browser.get("/journal", &cookie).await;
+    assert_eq!(after.status(), 303);
+    assert_eq!(after.headers()[LOCATION], "/journal/sign-in");
+    let bearer = app
+        .get(
+            cookie.split_once('=').unwrap().1,
+            "/api/v1/journal/sessions",
+        )
+        .await;
+    assert_eq!(bearer.status(), 401);
+    // Signing in again makes a new cookie that works.
+    let again = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let fresh = value(&set_cookie(&again, "n8v_journal").unwrap());
+    assert_eq!(browser.get("/journal", &fresh).await.status(), 200);
+
+    // The console's cookie too.
+    let operator = n8v_journal::admin::create_operator_key(&app.owner, "Olive")
+        .await
+        .unwrap();
+    let console = "/internal/admin/feature-flags";
+    let op = browser
+        .sign_in(console, console, &operator.token, &[("action", "sign-in")])
+        .await;
+    let op_cookie = value(&set_cookie(&op, "n8v_console").unwrap());
+    let html = browser.get(console, &op_cookie).await.text().await.unwrap();
+    assert!(html.contains(&a.ext), "signed in: {html}");
+    let token = csrf(&html);
+    let out = browser
+        .post(
+            console,
+            &op_cookie,
+            &[("csrf", token.as_str()), ("action", "sign-out")],
+        )
+        .await;
+    assert_eq!(out.status(), 303);
+    let html = browser.get(console, &op_cookie).await.text().await.unwrap();
+    assert!(!html.contains(&a.ext), "still signed in: {html}");
+    let set = browser
+        .post(
+            console,
+            &op_cookie,
+            &[
+                ("csrf", token.as_str()),
+                ("action", "set"),
+                ("flag", "assistantJournal"),
+                ("value", "off"),
+            ],
+        )
+        .await;
+    assert_eq!(set.status(), 401);
+}
