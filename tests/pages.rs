@@ -377,3 +377,127 @@ async fn the_sign_in_pages_show_no_navigation_or_sign_out_before_anyone_signs_in
         assert!(!html.contains("/journal/settings"), "{path}: {html}");
     }
 }
+
+#[tokio::test]
+async fn every_page_refuses_framing_and_json_for_a_cookie_is_never_stored() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.start_session(&a.token, None, json!({"goal": "a puffin goal"}))
+        .await;
+    let browser = Browser::new(&app);
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    for (path, cookie) in [
+        ("/journal", cookie.as_str()),
+        ("/journal/settings", cookie.as_str()),
+        ("/journal/search?q=puffin", cookie.as_str()),
+        ("/journal/sign-in", ""),
+        ("/internal/admin/feature-flags", ""),
+        ("/journal/sessions/ses_nothing", cookie.as_str()),
+    ] {
+        let page = browser.get(path, cookie).await;
+        let headers = page.headers();
+        assert!(
+            headers[CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            policy.contains("frame-ancestors 'none'") && policy.contains("default-src 'self'"),
+            "{path}: {policy}"
+        );
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+    }
+    // The page's own search answer, as its script asks for it: account data, never stored.
+    let answer = browser
+        .http
+        .get(format!("{}/journal/search?q=puffin", app.base))
+        .header(ACCEPT, "application/json")
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["cache-control"], "no-store");
+    assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
+    assert!(answer.text().await.unwrap().contains("puffin"));
+}
+
+#[tokio::test]
+async fn signing_out_ends_the_cookie_on_the_server_for_pages_and_console() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    let browser = Browser::new(&app);
+    let signed = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    let page = browser.get("/journal", &cookie).await;
+    assert_eq!(page.status(), 200);
+    let token = csrf(&page.text().await.unwrap());
+    let out = browser
+        .post("/journal/sign-out", &cookie, &[("csrf", token.as_str())])
+        .await;
+    assert_eq!(out.status(), 200);
+    // A copy of the old cookie is refused, by the pages and as a bearer token.
+    let after = browser.get("/journal", &cookie).await;
+    assert_eq!(after.status(), 303);
+    assert_eq!(after.headers()[LOCATION], "/journal/sign-in");
+    let bearer = app
+        .get(
+            cookie.split_once('=').unwrap().1,
+            "/api/v1/journal/sessions",
+        )
+        .await;
+    assert_eq!(bearer.status(), 401);
+    // Signing in again makes a new cookie that works.
+    let again = browser
+        .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])
+        .await;
+    let fresh = value(&set_cookie(&again, "n8v_journal").unwrap());
+    assert_eq!(browser.get("/journal", &fresh).await.status(), 200);
+
+    // The console's cookie too.
+    let operator = n8v_journal::admin::create_operator_key(&app.owner, "Olive")
+        .await
+        .unwrap();
+    let console = "/internal/admin/feature-flags";
+    let op = browser
+        .sign_in(console, console, &operator.token, &[("action", "sign-in")])
+        .await;
+    let op_cookie = value(&set_cookie(&op, "n8v_console").unwrap());
+    let html = browser.get(console, &op_cookie).await.text().await.unwrap();
+    assert!(html.contains(&a.ext), "signed in: {html}");
+    let token = csrf(&html);
+    let out = browser
+        .post(
+            console,
+            &op_cookie,
+            &[("csrf", token.as_str()), ("action", "sign-out")],
+        )
+        .await;
+    assert_eq!(out.status(), 303);
+    let html = browser.get(console, &op_cookie).await.text().await.unwrap();
+    assert!(!html.contains(&a.ext), "still signed in: {html}");
+    let set = browser
+        .post(
+            console,
+            &op_cookie,
+            &[
+                ("csrf", token.as_str()),
+                ("action", "set"),
+                ("flag", "assistantJournal"),
+                ("value", "off"),
+            ],
+        )
+        .await;
+    assert_eq!(set.status(), 401);
+}

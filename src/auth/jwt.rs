@@ -20,6 +20,26 @@ pub struct Claims {
     pub iat: i64,
     pub exp: i64,
     pub iss: String,
+    /// The token's own id, set only on the cookies sign-in makes, so that signing out can end
+    /// that one token on the server (see [`crate::db::Db::sign_out`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jti: Option<String>,
+}
+
+impl Claims {
+    /// The token's id, when it has one.
+    pub fn token_id(&self) -> Option<Uuid> {
+        self.jti.as_deref().and_then(|j| Uuid::parse_str(j).ok())
+    }
+}
+
+/// A genuine, unexpired operator console cookie.
+pub struct OperatorCookie {
+    pub credential: Uuid,
+    /// The cookie's own id (absent on cookies made before sign-out could end them).
+    pub id: Option<Uuid>,
+    /// When it expires (seconds since the epoch).
+    pub expires_at: i64,
 }
 
 #[derive(Clone)]
@@ -44,6 +64,19 @@ impl JwtKeys {
         now: i64,
         ttl_secs: i64,
     ) -> jsonwebtoken::errors::Result<String> {
+        self.mint_with_id(account, credential, scopes, now, ttl_secs, None)
+    }
+
+    /// As [`Self::mint`], with the token's own id (`jti`) when it is to be revocable alone.
+    pub fn mint_with_id(
+        &self,
+        account: Uuid,
+        credential: Uuid,
+        scopes: Vec<String>,
+        now: i64,
+        ttl_secs: i64,
+        id: Option<Uuid>,
+    ) -> jsonwebtoken::errors::Result<String> {
         let claims = Claims {
             sub: crate::ids::format(crate::ids::Kind::Key, credential),
             acc: crate::ids::format(crate::ids::Kind::Account, account),
@@ -51,6 +84,7 @@ impl JwtKeys {
             iat: now,
             exp: now + ttl_secs,
             iss: ISSUER.into(),
+            jti: id.map(|i| i.to_string()),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
     }
@@ -80,17 +114,24 @@ impl JwtKeys {
             iat: now,
             exp: now + ttl_secs,
             iss: CONSOLE_ISSUER.into(),
+            jti: Some(crate::ids::new_id().to_string()),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
     }
 
     /// The operator key a console cookie was minted for, if it is genuine and unexpired.
-    pub fn verify_operator(&self, token: &str) -> Option<Uuid> {
+    pub fn verify_operator(&self, token: &str) -> Option<OperatorCookie> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.set_issuer(&[CONSOLE_ISSUER]);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub", "iss"]);
-        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).ok()?;
-        Uuid::parse_str(&claims.claims.sub).ok()
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()?
+            .claims;
+        Some(OperatorCookie {
+            credential: Uuid::parse_str(&claims.sub).ok()?,
+            id: claims.token_id(),
+            expires_at: claims.exp,
+        })
     }
 }

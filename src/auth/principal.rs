@@ -194,6 +194,12 @@ async fn authenticate(
     let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {
         return Ok(Err("invalid access token"));
     };
+    // Only the pages' cookies carry an id: signing out ends them before they expire.
+    if let Some(id) = claims.token_id()
+        && ctx.db.signed_out(id).await?
+    {
+        return Ok(Err("this sign-in has ended; sign in again"));
+    }
     Ok(match ctx.db.credential_by_id(account, credential).await? {
         None => Err("the key this token was minted from no longer exists"),
         Some(row) if row.revoked_at.is_some() => {

@@ -122,6 +122,30 @@ impl Db {
         Ok(row)
     }
 
+    /// Ends one signed-in cookie on the server: from now on it is refused wherever it is sent,
+    /// here or on any other instance, although it has not expired.
+    pub async fn sign_out(
+        &self,
+        token: uuid::Uuid,
+        expires_at: chrono::DateTime<chrono::Utc>,
+    ) -> sqlx::Result<()> {
+        sqlx::query("SELECT n8v_sign_out($1, $2)")
+            .bind(token)
+            .bind(expires_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the cookie with this id was signed out. Read on every request the cookie makes
+    /// (one primary-key lookup; API keys and ordinary access tokens never ask).
+    pub async fn signed_out(&self, token: uuid::Uuid) -> sqlx::Result<bool> {
+        sqlx::query_scalar("SELECT n8v_signed_out($1)")
+            .bind(token)
+            .fetch_one(&self.pool)
+            .await
+    }
+
     /// The pool itself, for the job queue (its tables are not tenant data).
     pub fn pool(&self) -> &PgPool {
         &self.pool

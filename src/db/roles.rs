@@ -34,6 +34,9 @@ const FUNCTIONS: &[&str] = &[
     "n8v_repository()",
     "n8v_credential_by_hash(bytea)",
     "n8v_credential_by_id(uuid, uuid)",
+    // Signing out (migration 0013): the cookies' own ids, ended before they expire.
+    "n8v_sign_out(uuid, timestamptz)",
+    "n8v_signed_out(uuid)",
     "n8v_service()",
     "n8v_quiet_sessions(timestamptz, integer)",
     "n8v_account_ids(uuid, integer)",

@@ -3,6 +3,7 @@
 
 pub mod call;
 mod extract;
+mod headers;
 pub mod mcp;
 mod middleware;
 mod openapi;
@@ -62,6 +63,8 @@ pub fn router(state: AppState) -> Router {
             console,
             pages::console::divert,
         ))
+        // Outside the console's diversion, so its pages get the anti-framing headers too.
+        .layer(axum::middleware::from_fn(headers::security_headers))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn(middleware::rate_limit_headers))
         .layer(axum::middleware::from_fn(move |req, next| {

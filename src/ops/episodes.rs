@@ -7,7 +7,9 @@
 //! lose format characters and credentials before a model sees them. Each part is claimed by
 //! inserting its entry's session row (unique per account, episode and part) in the operation's
 //! transaction, held while its model works: a retried or concurrent post of the same episode
-//! waits, then finds the part made, and pays for nothing.
+//! waits, then finds the part made, and pays for nothing. Claims are per credential (a key and
+//! the tokens minted from it): no other key of the account can post under an id first and keep
+//! this key's conversation out, and the same id posted by two keys makes two entries.
 
 use super::{Op, Operation, Services};
 use crate::auth::Scope;
@@ -176,7 +178,8 @@ impl Op for PostEpisode {
                  VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
                      n8v_scopes(), $4, $5, $5, \
                      'ended', false, $6, $7) \
-                 ON CONFLICT (account_id, episode_id, episode_part) WHERE episode_id IS NOT NULL \
+                 ON CONFLICT (account_id, credential_id, episode_id, episode_part) \
+                     WHERE episode_id IS NOT NULL \
                  DO NOTHING RETURNING session_id",
             )
             .bind(SessionId(ids::new_id()))
@@ -189,14 +192,24 @@ impl Op for PostEpisode {
             .fetch_optional(op.tx().conn())
             .await?;
             let Some(session) = claimed else {
-                let existing: SessionId = sqlx::query_scalar(
+                // The claim is this credential's; a token minted from the key with fewer
+                // scopes than the part was posted with cannot read it, and is told so.
+                let existing: Option<SessionId> = sqlx::query_scalar(
                     "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
+                       AND credential_id = n8v_credential() \
                        AND episode_id = $1 AND episode_part = $2",
                 )
                 .bind(&episode_id)
                 .bind(index as i32)
-                .fetch_one(op.tx().conn())
+                .fetch_optional(op.tx().conn())
                 .await?;
+                let Some(existing) = existing else {
+                    return Err(Error::Conflict(format!(
+                        "part {index} of episode {episode_id:?} was already posted by this key \
+                         with scopes this token does not hold; post it with the key itself or \
+                         a token of the same scopes"
+                    )));
+                };
                 posted.entries.push(EpisodeEntry {
                     part: index as i32,
                     session_id: existing,

@@ -13,6 +13,8 @@ pub struct MintToken {
     pub scopes: Option<Vec<String>>,
     pub expires_in: Option<i64>,
     pub from_token: bool,
+    /// A sign-in's cookie: the token gets its own id, so that signing out ends it.
+    pub sign_in: bool,
 }
 
 /// A minted access token.
@@ -89,12 +91,13 @@ impl Op for MintToken {
         let token = services
             .auth
             .jwt
-            .mint(
+            .mint_with_id(
                 tenant.account_id,
                 credential,
                 scopes.names(),
                 op.now().timestamp(),
                 ttl,
+                self.sign_in.then(crate::ids::new_id),
             )
             .map_err(|e| Error::Internal(e.into()))?;
         Ok(TokenResponse {

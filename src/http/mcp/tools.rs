@@ -284,7 +284,7 @@ impl JournalMcp {
     /// Post a settled conversation held outside the API (`turns` of the user and the
     /// assistant): each ~30,000-character part becomes one journal entry; the prose is never
     /// kept. Tool calls and output, reasoning and private turns are dropped unread. Posting the
-    /// same `episode_id` again makes nothing new. Needs chats:read.
+    /// same `episode_id` again with the same key makes nothing new. Needs chats:read.
     #[tool]
     async fn journal_episode(
         &self,

@@ -83,9 +83,15 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
     let Some(token) = cookie(headers, CONSOLE_COOKIE) else {
         return Ok(None);
     };
-    let Some(credential) = state.auth.jwt.verify_operator(&token) else {
+    let Some(cookie) = state.auth.jwt.verify_operator(&token) else {
         return Ok(None);
     };
+    if let Some(id) = cookie.id
+        && state.db.signed_out(id).await?
+    {
+        return Ok(None);
+    }
+    let credential = cookie.credential;
     Ok(operator::actor(&state.db, credential)
         .await?
         .map(|actor| (credential, actor)))
@@ -242,6 +248,16 @@ async fn act(State(state): State<AppState>, request: Request) -> Response {
     }
     match form.action.as_str() {
         "sign-out" => {
+            // Ended on the server too, so a copy of the cookie no longer works.
+            if let Some(cookie) = state.auth.jwt.verify_operator(&token)
+                && let Some(id) = cookie.id
+            {
+                let expires_at =
+                    chrono::DateTime::from_timestamp(cookie.expires_at, 0).unwrap_or_default();
+                if let Err(e) = state.db.sign_out(id, expires_at).await {
+                    return error_page(&Error::from(e), false);
+                }
+            }
             let mut response = Redirect::to(PATH).into_response();
             response.headers_mut().append(
                 header::SET_COOKIE,

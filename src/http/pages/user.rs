@@ -195,6 +195,7 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
             scopes: None,
             expires_in: None,
             from_token: principal.minted,
+            sign_in: true,
         },
     )
     .await;
@@ -229,6 +230,7 @@ pub struct Posted {
 }
 
 pub async fn sign_out(
+    State(state): State<AppState>,
     user: PageUser,
     headers: HeaderMap,
     axum::Extension(key): axum::Extension<CsrfKey>,
@@ -236,6 +238,16 @@ pub async fn sign_out(
 ) -> Response {
     if !user.csrf_ok(&key, &form.csrf) {
         return error_page(&csrf_refused(), true);
+    }
+    // Clearing the cookie in this browser is not enough: a copy of it would still work until
+    // it expires. Its id goes on the server's list of ended sign-ins.
+    if let Some(claims) = state.auth.jwt.verify(&user.cookie)
+        && let Some(id) = claims.token_id()
+    {
+        let expires_at = chrono::DateTime::from_timestamp(claims.exp, 0).unwrap_or_default();
+        if let Err(e) = state.db.sign_out(id, expires_at).await {
+            return error_page(&Error::from(e), true);
+        }
     }
     let mut fresh = sign_in_form(&headers, &key, StatusCode::OK, Some("You are signed out."));
     fresh.headers_mut().append(

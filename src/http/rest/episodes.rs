@@ -58,7 +58,9 @@ impl From<EpisodeRequest> for PostEpisode {
 /// becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
 /// project), drafted by the summary model. The prose is never stored: tool calls and output,
 /// reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-/// the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+/// the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+/// key (and the tokens minted from it); another key of the account posting the same id makes
+/// its own entries. A conversation
 /// without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
 #[utoipa::path(
     post,
@@ -82,7 +84,8 @@ impl From<EpisodeRequest> for PostEpisode {
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
+        (status = 409, description = "`X-Session-Id` names a session that has ended, or a \
+            part of this episode was posted by this key with scopes this token does not hold \
             (`conflict`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),

@@ -72,6 +72,7 @@ pub async fn mint(
         scopes: body.scopes.clone(),
         expires_in: body.expires_in,
         from_token: call.principal.minted,
+        sign_in: false,
     };
     Reply(call.body(&body).run(&state, input).await)
 }
