@@ -4,9 +4,11 @@
 mod common;
 
 use common::TestApp;
+use common::model::Model;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::io::Write;
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, OnceLock};
 
 const ALL: &str = "chats:read,records:read,records:write";
@@ -45,20 +47,24 @@ impl Write for Sink {
     }
 }
 
-async fn fake_gemini() -> (String, Arc<Mutex<Vec<String>>>) {
-    common::recording_gemini(json!({
-        "summary": "Fixed the login redirect loop with the person.",
-        "decisions": ["Use SameSite=Lax"], "work_started": [],
-        "work_finished": ["Login redirect fixed"], "open_questions": []
-    }))
-    .await
+/// The local Gemini-speaking server, its gate open or shut (see `common::model`).
+async fn spawn_with_gemini_gate(open: bool) -> (TestApp, Model) {
+    logs();
+    let (url, model) = common::model::gemini(
+        json!({
+            "summary": "Fixed the login redirect loop with the person.",
+            "decisions": ["Use SameSite=Lax"], "work_started": [],
+            "work_finished": ["Login redirect fixed"], "open_questions": []
+        }),
+        open,
+    )
+    .await;
+    let app = common::spawn_app_configured(|c| common::use_gemini(c, &url)).await;
+    (app, model)
 }
 
-async fn spawn_with_gemini() -> (TestApp, Arc<Mutex<Vec<String>>>) {
-    logs();
-    let (url, seen) = fake_gemini().await;
-    let app = common::spawn_app_configured(|c| common::use_gemini(c, &url)).await;
-    (app, seen)
+async fn spawn_with_gemini() -> (TestApp, Model) {
+    spawn_with_gemini_gate(true).await
 }
 
 fn episode(id: &str, turns: Value) -> Value {
@@ -103,7 +109,7 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
     let session = entries[0]["session_id"].as_str().unwrap().to_owned();
 
     // The model saw the prose, scrubbed, and nothing it should not.
-    let requests = seen.lock().unwrap().clone();
+    let requests: Vec<String> = seen.requests().iter().map(Value::to_string).collect();
     assert_eq!(requests.len(), 2, "a draft and its edit");
     assert!(
         requests[0].contains(CANARY),
@@ -142,21 +148,34 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
         "{brief}"
     );
 
-    // The prose is in no table, no queued job and no log line.
-    let tables: Vec<(String, String)> = sqlx::query_as(
-        "SELECT n.nspname::text, c.relname::text FROM pg_class c \
-         JOIN pg_namespace n ON n.oid = c.relnamespace \
-         WHERE n.nspname IN ('public', 'apalis') AND c.relkind = 'r'",
-    )
-    .fetch_all(&app.owner)
-    .await
-    .unwrap();
-    assert!(tables.iter().any(|(_, t)| t == "jobs"));
-    for (schema, table) in tables {
+    // The prose is in no table, no queued job and no log line. A row's text shows a `bytea`
+    // as hex (`\x…`), so each `bytea` column (the job payloads among them) is decoded, and each
+    // `jsonb` column's strings are read unescaped, before they are searched.
+    let tables = stored_tables(&app).await;
+    assert!(
+        tables.iter().any(
+            |(s, t, bytea, _)| (s.as_str(), t.as_str()) == ("apalis", "jobs")
+                && bytea.contains(&"job".to_owned())
+        ),
+        "the job payloads are searched: {tables:?}"
+    );
+    for (schema, table, bytea, jsonb) in &tables {
+        let mut found_in = vec!["t::text LIKE '%' || $1 || '%'".to_owned()];
+        found_in.extend(
+            bytea
+                .iter()
+                .map(|c| format!("encode(t.\"{c}\", 'escape') LIKE '%' || $1 || '%'")),
+        );
+        found_in.extend(jsonb.iter().map(|c| {
+            format!(
+                "EXISTS (SELECT 1 FROM jsonb_path_query(t.\"{c}\", 'strict $.**') v \
+                 WHERE jsonb_typeof(v) = 'string' AND v #>> '{{}}' LIKE '%' || $1 || '%')"
+            )
+        }));
         for needle in [CANARY, PRIVATE, TOOL_OUTPUT, "The login loops"] {
             let found: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-                "SELECT count(*) FROM {schema}.{table} t WHERE t::text LIKE '%' || $1 || '%' \
-                    OR encode(convert_to(t::text, 'UTF8'), 'escape') LIKE '%' || $1 || '%'"
+                "SELECT count(*) FROM {schema}.{table} t WHERE {}",
+                found_in.join(" OR ")
             )))
             .bind(needle)
             .fetch_one(&app.owner)
@@ -177,20 +196,37 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
     }
 }
 
+/// Every table of the service's schemas, with its `bytea` and `jsonb` columns.
+async fn stored_tables(app: &TestApp) -> Vec<(String, String, Vec<String>, Vec<String>)> {
+    sqlx::query_as(
+        "SELECT n.nspname::text, c.relname::text, \
+                array_agg(a.attname::text) FILTER (WHERE a.atttypid = 'bytea'::regtype), \
+                array_agg(a.attname::text) FILTER (WHERE a.atttypid = 'jsonb'::regtype) \
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
+         WHERE n.nspname IN ('public', 'apalis') AND c.relkind IN ('r', 'p') \
+         GROUP BY 1, 2 ORDER BY 1, 2",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+    .into_iter()
+    .map(
+        |(s, t, b, j): (String, String, Option<Vec<String>>, Option<Vec<String>>)| {
+            (s, t, b.unwrap_or_default(), j.unwrap_or_default())
+        },
+    )
+    .collect()
+}
+
 #[tokio::test]
 async fn a_retried_or_concurrent_episode_never_gets_a_second_entry_or_a_second_model_call() {
-    let (app, seen) = spawn_with_gemini().await;
+    let (app, seen) = spawn_with_gemini_gate(false).await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let first = post(&app, &a.token, episode("ep-retry", conversation())).await;
-    let again = post(&app, &a.token, episode("ep-retry", conversation())).await;
-    assert_eq!(again["entries"][0]["created"], false);
-    assert_eq!(
-        again["entries"][0]["session_id"],
-        first["entries"][0]["session_id"]
-    );
-    assert_eq!(seen.lock().unwrap().len(), 2, "no second model call");
 
+    // The model holds its answer until both posts are past their claim: one at the model, the
+    // other waiting on the first one's entry (or, were there no claim, at the model too).
     let body = episode("ep-race", conversation());
     let send = || {
         app.call(Method::POST, "/api/v1/journal/episodes")
@@ -198,20 +234,43 @@ async fn a_retried_or_concurrent_episode_never_gets_a_second_entry_or_a_second_m
             .json(body.clone())
             .ok(201)
     };
-    let (x, y) = tokio::join!(send(), send());
+    let done = AtomicUsize::new(0);
+    let (x, y, ()) = tokio::join!(
+        common::race::counted(&done, send()),
+        common::race::counted(&done, send()),
+        async {
+            common::race::wait_until("both posts past their claim", || async {
+                seen.count()
+                    + common::race::lock_waiters(&app.db_url).await as usize
+                    + done.load(std::sync::atomic::Ordering::SeqCst)
+                    >= 2
+            })
+            .await;
+            seen.open();
+        }
+    );
     let created = [&x, &y]
         .iter()
         .filter(|r| r["entries"][0]["created"] == true)
         .count();
     assert_eq!(created, 1, "{x} {y}");
     assert_eq!(x["entries"][0]["session_id"], y["entries"][0]["session_id"]);
-    assert_eq!(seen.lock().unwrap().len(), 4);
+    assert_eq!(seen.count(), 2, "one draft and its edit");
     let entries: i64 =
         sqlx::query_scalar("SELECT count(*) FROM journal_sessions WHERE episode_id = 'ep-race'")
             .fetch_one(&app.owner)
             .await
             .unwrap();
     assert_eq!(entries, 1);
+
+    let first = post(&app, &a.token, episode("ep-retry", conversation())).await;
+    let again = post(&app, &a.token, episode("ep-retry", conversation())).await;
+    assert_eq!(again["entries"][0]["created"], false);
+    assert_eq!(
+        again["entries"][0]["session_id"],
+        first["entries"][0]["session_id"]
+    );
+    assert_eq!(seen.count(), 4, "no second model call");
 }
 
 #[tokio::test]
@@ -229,7 +288,7 @@ async fn long_conversations_split_into_parts_and_silent_ones_cost_nothing() {
     let posted = post(&app, &a.token, episode("ep-long", json!(turns))).await;
     let entries = posted["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 3, "{posted}");
-    assert_eq!(seen.lock().unwrap().len(), 6);
+    assert_eq!(seen.count(), 6);
     let parts: Vec<i64> = entries
         .iter()
         .map(|e| e["part"].as_i64().unwrap())
@@ -250,7 +309,7 @@ async fn long_conversations_split_into_parts_and_silent_ones_cost_nothing() {
     )
     .await;
     assert_eq!(silent["entries"], json!([]));
-    assert_eq!(seen.lock().unwrap().len(), 6);
+    assert_eq!(seen.count(), 6);
 
     // Bad input is a 400 that says what to do.
     for bad in [
@@ -281,7 +340,7 @@ async fn the_mcp_tool_posts_an_episode_too() {
     let result = common::mcp::call(&client, "journal_episode", args).await;
     let posted = common::mcp::structured(&result);
     assert_eq!(posted["entries"][0]["created"], true, "{posted}");
-    assert_eq!(seen.lock().unwrap().len(), 2);
+    assert_eq!(seen.count(), 2);
     let shape: Value = sqlx::query_scalar(
         "SELECT input_shape FROM journal_calls WHERE operation = 'journal_episode'",
     )

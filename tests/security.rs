@@ -420,17 +420,33 @@ async fn paths_are_decoded_before_scrubbing_and_format_characters_are_stripped()
         .unwrap();
     assert_eq!(r.status(), 201);
 
-    // A 100-character assistant name cut in the middle of a token.
-    let assistant = format!("{}{}", "x".repeat(75), token);
+    // A 100-character assistant name cut in the middle of a token. Joining a session never
+    // writes its assistant, so the call comes from a key of its own: it opens a session, and
+    // that session's `assistant` is what the name became.
+    let (_, fresh_key) = app.key(a.id, "records:read", None).await;
+    let assistant = format!("{} {}", "x".repeat(74), token);
     let r = app
         .http
         .get(app.url("/api/v1/records"))
-        .bearer_auth(&a.token)
+        .bearer_auth(&fresh_key)
         .header("x-assistant", assistant)
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    let opened = common::session_of(&r).expect("the call opened a session");
+    let opened = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &opened).unwrap();
+    let stored: String =
+        sqlx::query_scalar("SELECT assistant FROM journal_sessions WHERE session_id = $1")
+            .bind(opened)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(
+        stored,
+        format!("{} [REDACTED:github-pat]", "x".repeat(74)),
+        "scrubbed whole, then cut"
+    );
 
     let tail = &token[20..]; // any surviving part of the token
     let head = &token[..14];

@@ -4,51 +4,41 @@
 
 mod common;
 
-use axum::Json;
-use axum::extract::State;
 use chrono::Duration;
+use common::model::Model;
 use common::{TestApp, expect_problem};
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{WorkerState, summary, sweep};
 use n8v_journal::queue::SummarizeSession;
 use serde_json::{Value, json};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use uuid::Uuid;
 
 const ALL: &str = "chats:read,records:read,records:write";
 
-/// A local server speaking Gemini's generateContent: every call answers the same structured
-/// summary with 500 prompt and 100 candidate tokens.
-async fn fake_gemini(calls: Arc<AtomicUsize>) -> String {
-    async fn generate(
-        State(calls): State<Arc<AtomicUsize>>,
-        Json(body): Json<Value>,
-    ) -> Json<Value> {
-        calls.fetch_add(1, Ordering::SeqCst);
+/// A local Gemini-speaking server answering the same structured summary with 500 prompt and
+/// 100 candidate tokens, its gate open or shut (see `common::model`).
+async fn fake_gemini(open: bool) -> (String, Model) {
+    let summary = json!({
+        "summary": "Prepared the login fix for review.",
+        "decisions": ["Keep the session cookie."],
+        "work_started": ["Login fix."],
+        "work_finished": ["Login fix merged."],
+        "open_questions": ["Who reviews it?"]
+    });
+    common::model::gemini(summary, open).await
+}
+
+/// How many requests the model received, each checked to ask for JSON.
+fn model_calls(model: &Model) -> usize {
+    let requests = model.requests();
+    for body in &requests {
         assert_eq!(
-            body["generationConfig"]["responseMimeType"],
-            "application/json"
+            body["generationConfig"]["responseMimeType"], "application/json",
+            "{body}"
         );
-        let summary = json!({
-            "summary": "Prepared the login fix for review.",
-            "decisions": ["Keep the session cookie."],
-            "work_started": ["Login fix."],
-            "work_finished": ["Login fix merged."],
-            "open_questions": ["Who reviews it?"]
-        });
-        Json(json!({
-            "candidates": [{"content": {"role": "model", "parts": [{"text": summary.to_string()}]}, "finishReason": "STOP"}],
-            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100, "totalTokenCount": 600}
-        }))
     }
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state(calls);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    requests.len()
 }
 
 fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
@@ -90,6 +80,47 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
     let record = app.record_of(a.id).await;
+
+    // A close that fails after its summary was enqueued (a deferred check raising at commit,
+    // the last thing the close's transaction does) leaves the session open and no job behind.
+    let started = app
+        .start_session(&a.token, None, json!({"goal": "Get the login fix ready"}))
+        .await;
+    let doomed = started["id"].as_str().unwrap().to_owned();
+    for sql in [
+        "CREATE FUNCTION fail_close() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN RAISE EXCEPTION 'the close fails at commit'; END $$",
+        "CREATE CONSTRAINT TRIGGER fail_close AFTER UPDATE ON journal_sessions \
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW \
+         WHEN (OLD.ended_at IS NULL AND NEW.ended_at IS NOT NULL) EXECUTE FUNCTION fail_close()",
+    ] {
+        sqlx::query(sql).execute(&app.owner).await.unwrap();
+    }
+    let failed = app.end_session(&a.token, &doomed, json!({})).send().await;
+    expect_problem(failed, 500, "internal").await;
+    sqlx::query("DROP TRIGGER fail_close ON journal_sessions")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let open: bool =
+        sqlx::query_scalar("SELECT ended_at IS NULL FROM journal_sessions WHERE session_id = $1")
+            .bind(uuid_of(&doomed))
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert!(open, "the failed close changed nothing");
+    assert_eq!(
+        app.queued_summaries().await,
+        [],
+        "the failed close's job went with it"
+    );
+    app.end_session(&a.token, &doomed, json!({})).ok(200).await;
+    assert_eq!(app.queued_summaries().await.len(), 1);
+    sqlx::query("DELETE FROM apalis.jobs")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+
     let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
     let jobs = app.queued_summaries().await;
     assert_eq!(
@@ -119,12 +150,26 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
     let record = app.record_of(a.id).await;
     let id = worked_session(&app, &a.token, &record, "Get the login fix ready").await;
     let job = app.queued_summaries().await.remove(0);
-    let calls = Arc::new(AtomicUsize::new(0));
-    let state = workers(&app, Some(fake_gemini(calls.clone()).await));
-    let (first, second) = tokio::join!(
-        summary::summarize_session(&state, &job),
-        summary::summarize_session(&state, &job)
-    );
+    let (url, model) = fake_gemini(false).await;
+    let state = workers(&app, Some(url));
+    // The model holds its answer until both runs are past their claim: one at the model, the
+    // other waiting on the first one's claim (or, were there no claim, at the model too).
+    let done = AtomicUsize::new(0);
+    let run = || async {
+        let stored = summary::summarize_session(&state, &job).await;
+        done.fetch_add(1, Ordering::SeqCst);
+        stored
+    };
+    let (first, second, ()) = tokio::join!(run(), run(), async {
+        common::race::wait_until("both runs past their claim", || async {
+            model.count() as i64
+                + common::race::lock_waiters(&app.db_url).await
+                + done.load(Ordering::SeqCst) as i64
+                >= 2
+        })
+        .await;
+        model.open();
+    });
     assert_eq!(
         u8::from(first.unwrap()) + u8::from(second.unwrap()),
         1,
@@ -139,6 +184,7 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
         .await
         .unwrap();
     assert_eq!(stored, 1);
+    assert_eq!(model_calls(&model), 2, "one draft and one edit");
 
     let read = app.session_detail(&a.token, &id).await;
     let session = &read["session"];
@@ -192,14 +238,14 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
         .into_iter()
         .find(|j| j.session_id == uuid_of(&second))
         .unwrap();
-    let calls = Arc::new(AtomicUsize::new(0));
+    let (url, model) = fake_gemini(true).await;
     assert!(
-        summary::summarize_session(&workers(&app, Some(fake_gemini(calls.clone()).await)), &job)
+        summary::summarize_session(&workers(&app, Some(url)), &job)
             .await
             .unwrap()
     );
     assert_eq!(
-        calls.load(Ordering::SeqCst),
+        model_calls(&model),
         0,
         "no model call once the budget is spent"
     );
@@ -267,10 +313,11 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
     let record = app.record_of(a.id).await;
     let first = worked_session(&app, &a.token, &record, "First task").await;
     let job = app.queued_summaries().await.remove(0);
-    let calls = Arc::new(AtomicUsize::new(0));
-    summary::summarize_session(&workers(&app, Some(fake_gemini(calls).await)), &job)
+    let (url, model) = fake_gemini(true).await;
+    summary::summarize_session(&workers(&app, Some(url)), &job)
         .await
         .unwrap();
+    assert_eq!(model_calls(&model), 2);
     app.clock.advance(Duration::hours(1));
     let second = worked_session(&app, &a.token, &record, "Second task").await;
 

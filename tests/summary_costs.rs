@@ -5,8 +5,6 @@
 
 mod common;
 
-use axum::Json;
-use axum::extract::State;
 use chrono::Duration;
 use common::{TestApp, session_of};
 use n8v_journal::config::Config;
@@ -16,51 +14,42 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const ALL: &str = "chats:read,records:read,records:write";
 
-#[derive(Clone)]
-struct Fake {
-    calls: Arc<AtomicUsize>,
-    delay: std::time::Duration,
+/// The local Gemini-speaking server (500 prompt and 100 candidate tokens an answer), its gate
+/// open or shut (see `common::model`).
+async fn fake_gemini(open: bool) -> (String, Fake) {
+    let summary = json!({
+        "summary": "Worked on the login fix.",
+        "decisions": [],
+        "work_started": [],
+        "work_finished": ["Login fix merged."],
+        "open_questions": []
+    });
+    let (url, model) = common::model::gemini(summary, open).await;
+    (url, Fake(model))
 }
 
-/// A local server speaking Gemini's generateContent; each answer takes `delay` and reports
-/// 500 prompt and 100 candidate tokens.
-async fn fake_gemini(delay: std::time::Duration) -> (String, Arc<AtomicUsize>) {
-    async fn generate(State(fake): State<Fake>, Json(body): Json<Value>) -> Json<Value> {
-        fake.calls.fetch_add(1, Ordering::SeqCst);
-        assert_eq!(
-            body["generationConfig"]["maxOutputTokens"], 4096,
-            "every request caps its output"
-        );
-        tokio::time::sleep(fake.delay).await;
-        let summary = json!({
-            "summary": "Worked on the login fix.",
-            "decisions": [],
-            "work_started": [],
-            "work_finished": ["Login fix merged."],
-            "open_questions": []
-        });
-        Json(json!({
-            "candidates": [{"content": {"role": "model", "parts": [{"text": summary.to_string()}]}, "finishReason": "STOP"}],
-            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100}
-        }))
+struct Fake(common::model::Model);
+
+impl Fake {
+    /// The requests received so far, each checked to cap its output.
+    fn calls(&self) -> usize {
+        let requests = self.0.requests();
+        for body in &requests {
+            assert_eq!(
+                body["generationConfig"]["maxOutputTokens"], 4096,
+                "every request caps its output: {body}"
+            );
+        }
+        requests.len()
     }
-    let calls = Arc::new(AtomicUsize::new(0));
-    let fake = Fake {
-        calls: calls.clone(),
-        delay,
-    };
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state(fake);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, calls)
+
+    fn open(&self) {
+        self.0.open();
+    }
 }
 
 fn workers(app: &TestApp, gemini: &str, configure: impl FnOnce(&mut Config)) -> WorkerState {
@@ -141,17 +130,30 @@ async fn a_snapshot_claimed_by_one_job_is_never_paid_for_twice() {
     app.journal_on(a.id).await;
     let id = worked(&app, &a.token, 1, "Put the fix on record").await;
     let job = job_for(&app, &id).await;
-    let (gemini, calls) = fake_gemini(std::time::Duration::from_millis(300)).await;
+    let (gemini, fake) = fake_gemini(false).await;
     let state = workers(&app, &gemini, |_| {});
 
-    let (first, second) = tokio::join!(
-        summary::summarize_session(&state, &job),
-        summary::summarize_session(&state, &job)
+    // The model holds its answer until both jobs are past their claim: one at the model, the
+    // other waiting on the first one's claim (or, without the claim, at the model too).
+    let done = AtomicUsize::new(0);
+    let (first, second, ()) = tokio::join!(
+        common::race::counted(&done, summary::summarize_session(&state, &job)),
+        common::race::counted(&done, summary::summarize_session(&state, &job)),
+        async {
+            common::race::wait_until("both jobs past their claim", || async {
+                fake.calls() as i64
+                    + common::race::lock_waiters(&app.db_url).await
+                    + done.load(Ordering::SeqCst) as i64
+                    >= 2
+            })
+            .await;
+            fake.open();
+        }
     );
     assert_eq!(u8::from(first.unwrap()) + u8::from(second.unwrap()), 1);
     assert!(!summary::summarize_session(&state, &job).await.unwrap());
     assert_eq!(
-        calls.load(Ordering::SeqCst),
+        fake.calls(),
         2,
         "one draft and one edit, whichever job ran them"
     );
@@ -167,23 +169,18 @@ async fn a_job_killed_mid_call_leaves_no_claim_and_its_retry_does_the_work() {
     app.journal_on(a.id).await;
     let id = worked(&app, &a.token, 1, "Put the fix on record").await;
     let job = job_for(&app, &id).await;
-    let (gemini, calls) = fake_gemini(std::time::Duration::from_secs(5)).await;
+    let (gemini, held) = fake_gemini(false).await;
     let state = workers(&app, &gemini, |_| {});
-    // The first run is dropped while the model is working (a killed worker).
-    let killed = tokio::time::timeout(
-        std::time::Duration::from_millis(500),
-        summary::summarize_session(&state, &job),
-    )
-    .await;
-    assert!(
-        killed.is_err(),
-        "the first run was still waiting on the model"
-    );
-    assert_eq!(calls.load(Ordering::SeqCst), 1);
-    let (quick, calls) = fake_gemini(std::time::Duration::ZERO).await;
+    // The first run is dropped while the model holds its answer (a killed worker).
+    tokio::select! {
+        _ = summary::summarize_session(&state, &job) => panic!("the model never answered"),
+        () = common::race::wait_until("the first run at the model", || async { held.calls() == 1 }) => {}
+    }
+    let (quick, fake) = fake_gemini(true).await;
     let retry = workers(&app, &quick, |_| {});
     assert!(summary::summarize_session(&retry, &job).await.unwrap());
-    assert_eq!(calls.load(Ordering::SeqCst), 2);
+    assert_eq!(fake.calls(), 2);
+    assert_eq!(held.calls(), 1);
     assert_eq!(
         read_session(&app, &a.token, &id).await["summary_model"],
         "gemini-3.1-flash-lite"
@@ -212,13 +209,13 @@ async fn a_session_that_only_read_the_journal_never_reaches_a_paid_model() {
         .ok(200)
         .await;
     let job = job_for(&app, &id).await;
-    let (gemini, calls) = fake_gemini(std::time::Duration::ZERO).await;
+    let (gemini, fake) = fake_gemini(true).await;
     assert!(
         summary::summarize_session(&workers(&app, &gemini, |_| {}), &job)
             .await
             .unwrap()
     );
-    assert_eq!(calls.load(Ordering::SeqCst), 0, "no paid model call");
+    assert_eq!(fake.calls(), 0, "no paid model call");
     let (model, cost, note): (String, Decimal, Option<String>) = sqlx::query_as(
         "SELECT summary_model, summary_cost_usd, summary_note FROM journal_sessions \
          WHERE session_id = $1",
@@ -245,21 +242,42 @@ async fn concurrent_jobs_reserve_each_model_call_and_cannot_overspend_the_budget
     for s in &sessions {
         jobs.push(job_for(&app, s).await);
     }
-    let (gemini, calls) = fake_gemini(std::time::Duration::from_millis(400)).await;
+    let (gemini, fake) = fake_gemini(false).await;
     // Output at $1 per million tokens, input free: a call may cost at most 3 attempts ×
     // 4,096 tokens = $0.012288 and really costs 100 tokens = $0.0001. The budget fits two
-    // reservations at once, never three.
+    // reservations at once, never three; it is what binds here.
     let budget = Decimal::from_str("0.025").unwrap();
     let state = workers(&app, &gemini, |c| {
         c.summaries.rates.input_usd_per_mtok = Decimal::ZERO;
         c.summaries.rates.output_usd_per_mtok = Decimal::ONE;
         c.summaries.monthly_budget_usd = budget;
     });
-    let runs =
-        futures::future::join_all(jobs.iter().map(|j| summary::summarize_session(&state, j))).await;
+    // The model holds every answer until each job has either reached it (its reservation
+    // held) or been refused (and finished with the code summary): all four reserve at once.
+    let done = AtomicUsize::new(0);
+    let at_once = AtomicUsize::new(0);
+    let (runs, ()) = tokio::join!(
+        futures::future::join_all(
+            jobs.iter()
+                .map(|j| common::race::counted(&done, summary::summarize_session(&state, j)))
+        ),
+        async {
+            common::race::wait_until("every job at the model or refused", || async {
+                fake.calls() + done.load(Ordering::SeqCst) == jobs.len()
+            })
+            .await;
+            at_once.store(fake.calls(), Ordering::SeqCst);
+            fake.open();
+        }
+    );
     assert!(
         runs.into_iter().all(|r| r.unwrap()),
         "every job stores a summary"
+    );
+    assert_eq!(
+        at_once.load(Ordering::SeqCst),
+        2,
+        "two reservations fit the budget at once, never three"
     );
 
     let (reserved, spent, model_calls): (Decimal, Decimal, i32) = sqlx::query_as(
@@ -269,33 +287,27 @@ async fn concurrent_jobs_reserve_each_model_call_and_cannot_overspend_the_budget
     .fetch_one(&app.owner)
     .await
     .unwrap();
-    let made = calls.load(Ordering::SeqCst);
-    assert_eq!(
-        model_calls as usize, made,
-        "every model call was reserved first"
-    );
+    // Once the two drafts settle ($0.0001 each), each edit's reservation fits beside the
+    // other's: two drafts and two edits, and nothing else.
+    let made = fake.calls();
+    assert_eq!(made, 4, "two drafts and their edits");
+    assert_eq!(model_calls, 4, "every model call was reserved first");
     assert_eq!(reserved, Decimal::ZERO, "every reservation was settled");
-    assert_eq!(
-        spent,
-        Decimal::from_str("0.0001").unwrap() * Decimal::from(made)
-    );
-    assert!(spent <= budget);
-    assert!(
-        (2..8).contains(&made),
-        "two drafts fit at once, not four: {made} calls"
-    );
+    assert_eq!(spent, Decimal::from_str("0.0004").unwrap());
     let notes: Vec<Option<String>> =
         sqlx::query_scalar("SELECT summary_note FROM journal_sessions WHERE account_id = $1")
             .bind(a.id)
             .fetch_all(&app.owner)
             .await
             .unwrap();
-    assert!(
+    assert_eq!(
         notes
             .iter()
             .flatten()
-            .any(|n| n.contains("budget is spent")),
-        "{notes:?}"
+            .filter(|n| n.contains("budget is spent"))
+            .count(),
+        2,
+        "the two refused jobs, and only they, wrote code summaries: {notes:?}"
     );
 }
 
@@ -308,14 +320,10 @@ async fn a_long_session_sends_at_most_max_parts_to_the_model_and_code_summarises
     let purpose = format!("Check {}", "the build once more ".repeat(24));
     let id = worked(&app, &a.token, 120, purpose.trim()).await;
     let job = job_for(&app, &id).await;
-    let (gemini, calls) = fake_gemini(std::time::Duration::ZERO).await;
+    let (gemini, fake) = fake_gemini(true).await;
     let state = workers(&app, &gemini, |c| c.summaries.max_parts = 2);
     assert!(summary::summarize_session(&state, &job).await.unwrap());
-    assert_eq!(
-        calls.load(Ordering::SeqCst),
-        4,
-        "two parts, each a draft and an edit"
-    );
+    assert_eq!(fake.calls(), 4, "two parts, each a draft and an edit");
     let session = read_session(&app, &a.token, &id).await;
     assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
     assert!(

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod mcp;
+pub mod model;
+pub mod race;
 
 use n8v_journal::admin;
 use n8v_journal::auth::Scopes;

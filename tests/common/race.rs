@@ -1,0 +1,89 @@
+//! Races that really happen: a test holds a lock (or a fake provider holds its answers) until
+//! every contender has reached the contended step, then lets them go. A test written this way
+//! fails when the guard it names is missing, where `tokio::join!` alone passes on a serialized
+//! run too. Waits are for a condition, never for a fixed time; the deadline only turns a hang
+//! into a failure.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Long enough that only a hang reaches it on a loaded machine.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Waits until `condition` holds; panics naming `what` if it never does.
+pub async fn wait_until<F, Fut>(what: &str, mut condition: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let waited = tokio::time::timeout(DEADLINE, async {
+        while !condition().await {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "waited {DEADLINE:?} for {what}");
+}
+
+/// Runs `work`, counting it in `done` when it finishes.
+pub async fn counted<T>(done: &AtomicUsize, work: impl Future<Output = T>) -> T {
+    let out = work.await;
+    done.fetch_add(1, Ordering::SeqCst);
+    out
+}
+
+/// How many sessions of this database wait for a lock right now (row locks, advisory locks,
+/// a transaction's id: anything PostgreSQL reports as `Lock`).
+pub async fn lock_waiters(db_url: &str) -> i64 {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(db_url)
+        .await
+        .unwrap();
+    let n = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_activity \
+         WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    let _ = sqlx::Connection::close(conn).await;
+    n
+}
+
+/// A transaction of the test's own, on the owner's connection, holding whatever locks it took
+/// (a row `FOR UPDATE`, or a row it inserted that others must wait to conflict with) until it is
+/// released; it is rolled back then, so it leaves nothing behind.
+pub struct Hold {
+    conn: sqlx::PgConnection,
+}
+
+impl Hold {
+    /// Begins a transaction and runs `sql` in it (say `SELECT … FOR UPDATE`, or an `INSERT …
+    /// RETURNING`), keeping its locks; `$1` is `bind`.
+    pub async fn take(db_url: &str, sql: &str, bind: uuid::Uuid) -> Self {
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(db_url)
+            .await
+            .unwrap();
+        sqlx::query("BEGIN").execute(&mut conn).await.unwrap();
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
+            .bind(bind)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        assert!(!rows.is_empty(), "the hold locked nothing: {sql}");
+        Self { conn }
+    }
+
+    /// Releases once each of `contenders` either waits for a lock in this database or is
+    /// `done` (a broken guard may let one through without waiting).
+    pub async fn release_when(mut self, db_url: &str, contenders: usize, done: &AtomicUsize) {
+        wait_until("every contender at the held lock", || async {
+            lock_waiters(db_url).await as usize + done.load(Ordering::SeqCst) >= contenders
+        })
+        .await;
+        sqlx::query("ROLLBACK")
+            .execute(&mut self.conn)
+            .await
+            .unwrap();
+    }
+}
