@@ -348,6 +348,33 @@ async fn forwarded_addresses_count_only_from_trusted_proxies() {
     assert_eq!(forwarded.status(), 401);
 }
 
+#[tokio::test]
+async fn a_client_written_forwarded_header_does_not_escape_the_failure_limit() {
+    // We connect from 127.0.0.1 and play a proxy that appends the peer it saw to
+    // X-Forwarded-For (as nginx does) and passes every other header through untouched.
+    let app = common::spawn_app_configured(|c| {
+        c.auth_failures_per_minute = 3;
+        c.trusted_proxies =
+            n8v_journal::auth::limits::parse_trusted_proxies("127.0.0.1/32").unwrap();
+    })
+    .await;
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let r = app
+            .http
+            .get(app.url("/api/v1/records"))
+            .bearer_auth("n8v_sk_nope")
+            // The client's own words: a fresh address each time, in both headers.
+            .header("forwarded", format!("for=198.51.100.{i};proto=https"))
+            .header("x-forwarded-for", format!("192.0.2.{i}, 203.0.113.9"))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(statuses, vec![401, 401, 401, 429, 429, 429]);
+}
+
 // Finding 8 -------------------------------------------------------------------------------------
 
 /// A GitHub token shape, built at run time (no credential sits in the source).
