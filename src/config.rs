@@ -43,6 +43,9 @@ pub struct Config {
     pub cors_allowed_origins: CorsOrigins,
     /// Longest a request may take before it is answered `503`; `None` = no limit.
     pub request_timeout: Option<Duration>,
+    /// Longest a search's statement may run (PostgreSQL's `statement_timeout`) before it is
+    /// stopped and answered `503`.
+    pub search_timeout: Duration,
 }
 
 /// Retention, caps and their schedules: the product text's numbers by default.
@@ -337,6 +340,7 @@ impl std::fmt::Debug for Config {
             lifecycle,
             cors_allowed_origins,
             request_timeout,
+            search_timeout,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -363,6 +367,7 @@ impl std::fmt::Debug for Config {
             .field("lifecycle", lifecycle)
             .field("cors_allowed_origins", cors_allowed_origins)
             .field("request_timeout", request_timeout)
+            .field("search_timeout", search_timeout)
             .finish()
     }
 }
@@ -414,6 +419,7 @@ impl Config {
                 0 => None,
                 seconds => Some(Duration::from_secs(seconds)),
             },
+            search_timeout: Duration::from_millis(parse("N8V_SEARCH_TIMEOUT_MS", 3_000u64)?.max(1)),
         })
     }
 
@@ -441,6 +447,7 @@ impl Config {
             lifecycle: Lifecycle::default(),
             cors_allowed_origins: CorsOrigins::Off,
             request_timeout: Some(Duration::from_secs(30)),
+            search_timeout: Duration::from_secs(3),
         }
     }
 }
