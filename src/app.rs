@@ -103,9 +103,14 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             .await
             .context("applying migrations")?;
     }
-    let db = Db::connect(&database.url, &config.app_role, config.db_max_connections)
-        .await
-        .context("connecting to PostgreSQL")?;
+    // The owner's connection; tenant work logs in as the login role derived from it.
+    let db = Db::connect(
+        &database.owner_url,
+        &config.app_role,
+        config.db_max_connections,
+    )
+    .await
+    .context("connecting to PostgreSQL")?;
     db::check_separation(db.pool(), &config.app_role, false).await?;
     // One signal, many listeners: the HTTP server and the workers both stop on it.
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -24,8 +24,10 @@ pub struct Config {
     pub rate_limit_per_minute: u32,
     /// Failed authentications per minute per client address before 429.
     pub auth_failures_per_minute: u32,
-    /// Proxies (CIDRs) whose `Forwarded` / `X-Forwarded-For` name the client address.
+    /// Proxies (CIDRs) whose client-address header names the client address.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The one header those proxies write the client address into (`X-Forwarded-For`).
+    pub client_address_header: axum::http::HeaderName,
     pub max_body_bytes: usize,
     pub max_header_bytes: usize,
     pub db_max_connections: u32,
@@ -41,6 +43,9 @@ pub struct Config {
     pub cors_allowed_origins: CorsOrigins,
     /// Longest a request may take before it is answered `503`; `None` = no limit.
     pub request_timeout: Option<Duration>,
+    /// Longest a search's statement may run (PostgreSQL's `statement_timeout`) before it is
+    /// stopped and answered `503`.
+    pub search_timeout: Duration,
 }
 
 /// Retention, caps and their schedules: the product text's numbers by default.
@@ -324,6 +329,7 @@ impl std::fmt::Debug for Config {
             rate_limit_per_minute,
             auth_failures_per_minute,
             trusted_proxies,
+            client_address_header,
             max_body_bytes,
             max_header_bytes,
             db_max_connections,
@@ -334,6 +340,7 @@ impl std::fmt::Debug for Config {
             lifecycle,
             cors_allowed_origins,
             request_timeout,
+            search_timeout,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -349,6 +356,7 @@ impl std::fmt::Debug for Config {
             .field("rate_limit_per_minute", rate_limit_per_minute)
             .field("auth_failures_per_minute", auth_failures_per_minute)
             .field("trusted_proxies", trusted_proxies)
+            .field("client_address_header", client_address_header)
             .field("max_body_bytes", max_body_bytes)
             .field("max_header_bytes", max_header_bytes)
             .field("db_max_connections", db_max_connections)
@@ -359,6 +367,7 @@ impl std::fmt::Debug for Config {
             .field("lifecycle", lifecycle)
             .field("cors_allowed_origins", cors_allowed_origins)
             .field("request_timeout", request_timeout)
+            .field("search_timeout", search_timeout)
             .finish()
     }
 }
@@ -386,6 +395,10 @@ impl Config {
                 &var("N8V_TRUSTED_PROXIES").unwrap_or_default(),
             )
             .map_err(|e| anyhow::anyhow!("N8V_TRUSTED_PROXIES: {e}"))?,
+            client_address_header: var("N8V_CLIENT_ADDRESS_HEADER")
+                .unwrap_or_else(|| "x-forwarded-for".into())
+                .parse()
+                .map_err(|_| anyhow::anyhow!("N8V_CLIENT_ADDRESS_HEADER: not a header name"))?,
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
             db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
@@ -406,6 +419,7 @@ impl Config {
                 0 => None,
                 seconds => Some(Duration::from_secs(seconds)),
             },
+            search_timeout: Duration::from_millis(parse("N8V_SEARCH_TIMEOUT_MS", 3_000u64)?.max(1)),
         })
     }
 
@@ -422,6 +436,7 @@ impl Config {
             rate_limit_per_minute: 600,
             auth_failures_per_minute: 30,
             trusted_proxies: Vec::new(),
+            client_address_header: axum::http::HeaderName::from_static("x-forwarded-for"),
             max_body_bytes: 1024 * 1024,
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
@@ -432,6 +447,7 @@ impl Config {
             lifecycle: Lifecycle::default(),
             cors_allowed_origins: CorsOrigins::Off,
             request_timeout: Some(Duration::from_secs(30)),
+            search_timeout: Duration::from_secs(3),
         }
     }
 }

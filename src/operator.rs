@@ -27,9 +27,11 @@ pub async fn begin(
     Ok(tx)
 }
 
-/// An operator transaction as the application role, for requests.
+/// An operator transaction for requests (an operator credential, checked by the caller): on
+/// the owner's connection, the only role that may run the `n8v_operator_*` functions; the
+/// application role cannot, whatever it sets.
 pub async fn begin_app(db: &Db) -> sqlx::Result<Transaction<'static, Postgres>> {
-    begin(db.pool(), Some(db.app_role())).await
+    begin(db.pool(), None).await
 }
 
 /// One account's override.

@@ -4,6 +4,7 @@
 mod common;
 
 use common::mcp;
+use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -134,13 +135,136 @@ async fn search_ranks_matches_and_narrows_them() {
         .token(&a.token)
         .problem(400, "bad-request")
         .await;
+    // Operators alone name no word to find: a clear 400 (see the test below), never a 500.
     app.call(
         Method::GET,
         "/api/v1/journal/search?q=%22%20%26%20%7C%20!%20(",
     )
     .token(&a.token)
-    .ok(200)
+    .problem(400, "bad-request")
     .await;
+}
+
+#[tokio::test]
+async fn a_search_must_name_a_word_to_find() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.start_session(&a.token, None, json!({"goal": "Fix the login redirect"}))
+        .await;
+    // Each of these matches every entry (or none by accident): it would read the whole journal.
+    for q in [
+        "-zzzz",
+        "-zzzz%20-yyyy",
+        "login%20or%20-zzzz",
+        "the",
+        "and%20or",
+    ] {
+        let problem = app
+            .call(Method::GET, &format!("/api/v1/journal/search?q={q}"))
+            .token(&a.token)
+            .problem(400, "bad-request")
+            .await;
+        assert!(
+            problem["detail"].as_str().unwrap().contains("word to find"),
+            "{q}: {problem}"
+        );
+    }
+    // The same through MCP: a tool error, not a protocol failure.
+    let client = mcp::connect(&app, &a.token).await;
+    let refused = mcp::call(&client, "journal_search", json!({"q": "-zzzz"})).await;
+    assert!(mcp::error_text(&refused).contains("word to find"));
+    // A word to find, with words excluded, is a search.
+    let found = search(&app, &a.token, "q=login%20-zzzz").await;
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+}
+
+#[tokio::test]
+async fn a_common_word_ranks_only_the_newest_candidates() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    let session = app
+        .start_session(&a.token, None, json!({"goal": "Bird counts"}))
+        .await;
+    let session = ids::parse(Kind::Session, session["id"].as_str().unwrap()).unwrap();
+    let max = n8v_journal::journal::search::MAX_CANDIDATES;
+    // 200 old calls that would rank best (the word twice), then `max` newer ones. Call
+    // ids are UUIDv7, in time order: these are made so, the oldest first.
+    let now = chrono::Utc::now();
+    sqlx::query(
+        "INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+             purpose, status, ok, wrote, journal_read, duration_ms, created_at) \
+         SELECT $1, (lpad(to_hex(i), 12, '0') || '70008000' || lpad(to_hex(i), 12, '0'))::uuid, \
+                $2, $3, 'listRecords', \
+                CASE WHEN i <= 200 THEN 'heron heron egret count' ELSE 'one heron count' END, \
+                200, true, false, false, 1, $4 - make_interval(secs => $5 + 200 - i) \
+           FROM generate_series(1, $5 + 200) AS i",
+    )
+    .bind(a.id)
+    .bind(session)
+    .bind(a.key_id)
+    .bind(now)
+    .bind(max as i32)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let found = search(&app, &a.token, "q=heron&limit=50").await;
+    let hits = found["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 50, "{found}");
+    for hit in hits {
+        assert_eq!(hit["kind"], "call", "{hit}");
+        // Only the newest `max` matches were ranked: none of the 200 older, better ones.
+        assert!(
+            hit["snippet"].as_str().unwrap().starts_with("one"),
+            "an old candidate was ranked: {hit}"
+        );
+    }
+    // A word that narrows the matches reaches the older ones.
+    let older = search(&app, &a.token, "q=heron%20egret&limit=50").await;
+    let older = older["hits"].as_array().unwrap();
+    assert_eq!(older.len(), 50);
+    assert!(
+        older
+            .iter()
+            .all(|h| h["snippet"].as_str().unwrap().contains("egret"))
+    );
+}
+
+#[tokio::test]
+async fn a_search_past_its_timeout_is_a_clear_503() {
+    let app = common::spawn_app_configured(|c| {
+        c.search_timeout = std::time::Duration::from_millis(300);
+    })
+    .await;
+    let a = app.account("Ada", "chats:read").await;
+    app.journal_on(a.id).await;
+    app.start_session(&a.token, None, json!({"goal": "Fix the login redirect"}))
+        .await;
+    // A search that cannot finish: the digests it reads are locked by another transaction
+    // (a statement's timeout counts its wait for locks).
+    let mut blocker = app.owner.begin().await.unwrap();
+    sqlx::query("LOCK TABLE journal_digests IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    let problem = app
+        .call(Method::GET, "/api/v1/journal/search?q=login")
+        .token(&a.token)
+        .problem(503, "unavailable")
+        .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("search took longer than 300 ms"),
+        "{problem}"
+    );
+    blocker.rollback().await.unwrap();
+    // The timeout was the search's alone: the refused call was journalled, and the next
+    // search answers.
+    let found = search(&app, &a.token, "q=login").await;
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
 }
 
 #[tokio::test]

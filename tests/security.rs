@@ -98,24 +98,131 @@ async fn migrate_refuses_while_the_application_role_owns_a_relation() {
     drop_role(&server, &database, &role).await;
 }
 
+/// Every privilege `role` holds by name, from the catalogs: on relations (tables, views,
+/// sequences) and their columns, functions, schemas, this database, and its role memberships.
+async fn grants_of(conn: &mut sqlx::PgConnection, role: &str) -> Vec<String> {
+    sqlx::query_scalar(
+        "WITH r AS (SELECT oid FROM pg_roles WHERE rolname = $1) \
+         SELECT format('%s %s %I.%I', a.privilege_type, \
+                       CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'v' THEN 'view' ELSE 'table' END, \
+                       n.nspname, c.relname) \
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace, aclexplode(c.relacl) a, r \
+          WHERE a.grantee = r.oid \
+         UNION ALL \
+         SELECT format('%s column %I.%I.%I', a.privilege_type, n.nspname, c.relname, t.attname) \
+           FROM pg_attribute t JOIN pg_class c ON c.oid = t.attrelid \
+           JOIN pg_namespace n ON n.oid = c.relnamespace, aclexplode(t.attacl) a, r \
+          WHERE a.grantee = r.oid \
+         UNION ALL \
+         SELECT format('%s function %s', a.privilege_type, p.oid::regprocedure) \
+           FROM pg_proc p, aclexplode(p.proacl) a, r WHERE a.grantee = r.oid \
+         UNION ALL \
+         SELECT format('%s schema %I', a.privilege_type, n.nspname) \
+           FROM pg_namespace n, aclexplode(n.nspacl) a, r WHERE a.grantee = r.oid \
+         UNION ALL \
+         SELECT format('%s database', a.privilege_type) \
+           FROM pg_database d, aclexplode(d.datacl) a, r \
+          WHERE d.datname = current_database() AND a.grantee = r.oid \
+         UNION ALL \
+         SELECT format('member of %I', g.rolname) \
+           FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid, r WHERE m.member = r.oid \
+         UNION ALL \
+         SELECT format('default privileges %s', d.defaclobjtype) \
+           FROM pg_default_acl d, aclexplode(d.defaclacl) a, r WHERE a.grantee = r.oid \
+         ORDER BY 1",
+    )
+    .bind(role)
+    .fetch_all(conn)
+    .await
+    .unwrap()
+}
+
 #[tokio::test]
 async fn the_application_role_holds_only_the_grants_it_uses() {
-    let url = common::fresh_database().await;
-    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
-    let (credentials, overrides_delete, create_public): (bool, bool, bool) = sqlx::query_as(
-        "SELECT has_table_privilege('n8v_app', 'credentials', 'SELECT'), \
-                has_table_privilege('n8v_app', 'feature_flag_overrides', 'DELETE'), \
-                has_schema_privilege('n8v_app', 'public', 'CREATE')",
+    let app = common::spawn_app().await;
+    let mut conn = sqlx::PgConnection::connect(&app.db_url).await.unwrap();
+    // What tenant work's statements use, written out here rather than read from the code's
+    // own list: a grant added to the code without a reason here fails this test.
+    let tables = [
+        ("accounts", "SELECT"),
+        ("audit_log", "DELETE INSERT SELECT"),
+        ("feature_flag_overrides", "SELECT"),
+        ("feature_flags", "SELECT"),
+        ("journal_calls", "DELETE INSERT SELECT"),
+        ("journal_digests", "DELETE INSERT SELECT UPDATE"),
+        ("journal_sessions", "DELETE INSERT SELECT UPDATE"),
+        ("organization_members", "SELECT"),
+        ("organizations", "SELECT"),
+        ("record_entries", "INSERT SELECT"),
+        ("records", "SELECT"),
+        ("session_summaries", "DELETE INSERT SELECT UPDATE"),
+        ("summary_budget", "INSERT SELECT UPDATE"),
+    ];
+    let functions = [
+        "n8v_account()",
+        "n8v_begin(uuid,uuid,text,boolean)",
+        "n8v_call_matches(tsquery,timestamp with time zone)",
+        "n8v_credential()",
+        "n8v_delete_account(uuid,text)",
+        "n8v_json_document(jsonb)",
+        "n8v_last_activity(uuid,uuid,timestamp with time zone)",
+        "n8v_own_last_activity(uuid,timestamp with time zone)",
+        "n8v_owned_organizations()",
+        "n8v_readable_organizations()",
+        "n8v_repository()",
+        "n8v_scopes()",
+        "n8v_service()",
+        "n8v_session_document(text,text,jsonb,jsonb)",
+        "n8v_session_matches(tsquery,timestamp with time zone)",
+        "n8v_text_document(text)",
+    ];
+    let mut expected: Vec<String> = tables
+        .iter()
+        .flat_map(|(t, privileges)| {
+            privileges
+                .split(' ')
+                .map(move |p| format!("{p} table public.{t}"))
+        })
+        .chain(functions.iter().map(|f| format!("EXECUTE function {f}")))
+        .chain([
+            "INSERT table apalis.jobs".to_owned(),
+            "USAGE schema apalis".to_owned(),
+            "USAGE schema public".to_owned(),
+        ])
+        .collect();
+    expected.sort();
+    let mut held = grants_of(&mut conn, "n8v_app").await;
+    held.sort();
+    assert_eq!(held, expected, "the application role's grants");
+    // The login role holds nothing but the way to become the application role.
+    assert_eq!(
+        grants_of(&mut conn, "n8v_app_login").await,
+        vec!["member of n8v_app"]
+    );
+    let attributes: (bool, bool, bool, bool, bool) = sqlx::query_as(
+        "SELECT a.rolcanlogin, l.rolcanlogin, l.rolinherit, a.rolsuper OR l.rolsuper, \
+                a.rolbypassrls OR l.rolbypassrls \
+           FROM pg_roles a, pg_roles l WHERE a.rolname = 'n8v_app' AND l.rolname = 'n8v_app_login'",
     )
     .fetch_one(&mut conn)
     .await
     .unwrap();
-    assert!(
-        !credentials,
-        "the app role reads credentials only through the lookups"
-    );
-    assert!(!overrides_delete);
-    assert!(!create_public, "nobody but the owner creates in public");
+    assert_eq!(attributes, (false, true, false, false, false));
+    // PUBLIC (which both roles are part of) may run no function that runs as its owner, and
+    // holds nothing on the tables.
+    let public: Vec<String> = sqlx::query_scalar(
+        "SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace \
+          WHERE p.prosecdef AND n.nspname IN ('public', 'apalis') \
+            AND has_function_privilege('public', p.oid, 'EXECUTE') \
+         UNION ALL \
+         SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace, \
+                aclexplode(c.relacl) a \
+          WHERE n.nspname IN ('public', 'apalis') AND a.grantee = 0",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(public, Vec::<String>::new());
     // The owner-only policies name the tables' owner, never the app role or PUBLIC.
     let roles: Vec<(String, Vec<String>)> = sqlx::query_as(
         "SELECT policyname::text, roles::text[] FROM pg_policies \
@@ -136,7 +243,161 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     for (policy, to) in roles {
         assert_eq!(to, vec![owner.clone()], "{policy}");
     }
-    // And the app role still does its work: a tenant transaction reads its account.
+    // And with exactly these grants the app role still does its work: a journalled call
+    // (a session opened, the call and its audit entry written, a Record read).
+    let a = app.account("Ada", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    app.call(reqwest::Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose("check the grants")
+        .ok(200)
+        .await;
+    let (calls, audits): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM journal_calls WHERE account_id = $1 \
+                   AND purpose = 'check the grants'), \
+                (SELECT count(*) FROM audit_log WHERE account_id = $1)",
+    )
+    .bind(a.id)
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!((calls, audits), (1, 1));
+    conn.close().await.unwrap();
+}
+
+/// Runs `sql` inside `tx` under a savepoint and returns its SQLSTATE when it fails.
+async fn refused(conn: &mut sqlx::PgConnection, sql: &str) -> Option<String> {
+    sqlx::query("SAVEPOINT probe")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let outcome = sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+        .execute(&mut *conn)
+        .await;
+    let rollback = if outcome.is_ok() {
+        "RELEASE SAVEPOINT probe"
+    } else {
+        "ROLLBACK TO SAVEPOINT probe"
+    };
+    sqlx::query(rollback).execute(&mut *conn).await.unwrap();
+    outcome.err().map(|e| {
+        e.as_database_error()
+            .and_then(|d| d.code())
+            .unwrap_or_default()
+            .into_owned()
+    })
+}
+
+#[tokio::test]
+async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
+    use n8v_journal::db::{Tenant, TenantTx};
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    app.call(reqwest::Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let owner: String = sqlx::query_scalar("SELECT current_user::text")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    let mut tx = TenantTx::begin(&app.db, &Tenant::service(a.id))
+        .await
+        .unwrap();
+    let (session_user, sessions): (String, i64) =
+        sqlx::query_as("SELECT session_user::text, count(*) FROM journal_sessions")
+            .fetch_one(tx.conn())
+            .await
+            .unwrap();
+    assert_eq!(
+        session_user, "n8v_app_login",
+        "tenant work logs in as the login role"
+    );
+    assert_eq!(
+        sessions, 1,
+        "as the application role the tenant's rows are there"
+    );
+
+    sqlx::query("RESET ROLE").execute(tx.conn()).await.unwrap();
+    let now: String = sqlx::query_scalar("SELECT current_user::text")
+        .fetch_one(tx.conn())
+        .await
+        .unwrap();
+    assert_eq!(now, "n8v_app_login");
+    for table in [
+        "journal_sessions",
+        "journal_calls",
+        "audit_log",
+        "accounts",
+        "credentials",
+        "record_entries",
+        "feature_flags",
+        "operator_log",
+        "apalis.jobs",
+    ] {
+        assert_eq!(
+            refused(tx.conn(), &format!("SELECT count(*) FROM {table}"))
+                .await
+                .as_deref(),
+            Some("42501"),
+            "{table} is out of the login role's reach"
+        );
+    }
+    for statement in [
+        format!("SET ROLE \"{owner}\""),
+        "SELECT n8v_begin(gen_random_uuid(), NULL, NULL, NULL)".to_owned(),
+        "SELECT * FROM n8v_account_ids(NULL, 10)".to_owned(),
+        "SELECT * FROM n8v_session_matches('x', now())".to_owned(),
+    ] {
+        assert_eq!(
+            refused(tx.conn(), &statement).await.as_deref(),
+            Some("42501"),
+            "{statement}"
+        );
+    }
+    tx.rollback().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_application_role_is_refused_what_only_the_owner_does() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    app.call(reqwest::Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    // Tenant work's own connection, as the application role, with no tenant set.
+    let options = n8v_journal::db::login::options(&app.db_url, "n8v_app").unwrap();
+    let mut conn = sqlx::ConnectOptions::connect(&options).await.unwrap();
+    sqlx::raw_sql("BEGIN; SET LOCAL ROLE n8v_app")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    for statement in [
+        "SELECT * FROM n8v_account_ids(NULL, 1000)",
+        "SELECT * FROM n8v_quiet_sessions(now(), 1000)",
+        "SELECT * FROM n8v_credential_by_hash('\\x00')",
+        "SELECT * FROM n8v_credential_by_id(gen_random_uuid(), gen_random_uuid())",
+        "INSERT INTO feature_flags (flag, enabled) VALUES ('assistantJournal', false)",
+        "UPDATE feature_flags SET enabled = false",
+        "UPDATE apalis._sqlx_migrations SET description = description",
+        "SELECT count(*) FROM _sqlx_migrations",
+        "SELECT count(*) FROM apalis.jobs",
+        "UPDATE apalis.jobs SET status = 'Done'",
+        "SELECT set_config('app.operator', 'on', true); SELECT * FROM n8v_operator_log(10)",
+        "SELECT set_config('app.operator', 'on', true); \
+         SELECT n8v_operator_set_flag('me', 'assistantJournal', NULL, false)",
+        "SELECT set_config('app.operator', 'on', true); SELECT * FROM n8v_operator_accounts('', 10)",
+    ] {
+        assert_eq!(
+            refused(&mut conn, statement).await.as_deref(),
+            Some("42501"),
+            "{statement}"
+        );
+    }
+    sqlx::query("ROLLBACK").execute(&mut conn).await.unwrap();
     conn.close().await.unwrap();
 }
 
@@ -346,6 +607,33 @@ async fn forwarded_addresses_count_only_from_trusted_proxies() {
         .await
         .unwrap();
     assert_eq!(forwarded.status(), 401);
+}
+
+#[tokio::test]
+async fn a_client_written_forwarded_header_does_not_escape_the_failure_limit() {
+    // We connect from 127.0.0.1 and play a proxy that appends the peer it saw to
+    // X-Forwarded-For (as nginx does) and passes every other header through untouched.
+    let app = common::spawn_app_configured(|c| {
+        c.auth_failures_per_minute = 3;
+        c.trusted_proxies =
+            n8v_journal::auth::limits::parse_trusted_proxies("127.0.0.1/32").unwrap();
+    })
+    .await;
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let r = app
+            .http
+            .get(app.url("/api/v1/records"))
+            .bearer_auth("n8v_sk_nope")
+            // The client's own words: a fresh address each time, in both headers.
+            .header("forwarded", format!("for=198.51.100.{i};proto=https"))
+            .header("x-forwarded-for", format!("192.0.2.{i}, 203.0.113.9"))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(statuses, vec![401, 401, 401, 429, 429, 429]);
 }
 
 // Finding 8 -------------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ async fn every_tenant_table_is_forced_under_rls_with_account_id_first() {
     .unwrap();
     assert!(!role.get::<bool, _>("rolsuper"));
     assert!(!role.get::<bool, _>("rolbypassrls"));
-    assert!(role.get::<bool, _>("rolcanlogin"));
+    // Nobody logs in as it: tenant work logs in as its login role and becomes it.
+    assert!(!role.get::<bool, _>("rolcanlogin"));
     assert_eq!(role.get::<i64, _>("owned_relations"), 0);
     assert_eq!(role.get::<i64, _>("owned_functions"), 0);
     assert_eq!(role.get::<i64, _>("owned_types"), 0);

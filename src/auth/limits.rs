@@ -5,8 +5,10 @@
 //! refills, so guessing keys gains nothing; a valid credential from that address is still
 //! served (behind a load balancer or NAT many clients share an address, and one client's bad
 //! tokens must not lock the others out). The client address is the TCP peer, or, when the peer
-//! is one of `N8V_TRUSTED_PROXIES`, the address those proxies put in `Forwarded` /
-//! `X-Forwarded-For` (see [`client_address`]).
+//! is one of `N8V_TRUSTED_PROXIES`, the address those proxies put in the one header they write
+//! (`N8V_CLIENT_ADDRESS_HEADER`, `X-Forwarded-For` by default; see [`Limits::client_address`]).
+//! Every other forwarding header is the client's own words and is ignored: a proxy that only
+//! appends `X-Forwarded-For` passes a client's `Forwarded` through untouched.
 //!
 //! Keyed state is pruned as the request path goes by (at most once per [`PRUNE_EVERY`]): an
 //! entry whose bucket has refilled is dropped, so memory follows the addresses that failed
@@ -15,7 +17,7 @@
 //! over (a flood from that many addresses gains little from it: each address has its own
 //! budget anyway).
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderName};
 use dashmap::DashMap;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
@@ -67,6 +69,7 @@ pub struct Limits {
     auth_failures: Option<(std::sync::RwLock<DefaultKeyedRateLimiter<IpAddr>>, u32)>,
     blocked: DashMap<IpAddr, Instant>,
     trusted_proxies: Vec<IpNet>,
+    client_address_header: HeaderName,
     prune_every: Duration,
     last_prune: Mutex<Instant>,
 }
@@ -85,6 +88,7 @@ impl Limits {
             }),
             blocked: DashMap::new(),
             trusted_proxies: Vec::new(),
+            client_address_header: HeaderName::from_static("x-forwarded-for"),
             prune_every: PRUNE_EVERY,
             last_prune: Mutex::new(Instant::now()),
         }
@@ -97,11 +101,19 @@ impl Limits {
             config.auth_failures_per_minute,
         )
         .with_trusted_proxies(config.trusted_proxies.clone())
+        .with_client_address_header(config.client_address_header.clone())
     }
 
-    /// Peers whose `Forwarded` / `X-Forwarded-For` headers name the client.
+    /// Peers whose client-address header names the client.
     pub fn with_trusted_proxies(mut self, proxies: Vec<IpNet>) -> Self {
         self.trusted_proxies = proxies;
+        self
+    }
+
+    /// The header the trusted proxies write the client's address into (`X-Forwarded-For` by
+    /// default; `Forwarded` is read as RFC 7239 `for=`, any other as a comma-separated list).
+    pub fn with_client_address_header(mut self, header: HeaderName) -> Self {
+        self.client_address_header = header;
         self
     }
 
@@ -236,13 +248,15 @@ impl Limits {
     }
 
     /// The address a request comes from: the TCP peer, unless the peer is a trusted proxy; then
-    /// the nearest address in `Forwarded` (else `X-Forwarded-For`) that is not itself a trusted
-    /// proxy. Headers from untrusted peers are ignored (anyone can write them).
+    /// the client-address header read right to left, past every trusted hop: the first address
+    /// that is not itself a trusted proxy. Headers from untrusted peers are ignored (anyone can
+    /// write them), and so is every header but the configured one (the proxy passes the
+    /// others through as the client sent them).
     pub fn client_address(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
         if !self.is_trusted(peer) {
             return peer;
         }
-        let chain = forwarded_for(headers);
+        let chain = forwarded_for(headers, &self.client_address_header);
         let mut client = peer;
         for addr in chain.iter().rev() {
             client = *addr;
@@ -270,18 +284,17 @@ fn canonical(addr: IpAddr) -> IpAddr {
     }
 }
 
-/// The addresses a request passed through, client first: from `Forwarded` (RFC 7239 `for=`)
-/// when present, else `X-Forwarded-For`. Unparsable elements (`unknown`, obfuscated names)
-/// end the chain there, so nothing after a gap is trusted.
-fn forwarded_for(headers: &HeaderMap) -> Vec<IpAddr> {
-    let forwarded: Vec<&str> = headers
-        .get_all("forwarded")
+/// The addresses a request passed through, client first, from `header` alone: RFC 7239 `for=`
+/// elements when it is `Forwarded`, else a comma-separated list (`X-Forwarded-For` and its
+/// kin). Unparsable elements (`unknown`, obfuscated names) end the chain there, so nothing
+/// after a gap is trusted.
+fn forwarded_for(headers: &HeaderMap, header: &HeaderName) -> Vec<IpAddr> {
+    let values = headers
+        .get_all(header)
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
-    let elements: Vec<String> = if !forwarded.is_empty() {
-        forwarded
-            .iter()
+        .filter_map(|v| v.to_str().ok());
+    let elements: Vec<String> = if header == axum::http::header::FORWARDED {
+        values
             .flat_map(|v| v.split(','))
             .map(|element| {
                 element
@@ -293,10 +306,7 @@ fn forwarded_for(headers: &HeaderMap) -> Vec<IpAddr> {
             })
             .collect()
     } else {
-        headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
+        values
             .flat_map(|v| v.split(','))
             .map(|s| s.trim().to_owned())
             .collect()
@@ -379,10 +389,29 @@ mod tests {
             limits.client_address(lb, &spoofed),
             "203.0.113.5".parse::<IpAddr>().unwrap()
         );
-        let forwarded = headers(&[(
-            "forwarded",
-            "for=\"[2001:db8::1]:443\";proto=https, for=192.0.2.7",
-        )]);
+        // Only the configured header counts: a `Forwarded` the client wrote itself (passed
+        // through by a proxy that appends `X-Forwarded-For`) names no one.
+        let both = headers(&[
+            ("forwarded", "for=198.51.100.77"),
+            ("x-forwarded-for", "1.1.1.1, 203.0.113.5"),
+        ]);
+        assert_eq!(
+            limits.client_address(lb, &both),
+            "203.0.113.5".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            limits.client_address(lb, &headers(&[("forwarded", "for=198.51.100.77")])),
+            lb
+        );
+        // A proxy that writes `Forwarded` is configured so.
+        let limits = limits.with_client_address_header(axum::http::header::FORWARDED);
+        let forwarded = headers(&[
+            (
+                "forwarded",
+                "for=\"[2001:db8::1]:443\";proto=https, for=192.0.2.7",
+            ),
+            ("x-forwarded-for", "198.51.100.78"),
+        ]);
         assert_eq!(
             limits.client_address(lb, &forwarded),
             "2001:db8::1".parse::<IpAddr>().unwrap()

@@ -1,12 +1,18 @@
-//! The database: the pool, migrations, the application role, and the tenant transaction,
+//! The database: the pools, migrations, the application role, and the tenant transaction,
 //! which is the only way to reach tenant tables.
+//!
+//! Two pools. The owner's (`DATABASE_URL`) serves what is not one tenant's work: the job
+//! queue, the workers' passes across accounts, the operator console, credential lookups before
+//! the tenant is known. Tenant transactions run on the login role's pool ([`login`]), whose
+//! connections hold nothing until they become the application role.
 
 pub mod cache;
 pub mod embedded;
+pub mod login;
 mod roles;
 mod tenant;
 
-pub use roles::{check_separation, ensure_app_role};
+pub use roles::{FUNCTIONS, QUEUE_GRANTS, TENANT_GRANTS, check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
 pub use tenant::{Checks, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
 
@@ -21,7 +27,10 @@ pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 /// which sets the application role and the tenant at `BEGIN`.
 #[derive(Clone)]
 pub struct Db {
+    /// The owner's connections.
     pool: PgPool,
+    /// The login role's connections, for tenant transactions.
+    tenant: PgPool,
     app_role: std::sync::Arc<str>,
     /// The workers of this process (shared by every clone, read by `/readyz`).
     liveness: std::sync::Arc<crate::liveness::Liveness>,
@@ -32,14 +41,31 @@ pub struct Db {
 }
 
 impl Db {
-    pub async fn connect(url: &str, app_role: &str, max_connections: u32) -> sqlx::Result<Self> {
+    /// Connects as the owner (`url`) and as the application role's login role (`max_connections`
+    /// for tenant work; the owner's pool gets half as many, at least 4).
+    pub async fn connect(url: &str, app_role: &str, max_connections: u32) -> anyhow::Result<Self> {
         let pool = PgPoolOptions::new()
-            .max_connections(max_connections)
+            .max_connections((max_connections / 2).max(4))
             .acquire_timeout(Duration::from_secs(10))
             .connect(url)
             .await?;
+        let login = login::login_role(app_role);
+        let tenant = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(login::options(url, app_role)?)
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "could not log in as `{login}`, the role tenant work connects as: {e}. \
+                     `n8v-journal migrate` (run by `serve`) makes it and sets its password, \
+                     derived from the owner's in DATABASE_URL; the server must let it in the \
+                     way it lets the owner in"
+                )
+            })?;
         Ok(Self {
             pool,
+            tenant,
             app_role: app_role.into(),
             liveness: Default::default(),
             cache: Default::default(),
@@ -146,7 +172,7 @@ impl Db {
             .await
     }
 
-    /// The pool itself, for the job queue (its tables are not tenant data).
+    /// The owner's pool, for the job queue and the passes across accounts (not tenant data).
     pub fn pool(&self) -> &PgPool {
         &self.pool
     }
@@ -155,6 +181,7 @@ impl Db {
         if let Some(listener) = self.listener.get() {
             listener.close().await;
         }
+        self.tenant.close().await;
         self.pool.close().await;
     }
 }
@@ -169,8 +196,8 @@ pub struct CredentialRow {
     pub operator: bool,
 }
 
-/// Applies the migrations as the owner and makes sure the application role exists with only
-/// the grants it needs. Refuses, changing nothing, when the owner and the application role are
+/// Applies the migrations as the owner and makes sure the application role and its login role
+/// exist, the first with only the grants it needs, the second with none. Refuses, changing nothing, when the owner and the application role are
 /// not kept apart ([`check_separation`]).
 pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
     let pool = PgPoolOptions::new()
@@ -180,7 +207,7 @@ pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
     check_separation(&pool, app_role, true).await?;
     MIGRATOR.run(&pool).await?;
     apalis_postgres::PostgresStorage::setup(&pool).await?;
-    ensure_app_role(&pool, app_role).await?;
+    ensure_app_role(&pool, app_role, owner_url).await?;
     pool.close().await;
     Ok(())
 }

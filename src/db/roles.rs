@@ -1,5 +1,10 @@
-//! The application role: LOGIN, not a superuser, no BYPASSRLS, owns nothing, and holds only
-//! the grants tenant work needs. Made (or corrected) by `migrate`, idempotently.
+//! The application role and its login role, made (or corrected) by `migrate`, idempotently.
+//!
+//! The application role (`N8V_APP_ROLE`): NOLOGIN, not a superuser, no BYPASSRLS, owns nothing,
+//! and holds exactly the grants tenant work's statements use ([`TENANT_GRANTS`],
+//! [`FUNCTIONS`], [`QUEUE_GRANTS`]): no cross-account function, no flag or migration writes,
+//! no read of the job queue, nothing of the operator console. Tenant work reaches it only
+//! through the login role ([`super::login`]), which holds nothing itself.
 //!
 //! The owner (who migrates) and the application role are never the same: a table's owner is
 //! matched by the owner-only policies and could turn row-level security off, so tenant work as
@@ -7,15 +12,15 @@
 
 use sqlx::{AssertSqlSafe, PgPool};
 
-/// Tables the app role may read and write; row-level security decides which rows. Exactly
+/// Tables the app role may use, and how; row-level security decides which rows. Exactly
 /// these: `migrate` revokes everything else (`credentials` is read only through the owner's
-/// SECURITY DEFINER lookups, so the app role has no grant on it).
-const TENANT_GRANTS: &[(&str, &str)] = &[
+/// lookups before a tenant is known; flags are written only by the operator's functions).
+pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("accounts", "SELECT"),
     ("organizations", "SELECT"),
     ("organization_members", "SELECT"),
-    ("feature_flags", "SELECT, INSERT, UPDATE"),
-    ("feature_flag_overrides", "SELECT, INSERT, UPDATE"),
+    ("feature_flags", "SELECT"),
+    ("feature_flag_overrides", "SELECT"),
     ("audit_log", "SELECT, INSERT, DELETE"),
     ("records", "SELECT"),
     ("record_entries", "SELECT, INSERT"),
@@ -24,22 +29,29 @@ const TENANT_GRANTS: &[(&str, &str)] = &[
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
-    ("_sqlx_migrations", "SELECT"),
 ];
 
-const FUNCTIONS: &[&str] = &[
+/// The job queue: tenant transactions enqueue (the summary of a session they close) and
+/// nothing else; the workers claim and finish jobs on the owner's connection.
+pub const QUEUE_GRANTS: &[(&str, &str)] = &[("apalis.jobs", "INSERT")];
+
+/// Functions the app role may run. The cross-account ones (`n8v_account_ids`,
+/// `n8v_quiet_sessions`, the credential lookups) and the operator console's run on the owner's
+/// connection only.
+pub const FUNCTIONS: &[&str] = &[
+    // What the policies read.
     "n8v_account()",
     "n8v_credential()",
     "n8v_scopes()",
     "n8v_repository()",
-    "n8v_credential_by_hash(bytea)",
-    "n8v_credential_by_id(uuid, uuid)",
-    // Signing out (migration 0013): the cookies' own ids, ended before they expire.
-    "n8v_sign_out(uuid, timestamptz)",
-    "n8v_signed_out(uuid)",
     "n8v_service()",
-    "n8v_quiet_sessions(timestamptz, integer)",
-    "n8v_account_ids(uuid, integer)",
+    "n8v_owned_organizations()",
+    "n8v_readable_organizations()",
+    // The tenant transaction's checks at BEGIN, and the append's last activity (0010, 0012).
+    "n8v_begin(uuid, uuid, text, boolean)",
+    "n8v_last_activity(uuid, uuid, timestamptz)",
+    "n8v_own_last_activity(uuid, timestamptz)",
+    // An account deleting itself, acting for itself.
     "n8v_delete_account(uuid, text)",
     // Search (the expressions the full-text indexes are built on).
     "n8v_session_document(text, text, jsonb, jsonb)",
@@ -48,104 +60,130 @@ const FUNCTIONS: &[&str] = &[
     // Search candidates: ids of the caller's own matches, read again under the policies.
     "n8v_session_matches(tsquery, timestamptz)",
     "n8v_call_matches(tsquery, timestamptz)",
-    // The operator console: each answers only inside an operator's transaction.
-    "n8v_is_operator()",
-    "n8v_operator_accounts(text, integer)",
-    "n8v_operator_overrides()",
-    "n8v_operator_set_flag(text, text, uuid, boolean)",
-    "n8v_operator_log(integer)",
-    "n8v_operator_name(uuid)",
-    "n8v_begin(uuid, uuid, text, boolean)",
-    "n8v_last_activity(uuid, uuid, timestamptz)",
-    // What the policies and the append's statement read through the owner (migration 0012).
-    "n8v_owned_organizations()",
-    "n8v_readable_organizations()",
-    "n8v_own_last_activity(uuid, timestamptz)",
 ];
 
-pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
+fn check_name(role: &str) -> anyhow::Result<()> {
     if role.is_empty() || !role.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         anyhow::bail!("N8V_APP_ROLE={role:?}: use letters, digits and underscores only");
     }
-    // Checked above to be a plain identifier, so it is safe to splice into the SQL below.
-    let quoted = format!("\"{role}\"");
-    // CREATE ROLE races with other migrators (tests migrate many databases at once).
+    Ok(())
+}
+
+/// Runs a role statement, again if another migrator changed the same role at the same moment
+/// (roles belong to the whole server; tests migrate many databases at once).
+async fn role_statement(pool: &PgPool, sql: String) -> anyhow::Result<()> {
+    let mut attempt = 0;
+    loop {
+        match sqlx::query(AssertSqlSafe(sql.clone())).execute(pool).await {
+            Ok(_) => return Ok(()),
+            Err(e) if attempt < 5 => {
+                tracing::debug!(error = %e, "role statement raced another migrator; again");
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Makes the role if it is missing (another migrator may make it at the same moment).
+async fn create_role(pool: &PgPool, role: &str, attributes: &str) -> anyhow::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "DO $$ BEGIN \
            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN \
-             CREATE ROLE {quoted} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE; \
+             CREATE ROLE \"{role}\" {attributes}; \
            END IF; \
          EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; \
          END $$"
     )))
     .execute(pool)
     .await?;
+    Ok(())
+}
 
-    let attrs: (bool, bool) =
-        sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1")
-            .bind(role)
-            .fetch_one(pool)
+/// Makes the application role and its login role, sets the login role's password (derived
+/// from the owner's, see [`super::login`]), and gives the application role exactly its grants.
+pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyhow::Result<()> {
+    check_name(role)?;
+    let login = super::login::login_role(role);
+    const APP: &str = "NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION";
+    const LOGIN: &str =
+        "LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION";
+    create_role(pool, role, APP).await?;
+    let password = super::login::password(owner_url, &login);
+    let with_password = match &password {
+        // Hex digits only: safe to splice.
+        Some(p) => format!("{LOGIN} PASSWORD '{p}'"),
+        None => LOGIN.to_owned(),
+    };
+    create_role(pool, &login, &with_password).await?;
+
+    // Older versions made the application role LOGIN; whoever could log in as it could act
+    // for any account. Attributes are corrected only when they differ (ALTER ROLE races).
+    let (app_wrong, login_wrong, member): (bool, bool, bool) = sqlx::query_as(
+        "SELECT (SELECT rolsuper OR rolbypassrls OR rolcanlogin OR rolcreaterole OR rolcreatedb \
+                        OR rolreplication FROM pg_roles WHERE rolname = $1), \
+                (SELECT rolsuper OR rolbypassrls OR NOT rolcanlogin OR rolinherit OR rolcreaterole \
+                        OR rolcreatedb OR rolreplication FROM pg_roles WHERE rolname = $2), \
+                pg_has_role($2, $1, 'MEMBER')",
+    )
+    .bind(role)
+    .bind(&login)
+    .fetch_one(pool)
+    .await?;
+    if app_wrong {
+        role_statement(pool, format!("ALTER ROLE \"{role}\" {APP}")).await?;
+    }
+    if login_wrong {
+        role_statement(pool, format!("ALTER ROLE \"{login}\" {LOGIN}")).await?;
+    }
+    if !member {
+        role_statement(pool, format!("GRANT \"{role}\" TO \"{login}\"")).await?;
+    }
+    if let Some(password) = &password {
+        let options = super::login::options(owner_url, role)?;
+        let lets_in = sqlx::ConnectOptions::connect(&options).await;
+        if lets_in.is_err() {
+            role_statement(
+                pool,
+                format!("ALTER ROLE \"{login}\" PASSWORD '{password}'"),
+            )
             .await?;
-    if attrs != (false, false) {
-        sqlx::query(AssertSqlSafe(format!(
-            "ALTER ROLE {quoted} NOSUPERUSER NOBYPASSRLS"
-        )))
-        .execute(pool)
-        .await?;
+        }
     }
 
+    let quoted = format!("\"{role}\"");
     let mut tx = pool.begin().await?;
-    // Start from nothing, so grants dropped from the lists above are gone after an upgrade.
-    for statement in [
-        "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
-        "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}",
-        "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM {role}",
-        "GRANT USAGE ON SCHEMA public TO {role}",
-    ] {
-        sqlx::query(AssertSqlSafe(statement.replace("{role}", &quoted)))
-            .execute(&mut *tx)
-            .await?;
+    // Start from nothing, so grants dropped from the lists above are gone after an upgrade;
+    // the login role is cleared too (it must hold nothing of its own).
+    for grantee in [quoted.clone(), format!("\"{login}\"")] {
+        for statement in [
+            "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
+            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}",
+            "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM {role}",
+            "REVOKE ALL ON SCHEMA public FROM {role}",
+            "REVOKE ALL ON ALL TABLES IN SCHEMA apalis FROM {role}",
+            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA apalis FROM {role}",
+            "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA apalis FROM {role}",
+            "REVOKE ALL ON SCHEMA apalis FROM {role}",
+        ] {
+            sqlx::query(AssertSqlSafe(statement.replace("{role}", &grantee)))
+                .execute(&mut *tx)
+                .await?;
+        }
     }
-    for (table, privileges) in TENANT_GRANTS {
-        sqlx::query(AssertSqlSafe(format!(
-            "GRANT {privileges} ON {table} TO {quoted}"
-        )))
-        .execute(&mut *tx)
-        .await?;
-    }
-    for function in FUNCTIONS {
-        sqlx::query(AssertSqlSafe(format!(
-            "GRANT EXECUTE ON FUNCTION {function} TO {quoted}"
-        )))
-        .execute(&mut *tx)
-        .await?;
-    }
-    // The job queue (apalis): enqueued inside tenant transactions, claimed by the workers.
-    for statement in [
-        "GRANT USAGE ON SCHEMA apalis TO {role}",
-        "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA apalis TO {role}",
-        "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA apalis TO {role}",
-    ] {
-        sqlx::query(AssertSqlSafe(statement.replace("{role}", &quoted)))
+    let schemas = ["public", "apalis"].map(|s| format!("GRANT USAGE ON SCHEMA {s} TO {quoted}"));
+    let tables = TENANT_GRANTS.iter().chain(QUEUE_GRANTS);
+    let tables = tables.map(|(t, privileges)| format!("GRANT {privileges} ON {t} TO {quoted}"));
+    let functions = FUNCTIONS
+        .iter()
+        .map(|f| format!("GRANT EXECUTE ON FUNCTION {f} TO {quoted}"));
+    for statement in schemas.into_iter().chain(tables).chain(functions) {
+        sqlx::query(AssertSqlSafe(statement))
             .execute(&mut *tx)
             .await?;
     }
     tx.commit().await?;
-
-    // The service's own connection must be allowed to SET ROLE to it.
-    let superuser: bool =
-        sqlx::query_scalar("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
-            .fetch_one(pool)
-            .await?;
-    let is_role: bool = sqlx::query_scalar("SELECT current_user = $1")
-        .bind(role)
-        .fetch_one(pool)
-        .await?;
-    if !superuser && !is_role {
-        sqlx::query(AssertSqlSafe(format!("GRANT {quoted} TO current_user")))
-            .execute(pool)
-            .await?;
-    }
     Ok(())
 }
 
@@ -155,7 +193,7 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
 /// (it could `SET ROLE` to the owner). The error says what to do.
 pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> anyhow::Result<()> {
     let (user, is_role, role_is_member): (String, bool, bool) = sqlx::query_as(
-        "SELECT current_user::text, current_user = $1, \
+        "SELECT current_user::text, current_user IN ($1, $1 || '_login'), \
                 EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = $1 \
                           AND r.rolname <> current_user AND NOT r.rolsuper \
                           AND pg_has_role(r.oid, (SELECT oid FROM pg_roles WHERE rolname = current_user), 'MEMBER'))",
@@ -168,8 +206,9 @@ pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> any
             "refusing to migrate as the application role `{role}` (N8V_APP_ROLE): the tables \
              would be owned by the role tenant work runs as, and row-level security would not \
              separate accounts. Set N8V_MIGRATION_DATABASE_URL to a connection as the owner role \
-             (a different role that may create tables, e.g. the database owner), keep \
-             DATABASE_URL for `{role}`, and run `n8v-journal migrate` again. Nothing was changed."
+             (a different role that may create tables and roles, e.g. the database owner with \
+             CREATEROLE) and run `n8v-journal migrate` again; tenant work logs in as \
+             `{role}_login`, which migrate makes. Nothing was changed."
         );
     }
     if migrating && role_is_member {

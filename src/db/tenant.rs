@@ -1,6 +1,6 @@
-//! The tenant transaction: `BEGIN`, then the application role and the tenant settings, all
-//! transaction-local (`set_config(…, true)`), so nothing leaks to the next user of the
-//! connection and a pooled superuser connection still runs under row-level security.
+//! The tenant transaction, on the login role's connection: the application role and the
+//! tenant settings, all transaction-local (`set_config(…, true)`), so nothing leaks to the next
+//! user of the connection, and a `RESET ROLE` returns to the login role, which reaches nothing.
 
 use super::Db;
 use crate::scopes::Scopes;
@@ -71,9 +71,14 @@ impl TenantTx {
     /// escaped literals (the simple protocol has no parameters). A revoked credential fails
     /// with SQLSTATE N8VRV (a 401), so a cached credential is never acted on once revoked.
     pub async fn begin_with(db: &Db, tenant: &Tenant, checks: Checks) -> sqlx::Result<Self> {
-        // The checks come first, in the implicit transaction that BEGIN then turns into the
-        // real one: when they refuse, nothing after them runs and no transaction stays open.
-        let mut sql = String::new();
+        // The role comes first: the login role the connection is holds nothing, not even
+        // the checks' function. Then the checks, in the implicit transaction that BEGIN then
+        // turns into the real one: when they refuse, nothing after them runs and no
+        // transaction stays open (and the role, local to it, is gone with it).
+        let mut sql = format!(
+            "SELECT set_config('role', {}, true); ",
+            literal(db.app_role())
+        );
         if tenant.credential_id.is_some() || checks.flag.is_some() {
             let credential = tenant
                 .credential_id
@@ -87,10 +92,9 @@ impl TenantTx {
             ));
         }
         sql.push_str(&format!(
-            "BEGIN; SELECT set_config('role', {}, true), set_config('app.account_id', '{}', true), \
+            "BEGIN; SELECT set_config('app.account_id', '{}', true), \
              set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
              set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
-            literal(db.app_role()),
             tenant.account_id,
             tenant
                 .credential_id
@@ -103,7 +107,7 @@ impl TenantTx {
         if checks.savepoint {
             sql.push_str("; SAVEPOINT operation");
         }
-        let tx = db.pool.begin_with(sqlx::AssertSqlSafe(sql)).await?;
+        let tx = db.tenant.begin_with(sqlx::AssertSqlSafe(sql)).await?;
         Ok(Self {
             tx,
             tenant: tenant.clone(),

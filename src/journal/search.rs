@@ -11,6 +11,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use uuid::Uuid;
 
+/// The most sessions and the most calls (each) a search ranks: the newest matches (ids are
+/// UUIDv7, in time order). A word found in tens of thousands of calls then costs what a
+/// thousand cost; a more specific query reaches older matches.
+pub const MAX_CANDIDATES: i64 = 1_000;
+
 /// What narrows a search besides the words.
 #[derive(Debug, Clone, Default)]
 pub struct SearchFilter {
@@ -123,7 +128,8 @@ pub fn search_sql(filter: &SearchFilter) -> String {
                         coalesce(s.handoff->'decisions', '[]') || coalesce(s.handoff->'open_questions', '[]') \
                         || coalesce(s.handoff->'next_steps', '[]')) i)) AS text, \
                   ts_rank_cd(n8v_session_document(s.goal, s.outcome, s.summary, s.handoff), q.q) AS rank \
-             FROM q, n8v_session_matches(q.q, $5) m, LATERAL ( \
+             FROM q, LATERAL (SELECT * FROM n8v_session_matches(q.q, $5) \
+                       ORDER BY session_id DESC LIMIT {MAX_CANDIDATES}) m, LATERAL ( \
                  SELECT * FROM journal_sessions \
                   WHERE account_id = m.account_id AND session_id = m.session_id OFFSET 0) s \
             WHERE {narrow} AND {until} \
@@ -131,7 +137,8 @@ pub fn search_sql(filter: &SearchFilter) -> String {
          calls AS ( \
            SELECT 'call' AS kind, c.call_id AS id, c.session_id, c.created_at AS at, \
                   c.purpose AS text, ts_rank_cd(n8v_text_document(c.purpose), q.q) AS rank \
-             FROM q, n8v_call_matches(q.q, $5) m \
+             FROM q, LATERAL (SELECT * FROM n8v_call_matches(q.q, $5) \
+                       ORDER BY call_id DESC LIMIT {MAX_CANDIDATES}) m \
              JOIN journal_calls c ON c.account_id = m.account_id AND c.call_id = m.call_id \
             WHERE {in_window} \
               AND EXISTS (SELECT 1 FROM journal_sessions \
@@ -157,6 +164,42 @@ pub fn search_sql(filter: &SearchFilter) -> String {
                   || CASE WHEN kind = 'session' THEN ', MaxFragments=2' ELSE '' END) AS snippet \
            FROM best, q ORDER BY rank DESC, at DESC, id DESC"
     )
+}
+
+/// Readies the transaction for a search of `query`: `false` when the query has no word the
+/// text indexes can find (only negated words, or only stop words: `querytree` is then `T` or
+/// empty), since such a query would match, and read, the account's whole history. Otherwise
+/// the statements after it run under `timeout` until [`end_search`], which needs the
+/// previous value returned here.
+pub async fn begin_search(
+    tx: &mut TenantTx,
+    query: &str,
+    timeout: std::time::Duration,
+) -> Result<Option<String>> {
+    let (indexable, previous): (bool, String) = sqlx::query_as(
+        "SELECT querytree(websearch_to_tsquery('english', $1)) NOT IN ('', 'T'), \
+                current_setting('statement_timeout')",
+    )
+    .bind(query)
+    .fetch_one(tx.conn())
+    .await?;
+    if !indexable {
+        return Ok(None);
+    }
+    sqlx::query("SELECT set_config('statement_timeout', $1, true)")
+        .bind(format!("{}ms", timeout.as_millis().max(1)))
+        .execute(tx.conn())
+        .await?;
+    Ok(Some(previous))
+}
+
+/// Puts back the statement timeout [`begin_search`] replaced.
+pub async fn end_search(tx: &mut TenantTx, previous: &str) -> Result<()> {
+    sqlx::query("SELECT set_config('statement_timeout', $1, true)")
+        .bind(previous)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
 }
 
 impl From<HitRow> for SearchHit {

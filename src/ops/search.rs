@@ -54,7 +54,7 @@ impl Op for SearchJournal {
     };
     type Output = SearchResults;
 
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<SearchResults> {
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<SearchResults> {
         let query = nonempty(self.q)
             .ok_or_else(|| Error::BadRequest("q must name the words to search for".into()))?;
         if query.chars().count() > MAX_QUERY_CHARS || query.chars().any(char::is_control) {
@@ -80,8 +80,37 @@ impl Op for SearchJournal {
             to: self.to,
         };
         let limit = limit(self.limit, 20, MAX_HITS)?;
-        let hits = search::search(op.tx(), &query, &filter, limit).await?;
+        let timeout = services.config.search_timeout;
+        let previous = search::begin_search(op.tx(), &query, timeout)
+            .await?
+            .ok_or_else(|| {
+                Error::BadRequest(
+                    "q must contain a word to find: a query of only excluded words (-word) or \
+                     of only common words (the, and…) would read the whole journal"
+                        .into(),
+                )
+            })?;
+        let hits = search::search(op.tx(), &query, &filter, limit)
+            .await
+            .map_err(|e| timed_out(e, timeout))?;
+        search::end_search(op.tx(), &previous).await?;
         op.results(hits.iter().map(|h| h.id.clone()), Some(hits.len()));
         Ok(SearchResults { query, from, hits })
+    }
+}
+
+/// A search stopped by its statement timeout is the caller's clear 503, not a server fault.
+fn timed_out(e: Error, timeout: std::time::Duration) -> Error {
+    match &e {
+        Error::Database(db)
+            if db.as_database_error().and_then(|d| d.code()).as_deref() == Some("57014") =>
+        {
+            Error::Unavailable(format!(
+                "the search took longer than {} ms and was stopped; narrow it (more words, \
+                 `from`/`to`, `repo`) or try again later",
+                timeout.as_millis()
+            ))
+        }
+        _ => e,
     }
 }

@@ -232,7 +232,8 @@ pub struct DigestsArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SearchArgs {
-    /// The words to find (web search syntax: words, "a phrase", `or`, `-word`).
+    /// The words to find (web search syntax: words, "a phrase", `or`, `-word`), with at least
+    /// one word to find (not only `-excluded` or common words).
     #[schemars(length(max = 200))]
     pub q: String,
     /// Only matches in this repository.

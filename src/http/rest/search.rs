@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
-    /// characters.
+    /// characters, with at least one word to find (not only `-excluded` or common words).
     #[param(example = "login redirect", max_length = 200)]
     pub q: Option<String>,
     /// Only matches in this repository.
@@ -54,9 +54,10 @@ pub struct SearchQuery {
         (status = 200, description = "The matches, most relevant first", body = SearchResults,
             headers(("X-Session-Id" = String, description = "The session this call was recorded \
                 in (`ses_…`); sent when the assistant journal is on"))),
-        (status = 400, description = "`q` missing, empty or too long, a bad `organization` or \
-            `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`q` missing, empty, too long or with no word to find \
+            (only `-excluded` or common words), a bad `organization` or `limit`, an unknown \
+            query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
             an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
@@ -65,6 +66,9 @@ pub struct SearchQuery {
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`X-Session-Id` names a session that has ended \
             (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The search ran longer than the service allows \
+            (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it (`unavailable`)",
+            body = Problem, content_type = "application/problem+json"),
         AccessProblems,
     ),
     security(("bearer" = []))
