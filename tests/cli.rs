@@ -324,7 +324,7 @@ async fn serve_answers_and_stops_cleanly_on_sigterm() {
         session_id: session,
         snapshot: 0,
     };
-    n8v_journal::queue::enqueue_summary(&mut *owner.acquire().await.unwrap(), &job)
+    n8v_journal::queue::enqueue_summary(&mut owner.acquire().await.unwrap(), &job)
         .await
         .unwrap();
     let mut worker = Command::new(BIN)
