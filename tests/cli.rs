@@ -299,6 +299,34 @@ async fn serve_answers_and_stops_cleanly_on_sigterm() {
     assert_eq!(records.status(), 200);
     assert!(terminate(&mut child).success());
 
+    // The worker runs jobs: a closed session's summary job, queued as a close queues it, is
+    // summarised (by code: no provider is configured) while the worker runs.
+    let owner = sqlx::PgPool::connect(&db).await.unwrap();
+    let account = n8v_journal::ids::parse(n8v_journal::ids::Kind::Account, &acc).unwrap();
+    let credential =
+        n8v_journal::ids::parse(n8v_journal::ids::Kind::Key, key["key_id"].as_str().unwrap())
+            .unwrap();
+    let session = uuid::Uuid::now_v7();
+    sqlx::query(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+             scopes, goal, started_at, last_activity_at, ended_at, end_reason, journal_only) \
+         VALUES ($1, $2, $3, 'explicit', 'Claude', '{records:read}', 'Check the worker', \
+             now(), now(), now(), 'ended', false)",
+    )
+    .bind(account)
+    .bind(session)
+    .bind(credential)
+    .execute(&owner)
+    .await
+    .unwrap();
+    let job = n8v_journal::queue::SummarizeSession {
+        account_id: account,
+        session_id: session,
+        snapshot: 0,
+    };
+    n8v_journal::queue::enqueue_summary(&mut owner.acquire().await.unwrap(), &job)
+        .await
+        .unwrap();
     let mut worker = Command::new(BIN)
         .arg("worker")
         .env("DATABASE_URL", &db)
@@ -306,7 +334,16 @@ async fn serve_answers_and_stops_cleanly_on_sigterm() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    common::race::wait_until("the worker to summarise the session", || async {
+        let model: Option<String> =
+            sqlx::query_scalar("SELECT summary_model FROM journal_sessions WHERE session_id = $1")
+                .bind(session)
+                .fetch_one(&owner)
+                .await
+                .unwrap();
+        model.as_deref() == Some("code")
+    })
+    .await;
     assert!(
         worker.try_wait().unwrap().is_none(),
         "the worker exited on its own"

@@ -116,9 +116,26 @@ async fn digests_roll_up_at_their_boundaries_keep_every_decision_once_and_outliv
     .await;
 
     let state = workers(&app, None);
-    let (x, y) = tokio::join!(
-        jobs::digests::roll_up(&state),
-        jobs::digests::roll_up(&state)
+    // The test claims the oldest week itself, uncommitted, until both passes wait for it (or
+    // one is through without waiting): both found it due before either made it.
+    let hold = common::race::Hold::take(
+        &app.db_url,
+        &format!(
+            "INSERT INTO journal_digests (account_id, digest_id, period, period_start, \
+                 period_end, scopes, session_count, summary, model, created_at) \
+             VALUES ($1, gen_random_uuid(), 'week', '{}', '{}', '{{}}', 0, '{{}}', '', now()) \
+             RETURNING digest_id",
+            old.date_naive(),
+            old.date_naive() + Duration::days(7)
+        ),
+        a.id,
+    )
+    .await;
+    let done = AtomicUsize::new(0);
+    let (x, y, ()) = tokio::join!(
+        common::race::counted(&done, jobs::digests::roll_up(&state)),
+        common::race::counted(&done, jobs::digests::roll_up(&state)),
+        hold.release_when(&app.db_url, 2, &done)
     );
     let (x, y) = (x.unwrap(), y.unwrap());
     assert_eq!(x.week_digests + y.week_digests, 2, "{x:?} {y:?}");

@@ -149,8 +149,17 @@ async fn a_request_over_the_time_limit_is_a_503_problem() {
         .execute(&mut *blocker)
         .await
         .unwrap();
+    // The lock is held until the end of the check, so without the time limit the request
+    // would wait for ever: an answer at all shows the limit fired. The deadline only turns a
+    // hang into a failure.
     let started = Instant::now();
-    let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+    let response = tokio::time::timeout(
+        Duration::from_secs(60),
+        app.http.get(app.url("/readyz")).send(),
+    )
+    .await
+    .expect("the time limit answered while the lock was held")
+    .unwrap();
     let waited = started.elapsed();
     assert!(response.headers().contains_key("x-request-id"));
     let body = expect_problem(response, 503, "unavailable").await;
@@ -158,8 +167,8 @@ async fn a_request_over_the_time_limit_is_a_503_problem() {
         body["detail"].as_str().unwrap().contains("800 ms"),
         "{body}"
     );
-    assert!(waited >= Duration::from_millis(700), "{waited:?}");
-    assert!(waited < Duration::from_secs(5), "{waited:?}");
+    // Not before the limit: a lower bound only, which a loaded machine cannot break.
+    assert!(waited >= Duration::from_millis(800), "{waited:?}");
     blocker.rollback().await.unwrap();
 
     // Once the lock is gone the same request succeeds.

@@ -110,15 +110,17 @@ async fn the_end_of_conversation_hook_posts_the_transcript_unless_turned_off() {
         .unwrap()
         .to_owned();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
-    let hook = |journal: &'static str| {
+    let hook = |journal: &'static str, token: &str| {
         let mut child = std::process::Command::new("sh")
             .arg(format!("{root}/integrations/session-end.sh"))
             .arg("claude-code")
             .env("PATH", &path)
             .env("N8V_URL", &app.base)
-            .env("N8V_TOKEN", &a.token)
+            .env("N8V_TOKEN", token)
             .env("N8V_JOURNAL", journal)
             .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         use std::io::Write;
@@ -129,21 +131,38 @@ async fn the_end_of_conversation_hook_posts_the_transcript_unless_turned_off() {
             .take()
             .unwrap()
             .write_all(input.to_string().as_bytes());
-        child.wait().unwrap()
+        let out = child.wait_with_output().unwrap();
+        // The hook never fails the conversation and never talks over it, whatever happened.
+        assert!(out.status.success(), "{out:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     };
-    let episodes = || async {
-        let n: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM journal_sessions WHERE kind = 'episode'")
-                .fetch_one(&app.owner)
-                .await
-                .unwrap();
-        n
+    // What the hook did, read from the service: the entries made and the posts it received.
+    let state = || async {
+        let (entries, posts): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM journal_sessions WHERE kind = 'episode'), \
+                    (SELECT count(*) FROM audit_log \
+                      WHERE method = 'POST' AND path = '/api/v1/journal/episodes')",
+        )
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+        (entries, posts)
     };
-    assert!(tokio::task::block_in_place(|| hook("off")).success());
-    assert_eq!(episodes().await, 0, "N8V_JOURNAL=off posts nothing");
-    assert!(tokio::task::block_in_place(|| hook("on")).success());
-    assert_eq!(episodes().await, 1);
-    assert!(tokio::task::block_in_place(|| hook("on")).success());
-    assert_eq!(episodes().await, 1, "a hook that fires twice is harmless");
+    tokio::task::block_in_place(|| hook("off", &a.token));
+    assert_eq!(state().await, (0, 0), "N8V_JOURNAL=off posts nothing");
+    tokio::task::block_in_place(|| hook("on", "n8v_not-a-key"));
+    assert_eq!(
+        state().await,
+        (0, 0),
+        "a refused post is quiet and leaves nothing"
+    );
+    tokio::task::block_in_place(|| hook("on", &a.token));
+    assert_eq!(state().await, (1, 1), "the transcript was posted");
+    tokio::task::block_in_place(|| hook("on", &a.token));
+    assert_eq!(
+        state().await,
+        (1, 2),
+        "posted again, and a hook that fires twice is harmless"
+    );
     assert_eq!(seen.lock().unwrap().len(), 2);
 }

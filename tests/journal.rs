@@ -450,6 +450,25 @@ async fn action_limits_and_paging_return_every_item_once() {
         )
         .await;
     }
+    // What was made, read independently (as the owner, so nothing is journalled): the start
+    // and the seven appends, oldest first.
+    let session = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &id).unwrap();
+    let made: Vec<(uuid::Uuid, Option<String>)> = sqlx::query_as(
+        "SELECT call_id, purpose FROM journal_calls WHERE session_id = $1 \
+         ORDER BY created_at, call_id",
+    )
+    .bind(session)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    let purposes: Vec<_> = made.iter().map(|(_, p)| p.clone()).collect();
+    let mut expected = vec![None];
+    expected.extend((0..7).map(|i| Some(format!("call {i}"))));
+    assert_eq!(purposes, expected, "the start, then the seven appends");
+    let made: Vec<String> = made
+        .into_iter()
+        .map(|(c, _)| n8v_journal::ids::format(n8v_journal::ids::Kind::Call, c))
+        .collect();
     assert_eq!(
         app.get_session(&a.token, &format!("{id}?limit=300"))
             .send()
@@ -471,7 +490,8 @@ async fn action_limits_and_paging_return_every_item_once() {
     // start + 7 appends (the page reads themselves land in this session too, after the start).
     let unique: std::collections::BTreeSet<_> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "an action came back twice");
-    assert!(seen.len() >= 8, "{}", seen.len());
+    // Oldest first: the eight made, then the page reads journalled after them.
+    assert_eq!(seen[..8], made[..], "{seen:?}");
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ use n8v_journal::jobs::{self, WorkerState};
 use n8v_journal::journal::retention::Rules;
 use reqwest::Method;
 use serde_json::{Value, json};
+use std::sync::atomic::AtomicUsize;
 use uuid::Uuid;
 
 const ALL: &str = "chats:read,records:read,records:write,orgs:read";
@@ -235,7 +236,29 @@ async fn two_passes_at_once_delete_and_count_every_row_once() {
         ..Rules::default()
     };
     let state = workers(&app, rules);
-    let (x, y) = tokio::join!(jobs::retention(&state), jobs::retention(&state));
+    // The test locks the oldest session over the cap until both passes wait (the first to
+    // delete it, the other behind it, or both deleting it when nothing serialises them), so
+    // the two passes really are in the cap at once.
+    let oldest: Uuid = sqlx::query_scalar(
+        "SELECT session_id FROM journal_sessions WHERE account_id = $1 \
+         ORDER BY last_activity_at, session_id LIMIT 1",
+    )
+    .bind(a.id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    let hold = common::race::Hold::take(
+        &app.db_url,
+        "SELECT 1 FROM journal_sessions WHERE session_id = $1 FOR UPDATE",
+        oldest,
+    )
+    .await;
+    let done = AtomicUsize::new(0);
+    let (x, y, ()) = tokio::join!(
+        common::race::counted(&done, jobs::retention(&state)),
+        common::race::counted(&done, jobs::retention(&state)),
+        hold.release_when(&app.db_url, 2, &done)
+    );
     let (x, y) = (x.unwrap(), y.unwrap());
     assert_eq!(x.calls_deleted + y.calls_deleted, 300, "{x:?} {y:?}");
     assert_eq!(x.sessions_capped + y.sessions_capped, 30, "{x:?} {y:?}");
@@ -642,11 +665,12 @@ async fn deleting_a_session_or_a_day_on_purpose_removes_it_for_everyone() {
             .problem(404, "not-found")
             .await;
     }
+    // Read on their own: a call outliving its session must not vanish in a join.
     let left: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM journal_calls c JOIN journal_sessions s USING (account_id) \
-         WHERE c.call_id = $1",
+        "SELECT count(*) FROM journal_calls WHERE call_id = $1 OR session_id = $2",
     )
     .bind(n8v_journal::ids::parse(n8v_journal::ids::Kind::Call, &call_id).unwrap())
+    .bind(n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &doomed).unwrap())
     .fetch_one(&app.owner)
     .await
     .unwrap();

@@ -340,6 +340,28 @@ async fn mcp_needs_credentials_and_keeps_accounts_apart() {
             "{tool}: {result:?}"
         );
     }
+    // Refused in words, and in fact: A's Record holds no line and A's session is still open,
+    // read back as A.
+    let read = structured(&call(&client_a, "record_read", json!({"record_id": a_record})).await);
+    assert!(!read.to_string().contains("hijack"), "{read}");
+    let a_record_id = n8v_journal::ids::parse(n8v_journal::ids::Kind::Record, &a_record).unwrap();
+    let lines: i64 = sqlx::query_scalar("SELECT count(*) FROM record_entries WHERE record_id = $1")
+        .bind(a_record_id)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(lines, 0, "B's append reached A's Record");
+    let after = structured(
+        &call(
+            &client_a,
+            "journal_session",
+            json!({"session_id": a_session}),
+        )
+        .await,
+    );
+    assert_eq!(after["session"]["id"], a_session.as_str(), "{after}");
+    assert!(after["session"]["ended_at"].is_null(), "{after}");
+    assert!(after["session"]["outcome"].is_null(), "{after}");
     let listed = structured(&call(&client_b, "journal_sessions", json!({})).await);
     assert!(!listed.to_string().contains(&a_session));
     let brief = structured(&call(&client_b, "journal_catch_up", json!({})).await);

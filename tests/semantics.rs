@@ -6,12 +6,17 @@ mod common;
 
 use chrono::Duration;
 use common::mcp::{call as tool, connect as mcp};
+use common::race::{Hold, counted};
 use common::{TestApp, session_of};
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};
+use std::sync::atomic::AtomicUsize;
 
 const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+
+/// The test's own lock on one session's row (see `common::race`).
+const HOLD_SESSION: &str = "SELECT 1 FROM journal_sessions WHERE session_id = $1 FOR UPDATE";
 
 fn meta_session(result: &rmcp::model::CallToolResult) -> String {
     common::mcp::meta_session(result).expect("_meta n8v/session")
@@ -334,11 +339,19 @@ async fn a_session_ends_exactly_once_under_concurrent_ends() {
             .json(json!({ "outcome": outcome }))
             .send()
         };
-        let (x, y) = tokio::join!(end("first"), end("second"));
+        // The test holds the session's row until both ends wait for it (or one is through
+        // without waiting): both have read the session open before either closes it.
+        let id = ids::parse(Kind::Session, &session).unwrap();
+        let hold = Hold::take(&app.db_url, HOLD_SESSION, id).await;
+        let done = AtomicUsize::new(0);
+        let (x, y, ()) = tokio::join!(
+            counted(&done, end("first")),
+            counted(&done, end("second")),
+            hold.release_when(&app.db_url, 2, &done)
+        );
         let mut statuses = [x.status().as_u16(), y.status().as_u16()];
         statuses.sort();
         assert_eq!(statuses, [200, 409], "round {round}");
-        let id = ids::parse(Kind::Session, &session).unwrap();
         let jobs: i64 = sqlx::query_scalar(
             "SELECT count(*) FROM apalis.jobs WHERE convert_from(job, 'UTF8')::jsonb ->> 'session_id' = $1",
         )
@@ -372,11 +385,18 @@ async fn an_end_racing_the_quiet_sweep_closes_the_session_once() {
             app.clock.now(),
             Duration::hours(2),
         );
-        let (ended, swept) = tokio::join!(end, sweep);
+        // Held as above: the end and the sweep both find the session open first.
+        let id = ids::parse(Kind::Session, &session).unwrap();
+        let hold = Hold::take(&app.db_url, HOLD_SESSION, id).await;
+        let done = AtomicUsize::new(0);
+        let (ended, swept, ()) = tokio::join!(
+            counted(&done, end),
+            counted(&done, sweep),
+            hold.release_when(&app.db_url, 2, &done)
+        );
         swept.unwrap();
         let status = ended.status().as_u16();
         assert!(status == 200 || status == 409, "round {round}: {status}");
-        let id = ids::parse(Kind::Session, &session).unwrap();
         let (reason, jobs): (String, i64) = sqlx::query_as(
             "SELECT s.end_reason, (SELECT count(*) FROM apalis.jobs j \
                  WHERE convert_from(j.job, 'UTF8')::jsonb ->> 'session_id' = $1) \

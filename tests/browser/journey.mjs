@@ -31,10 +31,12 @@ const browser = await chromium.launch({
     "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
 let dialogs = "accept";
+// Called once a dialog has been dismissed (set by the step that expects one).
+let onDismissed = () => {};
 async function newPage(width) {
   const context = await browser.newContext({ viewport: { width: width || 1280, height: 900 } });
   const page = await context.newPage();
-  page.on("dialog", (d) => (dialogs === "accept" ? d.accept() : d.dismiss()));
+  page.on("dialog", (d) => (dialogs === "accept" ? d.accept() : d.dismiss().then(() => onDismissed())));
   page.on("pageerror", (e) => console.log("page error: " + e.message));
   page.setDefaultTimeout(10000);
   return page;
@@ -200,10 +202,22 @@ try {
 
   // 7. Delete with confirmation: dismissed keeps the entry, accepted deletes it.
   const target = `#${setup.kestrelSession}`;
+  // Every request the page sends meanwhile: a dismissed confirmation sends none.
+  const sent = [];
+  const watch = (r) => { if (r.method() !== "GET") sent.push(r.method() + " " + r.url()); };
+  page.on("request", watch);
   dialogs = "dismiss";
+  const dismissed = new Promise((resolve) => (onDismissed = resolve));
   await page.locator(`${target} form.danger button`).click();
-  await page.waitForTimeout(300);
+  await dismissed;
+  // The dismissal is done and the page's handler has returned: a submission it let through
+  // would be on its way before this round trip to the page comes back.
+  await page.evaluate(() => document.readyState);
+  page.off("request", watch);
+  check(sent.length === 0, "a dismissed confirmation sends nothing: " + sent);
   check(await page.locator(target).count() === 1, "a dismissed confirmation deletes nothing");
+  const kept = await api(setup.keyA, "GET", `/api/v1/journal/sessions/${setup.kestrelSession}`);
+  check(kept.status === 200, "the session is still there after a dismissed confirmation");
   dialogs = "accept";
   await Promise.all([page.waitForURL(/deleted=1/), page.locator(`${target} form.danger button`).click()]);
   check(await page.locator(target).count() === 0, "the confirmed deletion removed the entry");
