@@ -27,7 +27,7 @@ RUN apt-get update \
     && groupadd --system --gid 10001 n8v \
     && useradd --system --uid 10001 --gid n8v --home-dir /nonexistent --shell /usr/sbin/nologin n8v
 # Listen on every interface inside the container; logs as JSON lines on stderr. RUST_LOG filters
-# the logs only; N8V_OTEL_FILTER (default info) chooses the exported spans.
+# the logs only; N8V_OTEL_FILTER (default info) adds the exported spans.
 ENV N8V_BIND=0.0.0.0:8080 \
     N8V_LOG_FORMAT=json \
     RUST_LOG=info,sqlx=warn,rmcp=warn,tower_http=info

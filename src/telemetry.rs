@@ -10,9 +10,9 @@
 //!   `OTEL_SERVICE_NAME` (default `n8v-journal`), `OTEL_RESOURCE_ATTRIBUTES`,
 //!   `OTEL_TRACES_SAMPLER(_ARG)`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_SDK_DISABLED`.
 //!   Incoming W3C `traceparent` headers continue the caller's trace. Which spans are exported
-//!   is `N8V_OTEL_FILTER`'s to say (`RUST_LOG` syntax, default `info`), never `RUST_LOG`'s: an
-//!   operator who quiets the logs keeps the traces. Below `info` the request spans themselves
-//!   are dropped (and log lines lose their trace id).
+//!   is never `RUST_LOG`'s to narrow: everything `N8V_OTEL_FILTER` (`target=level` directives,
+//!   default `info`) or `RUST_LOG` lets through is exported, so an operator who quiets the logs
+//!   keeps the traces.
 //! - Whatever either filter says, payload-logging targets ([`PAYLOAD_TARGETS`]) stay at `info`.
 //!
 //! Spans carry the operation id and the account id (`acc_…`), never a purpose, a token or a
@@ -32,8 +32,10 @@ use std::time::Instant;
 use tracing::Span;
 use tracing::{Level, Metadata, Subscriber};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
-use tracing_subscriber::filter::{EnvFilter, FilterExt, filter_fn};
-use tracing_subscriber::layer::{Filter, Layer, SubscriberExt};
+use tracing_subscriber::filter::{Targets, filter_fn};
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
+use tracing_subscriber::layer::{Filter, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 
@@ -60,17 +62,18 @@ pub const DEFAULT_LOG: &str = "info,sqlx=warn,rmcp=warn,tower_http=info";
 /// The spans' default directives for OpenTelemetry when `N8V_OTEL_FILTER` is unset.
 pub const DEFAULT_OTEL: &str = "info";
 
-fn directives_or(directives: Option<&str>, default: &str) -> EnvFilter {
-    EnvFilter::try_new(directives.unwrap_or(default)).unwrap_or_else(|e| {
+fn directives_or(directives: Option<&str>, default: &str) -> Targets {
+    directives.unwrap_or(default).parse().unwrap_or_else(|e| {
         eprintln!(
             "telemetry: ignoring bad filter directives {directives:?} ({e}); using {default:?}"
         );
-        EnvFilter::new(default)
+        default.parse().unwrap_or_default()
     })
 }
 
-/// A per-layer filter: the directives (or `default`), with the payload-logging targets capped
-/// at `info`. Each layer has its own, so the log level never decides what is exported.
+/// A filter: the directives (`target=level`, comma-separated, as in `RUST_LOG`; or `default`),
+/// with the payload-logging targets capped at `info`. A pure function of each callsite's target
+/// and level (what tests use to capture the service's logs).
 pub fn layer_filter<S>(
     directives: Option<&str>,
     default: &str,
@@ -78,15 +81,42 @@ pub fn layer_filter<S>(
 where
     S: Subscriber + for<'a> LookupSpan<'a>,
 {
-    directives_or(directives, default).and(filter_fn(payload_safe))
+    let targets = directives_or(directives, default);
+    filter_fn(move |meta| payload_safe(meta) && targets.would_enable(meta.target(), meta.level()))
 }
 
-/// The log lines' filter: `RUST_LOG` (default [`DEFAULT_LOG`]), payload targets capped.
+/// The log lines' filter: `RUST_LOG` (default [`DEFAULT_LOG`]), payload targets capped. The
+/// service itself filters the same way ([`init`]).
 pub fn log_filter<S>(directives: Option<&str>) -> impl Filter<S> + Send + Sync + 'static
 where
     S: Subscriber + for<'a> LookupSpan<'a>,
 {
     layer_filter(directives, DEFAULT_LOG)
+}
+
+/// The log lines' format, writing only the events `RUST_LOG` asks for (the subscriber also
+/// lets through what only the exported spans want).
+struct LogLines<F>(F, Targets);
+
+impl<S, N, F> FormatEvent<S, N> for LogLines<F>
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+    F: FormatEvent<S, N>,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        writer: Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let meta = event.metadata();
+        if self.1.would_enable(meta.target(), meta.level()) {
+            self.0.format_event(ctx, writer, event)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// The service name when `OTEL_SERVICE_NAME` does not say otherwise.
@@ -186,20 +216,27 @@ pub fn init() -> Telemetry {
         None
     };
 
-    // Per-layer filters: the log level never decides what is exported, nor the reverse.
-    let otel = tracing_opentelemetry::layer()
-        .with_tracer(tracer.tracer(SERVICE_NAME))
-        .with_filter(layer_filter(otel_filter.as_deref(), DEFAULT_OTEL));
-    let registry = tracing_subscriber::registry().with(otel);
+    // One global filter lets through what either the log lines or the exported spans want
+    // (payload targets capped for both); the log lines then keep only what `RUST_LOG` asks
+    // for ([`LogLines`]). tracing-subscriber's per-layer filters were tried here and lost the
+    // request spans' events or attributes in one layer or the other.
+    let logs = directives_or(rust_log.as_deref(), DEFAULT_LOG);
+    let exported = directives_or(otel_filter.as_deref(), DEFAULT_OTEL);
+    let (wanted_logs, wanted_spans) = (logs.clone(), exported);
+    let either = filter_fn(move |meta| {
+        payload_safe(meta)
+            && (wanted_logs.would_enable(meta.target(), meta.level())
+                || wanted_spans.would_enable(meta.target(), meta.level()))
+    });
+    let otel = tracing_opentelemetry::layer().with_tracer(tracer.tracer(SERVICE_NAME));
     let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let registry = tracing_subscriber::registry().with(either).with(otel);
     let result = if std::env::var("N8V_LOG_FORMAT").as_deref() == Ok("json") {
-        registry
-            .with(fmt.json().with_filter(log_filter(rust_log.as_deref())))
-            .try_init()
+        let format = LogLines(tracing_subscriber::fmt::format().json(), logs);
+        registry.with(fmt.json().event_format(format)).try_init()
     } else {
-        registry
-            .with(fmt.with_filter(log_filter(rust_log.as_deref())))
-            .try_init()
+        let format = LogLines(tracing_subscriber::fmt::format(), logs);
+        registry.with(fmt.event_format(format)).try_init()
     };
     let _ = result; // already initialised (tests): keep the first
     for problem in problems {
