@@ -58,6 +58,8 @@ const FUNCTIONS: &[&str] = &[
     "n8v_owned_organizations()",
     "n8v_readable_organizations()",
     "n8v_own_last_activity(uuid, timestamptz)",
+    // The counts folded onto a session (migration 0015).
+    "n8v_own_call_counts(uuid, timestamptz, timestamptz)",
 ];
 
 pub async fn ensure_app_role(pool: &PgPool, role: &str) -> anyhow::Result<()> {
