@@ -50,7 +50,10 @@ WITH audit AS (
            lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, now(), NULL, NULL
          FROM target t),
      touched AS (
-       UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, now()), journal_only = s.journal_only AND false
+       UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, now()), journal_only = s.journal_only AND false,
+           (counted_calls, counted_writes, counted_through) = (SELECT s.counted_calls + f.calls, s.counted_writes + f.writes,
+               GREATEST(s.counted_through, now() - interval '30 seconds')
+             FROM n8v_own_call_counts(s.session_id, s.counted_through, now() - interval '30 seconds') f)
          FROM target c
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id
           AND (s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false)))

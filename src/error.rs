@@ -42,6 +42,15 @@ pub enum Error {
     UriTooLong(String),
     #[error("too many requests; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// The database could not be reached, or the connection was lost, before the request's
+    /// transaction committed: nothing of it was stored, and it is safe to retry (`503` with
+    /// `Retry-After`). `during_commit`: the connection was lost while committing, so the
+    /// outcome is not known (a write may have been stored).
+    #[error("database unavailable: {source}")]
+    DatabaseUnavailable {
+        source: sqlx::Error,
+        during_commit: bool,
+    },
     #[error("database error: {0}")]
     Database(sqlx::Error),
     #[error("internal error: {0:#}")]
@@ -91,6 +100,11 @@ impl Error {
             Error::Conflict(_) => (S::CONFLICT, "conflict", "Conflict"),
             Error::Unprocessable(_) => (S::UNPROCESSABLE_ENTITY, "invalid-body", "Invalid body"),
             Error::Unavailable(_) => (S::SERVICE_UNAVAILABLE, "unavailable", "Service unavailable"),
+            Error::DatabaseUnavailable { .. } => (
+                S::SERVICE_UNAVAILABLE,
+                "database-unavailable",
+                "Database unavailable",
+            ),
             Error::MethodNotAllowed => (
                 S::METHOD_NOT_ALLOWED,
                 "method-not-allowed",
@@ -133,6 +147,22 @@ impl Error {
             Error::Database(_) | Error::Internal(_) => "The server failed to answer this request. \
                 It has been logged; quote the x-request-id header of this response when reporting it."
                 .into(),
+            Error::DatabaseUnavailable {
+                during_commit: false,
+                ..
+            } => format!(
+                "The database is briefly unavailable; this request was not carried out and \
+                 nothing of it was stored. It is safe to retry after {RETRY_AFTER_SECS} s \
+                 (Retry-After)."
+            ),
+            Error::DatabaseUnavailable {
+                during_commit: true,
+                ..
+            } => format!(
+                "The connection to the database was lost while this request was being committed, \
+                 so whether it was stored is not known. Reads are safe to retry after \
+                 {RETRY_AFTER_SECS} s (Retry-After); check before retrying a write."
+            ),
             Error::JournalOff => "The assistant journal is off for this account. An administrator \
                 can enable the assistantJournal flag for it in /internal/admin/feature-flags."
                 .into(),
@@ -166,20 +196,66 @@ impl IntoResponse for Error {
             Error::RateLimited { retry_after_secs } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
             }
+            Error::DatabaseUnavailable { .. } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
+            }
             _ => {}
         }
         response
     }
 }
 
+/// How long a client should wait before retrying a request the database could not serve: a
+/// restart or a failover takes a few seconds (the pool waits up to its acquire timeout first).
+pub const RETRY_AFTER_SECS: u64 = 2;
+
+impl Error {
+    /// `e` as this request's answer when the operation's own commit failed: a lost connection
+    /// there leaves the outcome unknown (see [`Error::DatabaseUnavailable`]).
+    pub fn at_commit(e: sqlx::Error) -> Self {
+        match Error::from(e) {
+            Error::DatabaseUnavailable { source, .. } => Error::DatabaseUnavailable {
+                source,
+                during_commit: true,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Whether `e` says the database is out of reach (not that the statement was wrong): no
+/// connection could be had in time, the connection broke, or the server is shutting down,
+/// starting up, or out of connection slots. Such a request did nothing and may be retried.
+pub fn is_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|code| {
+            // 08: connection exception; 57P01-57P03: admin or crash shutdown, cannot connect
+            // now (starting up or shutting down); 53300: too many connections.
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
+}
+
 /// A tenant transaction refused at `BEGIN` because its credential was revoked (or removed) since
-/// the service cached it is the caller's 401; every other database error is a server fault.
+/// the service cached it is the caller's 401; a database out of reach is a `503` the client may
+/// retry; every other database error is a server fault.
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
         if e.as_database_error().and_then(|d| d.code()).as_deref() == Some(crate::db::REVOKED) {
             return Error::Unauthorized(
                 "this API key has been revoked (or the key this token was minted from)".into(),
             );
+        }
+        if is_unavailable(&e) {
+            return Error::DatabaseUnavailable {
+                source: e,
+                during_commit: false,
+            };
         }
         Error::Database(e)
     }
@@ -197,7 +273,7 @@ impl<T> OnConstraint<T> for std::result::Result<T, sqlx::Error> {
         self.map_err(
             |e| match e.as_database_error().and_then(|d| d.constraint()) {
                 Some(broken) if broken == name => client_error(),
-                _ => Error::Database(e),
+                _ => Error::from(e),
             },
         )
     }

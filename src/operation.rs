@@ -250,7 +250,7 @@ impl Operation {
                 )));
             }
         }
-        self.tx.commit().await?;
+        self.tx.commit().await.map_err(Error::at_commit)?;
         Ok(session)
     }
 }

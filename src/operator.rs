@@ -137,7 +137,7 @@ pub async fn set_flag(
                         ids::format(Kind::Account, account.unwrap_or_default())
                     ))
                 }
-                _ => Error::Database(e),
+                _ => Error::from(e),
             })?;
     Ok(change["before"].as_bool())
 }

@@ -11,7 +11,7 @@ use common::TestApp;
 use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
-use n8v_journal::journal::{calls, catchup, reads, search};
+use n8v_journal::journal::{calls, catchup, reads, search, window};
 use n8v_journal::records;
 use n8v_journal::scopes::Scopes;
 use reqwest::Method;
@@ -575,4 +575,198 @@ async fn own_and_organization_sessions_merge_in_one_order_across_pages() {
         .collect();
     in_brief.retain(|id| expected.contains(id));
     assert_eq!(in_brief, expected, "{brief:#}");
+}
+
+/// Rows of `journal_calls` (the table's and its indexes') this transaction has read so far: its
+/// own statistics, which count what functions' bodies read too, where a plan does not show them.
+async fn calls_read(conn: &mut sqlx::PgConnection) -> i64 {
+    sqlx::query_scalar(
+        "SELECT (pg_stat_get_xact_tuples_returned('journal_calls'::regclass) \
+            + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0) \
+                 FROM pg_index i WHERE i.indrelid = 'journal_calls'::regclass))::bigint",
+    )
+    .fetch_one(conn)
+    .await
+    .unwrap()
+}
+
+/// The rows of `journal_calls` that `sql` (its generic plan, as a pooled connection settles on)
+/// reads as `account`'s key, functions' bodies included.
+async fn calls_read_by(
+    app: &TestApp,
+    account: Uuid,
+    key: Uuid,
+    sql: &str,
+    types: &str,
+    args: &str,
+) -> i64 {
+    let tenant = Tenant {
+        account_id: account,
+        credential_id: Some(key),
+        scopes: Scopes::parse(SCOPES).unwrap(),
+        repository: None,
+        service: false,
+    };
+    let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
+    let conn = tx.conn();
+    for statement in [
+        "SET LOCAL plan_cache_mode = force_generic_plan".to_owned(),
+        format!("PREPARE read_under_test ({types}) AS {sql}"),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+    }
+    let before = calls_read(conn).await;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "EXECUTE read_under_test ({args})"
+    )))
+    .execute(&mut *conn)
+    .await
+    .unwrap();
+    let read = calls_read(conn).await - before;
+    sqlx::raw_sql("DEALLOCATE read_under_test")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    read
+}
+
+/// `sessions` sessions of `account`'s `key`, `calls` calls each (one a second, every other one
+/// wrote, the last two hours ago): ended, or open.
+async fn sessions_of(
+    app: &TestApp,
+    account: Uuid,
+    key: Uuid,
+    sessions: i32,
+    calls: i32,
+    ended: bool,
+) {
+    sqlx::query(
+        "WITH s AS ( \
+           INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
+               scopes, goal, started_at, last_activity_at, ended_at, end_reason, journal_only) \
+           SELECT $1, gen_random_uuid(), $2, 'explicit', 'seed', $3, 'Fix the login timeout ' || g, \
+                  now() - interval '2 hours' - g * interval '1 minute' - $4 * interval '1 second', \
+                  now() - interval '2 hours' - g * interval '1 minute', \
+                  CASE WHEN $5 THEN now() - interval '2 hours' - g * interval '1 minute' END, \
+                  CASE WHEN $5 THEN 'ended' END, false \
+             FROM generate_series(1, 10) g WHERE g <= $6 \
+           RETURNING account_id, session_id, credential_id, started_at) \
+         INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
+             purpose, status, ok, wrote, journal_read, duration_ms, created_at) \
+         SELECT s.account_id, gen_random_uuid(), s.session_id, s.credential_id, 'appendRecordEntry', \
+                'Put the result on record', 201, true, k % 2 = 0, false, 3, \
+                s.started_at + k * interval '1 second' \
+           FROM s, generate_series(1, $4) k",
+    )
+    .bind(account)
+    .bind(key)
+    .bind(SCOPES.split(',').collect::<Vec<_>>())
+    .bind(calls)
+    .bind(ended)
+    .bind(sessions)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}
+
+/// Issue 25. Another account's ten open sessions of 2,000 calls each cost a small account's
+/// reads nothing: its list, brief, window and search read none of those calls. And an
+/// account's own reads of those ten sessions read what the page shows, not the 20,000 calls:
+/// their counts come folded on the session (migration 0015) by the appends that name them.
+#[tokio::test]
+async fn reads_touch_no_other_accounts_calls_and_not_the_whole_of_their_own() {
+    let app = common::spawn_app().await;
+    let small = app.account("small", SCOPES).await;
+    let busy = app.account("busy", SCOPES).await;
+    app.journal_on(busy.id).await;
+    sessions_of(&app, small.id, small.key_id, 10, 1, true).await;
+    sessions_of(&app, busy.id, busy.key_id, 10, 2_000, false).await;
+    // Each open session gets a call through the service (its stored last activity is two
+    // hours behind, so the append folds its count).
+    let record = app.first_record(&busy.token).await;
+    let open: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT session_id FROM journal_sessions WHERE account_id = $1 AND ended_at IS NULL \
+           AND kind = 'explicit'",
+    )
+    .bind(busy.id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(open.len(), 10);
+    for session in &open {
+        let session = ids::format(Kind::Session, *session);
+        app.append(
+            &busy.token,
+            &record,
+            Some(&session),
+            Some(PURPOSE),
+            "one more",
+        )
+        .await;
+    }
+    sqlx::raw_sql("ANALYZE").execute(&app.owner).await.unwrap();
+
+    let list = reads::list_sessions_sql(&Default::default(), false);
+    let list_types = "text, uuid, uuid, text, timestamptz, timestamptz, timestamptz, uuid, bigint";
+    let list_args = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 11";
+    let brief_types = "timestamptz, bigint, timestamptz";
+    let brief_args =
+        "now() - interval '7 days', 21, now() - interval '7 days' - interval '1 minute'";
+    let window_args =
+        "now() - interval '14 days', 500, now() - interval '14 days' - interval '1 minute'";
+    let search = search::search_sql(&Default::default());
+    let search_types = "text, text, uuid, text, timestamptz, timestamptz, boolean, bigint";
+    let search_args =
+        "'login timeout', NULL, NULL, NULL, now() - interval '365 days', NULL, false, 20";
+    let reads = [
+        ("list", list.as_str(), list_types, list_args),
+        (
+            "catch-up",
+            &catchup::catch_up_sql(),
+            brief_types,
+            brief_args,
+        ),
+        ("window", &window::window_sql(), brief_types, window_args),
+        ("search", search.as_str(), search_types, search_args),
+    ];
+    for (name, sql, types, args) in reads {
+        // Ten sessions of one call: a few rows per session at most, whatever the neighbours do.
+        let read = calls_read_by(&app, small.id, small.key_id, sql, types, args).await;
+        assert!(read <= 100, "the small account's {name} read {read} calls");
+        if name == "search" {
+            continue;
+        }
+        // Per session: its newest call, the calls since its count was folded (the append's
+        // own), and the 50 newest for the purposes of a session without a summary.
+        let read = calls_read_by(&app, busy.id, busy.key_id, sql, types, args).await;
+        assert!(
+            read <= 11 * 60,
+            "the {name} of 10 sessions × 2,000 calls read {read} calls"
+        );
+    }
+
+    // The counts stay exact: 2,000 calls and 1,000 writes each, the ten appends that folded
+    // them, and the first read of the Records (which joined the newest explicit session).
+    let listed = app
+        .call(Method::GET, "/api/v1/journal/sessions?limit=20")
+        .token(&busy.token)
+        .purpose(PURPOSE)
+        .ok(200)
+        .await;
+    let sessions = listed["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 10, "{listed:#}");
+    let sum = |field: &str| {
+        sessions
+            .iter()
+            .map(|s| s[field].as_i64().unwrap())
+            .sum::<i64>()
+    };
+    assert_eq!(sum("call_count"), 20_011, "{listed:#}");
+    assert_eq!(sum("write_count"), 10_010, "{listed:#}");
+    for s in sessions {
+        assert_eq!(s["provisional"]["calls"], s["call_count"], "{s:#}");
+    }
 }

@@ -73,6 +73,28 @@ impl Db {
         })
     }
 
+    /// A handle whose connections are made on first use, each acquire waiting at most
+    /// `acquire_timeout`: for a service started before its database is up (and for tests of a
+    /// database out of reach, which answer `503`).
+    pub fn connect_lazy(
+        url: &str,
+        app_role: &str,
+        max_connections: u32,
+        acquire_timeout: Duration,
+    ) -> sqlx::Result<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(acquire_timeout)
+            .connect_lazy(url)?;
+        Ok(Self {
+            pool,
+            app_role: app_role.into(),
+            liveness: Default::default(),
+            cache: Default::default(),
+            listener: Default::default(),
+        })
+    }
+
     pub fn app_role(&self) -> &str {
         &self.app_role
     }

@@ -60,6 +60,8 @@ pub const FUNCTIONS: &[&str] = &[
     // Search candidates: ids of the caller's own matches, read again under the policies.
     "n8v_session_matches(tsquery, timestamptz)",
     "n8v_call_matches(tsquery, timestamptz)",
+    // The counts folded onto a session (migration 0015).
+    "n8v_own_call_counts(uuid, timestamptz, timestamptz)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

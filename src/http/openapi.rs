@@ -23,7 +23,10 @@ use utoipa_swagger_ui::SwaggerUi;
             Every `/api/v1` operation accepts `X-Purpose` (why this call is made) and \
             `X-Session-Id` (the conversation making it), and answers with `X-Session-Id` when the \
             call was recorded in a session. Every error is `application/problem+json` with a \
-            stable `type`.",
+            stable `type`. A `503` of type `database-unavailable` (with `Retry-After`) means the \
+            database was briefly out of reach and nothing of the request was stored: it is safe \
+            to retry, writes included, after `Retry-After` seconds (its `detail` says so when a \
+            lost commit leaves the outcome unknown).",
         license(name = "MIT", identifier = "MIT")
     ),
     tags(

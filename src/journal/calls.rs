@@ -98,7 +98,9 @@ pub async fn record(
 
 /// The statement [`record`] runs (public for the plan test, `tests/plans.rs`). Every table it
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
-/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012).
+/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
+/// it writes the session's row (at most once a minute) it folds the calls made until 30 s
+/// earlier into the session's counts (`n8v_own_call_counts`, migration 0015).
 pub const RECORD: &str = "WITH audit AS ( \
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
            status, created_at) \
@@ -126,7 +128,12 @@ pub const RECORD: &str = "WITH audit AS ( \
          FROM target t), \
      touched AS ( \
        UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $25), \
-           journal_only = s.journal_only AND $23 \
+           journal_only = s.journal_only AND $23, \
+           (counted_calls, counted_writes, counted_through) = (SELECT s.counted_calls + f.calls, \
+               s.counted_writes + f.writes, \
+               GREATEST(s.counted_through, $25::timestamptz - interval '30 seconds') \
+             FROM n8v_own_call_counts(s.session_id, s.counted_through, \
+                                      $25::timestamptz - interval '30 seconds') f) \
          FROM target c \
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
           AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \

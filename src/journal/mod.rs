@@ -11,14 +11,22 @@ macro_rules! last_activity {
     };
 }
 
-/// How many calls of the `journal_sessions` row in scope match `$and` (`""` for all), as SQL.
+/// How many calls of the `journal_sessions` row in scope match `$and` (`""` for all), as SQL:
+/// those folded into its `$counted` column (migration 0015) plus those made since it was folded,
+/// so a read counts the last minute or so of calls, not the session's history. (Compared with
+/// the column itself, never NULL: wrapped in an expression, the bound was not an index condition
+/// under row-level security and the read counted every call again.)
 macro_rules! call_count {
-    ($and:literal) => {
+    ($counted:literal, $and:literal) => {
         concat!(
-            "(SELECT count(*) FROM journal_calls c WHERE c.account_id = journal_sessions.account_id \
-             AND c.session_id = journal_sessions.session_id",
+            "(journal_sessions.",
+            $counted,
+            " + (SELECT count(*) FROM journal_calls c \
+             WHERE c.account_id = journal_sessions.account_id \
+             AND c.session_id = journal_sessions.session_id \
+             AND c.created_at > journal_sessions.counted_through",
             $and,
-            ")::int"
+            "))::int"
         )
     };
 }

@@ -25,8 +25,31 @@ pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 /// reads' target lists, though, the planner evaluated it far more often.)
 pub(crate) const LAST_ACTIVITY: &str = last_activity!();
 
-/// The number of calls of the `journal_sessions` row in scope (derived: no counter row).
-pub(crate) const CALL_COUNT: &str = call_count!("");
+/// The number of calls of the `journal_sessions` row in scope (folded, plus those since).
+pub(crate) const CALL_COUNT: &str = call_count!("counted_calls", "");
+
+/// How far behind its own time a fold of a session's counts stops (migration 0015): a call is
+/// folded only once it is older than this, so a call still being committed (a request lasts at
+/// most the request timeout, 30 s by default) is never passed over.
+pub const COUNT_LAG: &str = "interval '30 seconds'";
+
+/// The SET item that folds the calls of the `journal_sessions` row in scope made up to
+/// `{through}` less [`COUNT_LAG`] into its counts. Every statement that closes a session (or
+/// moves its stored last activity, see `calls::RECORD`) folds: the row is written anyway.
+macro_rules! fold_counts {
+    ($through:literal) => {
+        concat!(
+            "(counted_calls, counted_writes, counted_through) = (SELECT \
+               journal_sessions.counted_calls + f.calls, journal_sessions.counted_writes + f.writes, \
+               GREATEST(journal_sessions.counted_through, ",
+            $through,
+            "::timestamptz - interval '30 seconds') \
+             FROM n8v_own_call_counts(journal_sessions.session_id, journal_sessions.counted_through, ",
+            $through,
+            "::timestamptz - interval '30 seconds') f)"
+        )
+    };
+}
 
 /// Where a new session is being opened, as far as the caller knows it.
 #[derive(Debug, Default, Clone)]
@@ -98,11 +121,12 @@ pub async fn join_or_issue(
         return Ok(id);
     }
     let retired: Vec<(Uuid, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired' \
+        "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired', {} \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
            AND ({LAST_ACTIVITY} <= $2 OR started_at <= $3) \
-         RETURNING session_id, {CALL_COUNT}"
+         RETURNING session_id, {CALL_COUNT}",
+        fold_counts!("$4")
     )))
     .bind(&scopes)
     .bind(fresh_after)
@@ -190,10 +214,11 @@ pub async fn end(
 ) -> Result<Session> {
     let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3, \
-             handoff = $4, last_activity_at = GREATEST(last_activity_at, $2) \
+             handoff = $4, last_activity_at = GREATEST(last_activity_at, $2), {} \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND session_id = $1 AND ended_at IS NULL \
-         RETURNING {SESSION_COLUMNS}"
+         RETURNING {SESSION_COLUMNS}",
+        fold_counts!("$2")
     )))
     .bind(id)
     .bind(now)
@@ -236,11 +261,12 @@ pub async fn close_quiet(
              WHERE account_id = n8v_account() AND session_id = $1) \
          UPDATE journal_sessions SET last_activity_at = exact.at, \
              ended_at = CASE WHEN exact.at <= $2 THEN $3::timestamptz END, \
-             end_reason = CASE WHEN exact.at <= $2 THEN 'quiet' END \
+             end_reason = CASE WHEN exact.at <= $2 THEN 'quiet' END, {} \
          FROM exact \
          WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL \
            AND last_activity_at <= $2 \
-         RETURNING ended_at IS NOT NULL, {CALL_COUNT}"
+         RETURNING ended_at IS NOT NULL, {CALL_COUNT}",
+        fold_counts!("$3")
     )))
     .bind(session)
     .bind(cutoff)

@@ -78,9 +78,13 @@ pub struct Session {
     pub ended_at: Option<DateTime<Utc>>,
     /// `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
     pub end_reason: Option<String>,
-    /// How many calls were recorded in the session.
+    /// How many calls were recorded in the session. Exact, and cheap to read however long the
+    /// session: calls are folded into a count on the session a minute at a time (by the calls
+    /// themselves and by its close), and a read counts only those made since. A call still
+    /// being committed more than 30 s after it started (past the default request timeout)
+    /// could be left out.
     pub call_count: i32,
-    /// How many of those calls wrote.
+    /// How many of those calls wrote (kept the same way as `call_count`).
     pub write_count: i32,
     /// The stored summary, once the session has closed and its summary job has run.
     pub summary: Option<crate::summarize::Summary>,
@@ -210,9 +214,9 @@ pub(crate) const SESSION_COLUMNS: &str = concat!(
      scopes, goal, outcome, handoff, started_at, ",
     last_activity!(),
     " AS last_activity_at, ended_at, end_reason, ",
-    call_count!(""),
+    call_count!("counted_calls", ""),
     " AS call_count, ",
-    call_count!(" AND c.wrote"),
+    call_count!("counted_writes", " AND c.wrote"),
     " AS write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, \
     CASE WHEN summary IS NULL THEN ARRAY(SELECT r.purpose FROM ( \

@@ -132,20 +132,24 @@ fn count(n: i32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// The window's sessions: `$1` since, `$2` how many, `$3` since less the activity slack, newest
+/// first. Public for the plan tests (`tests/plans.rs`).
+pub fn window_sql() -> String {
+    active_sessions_sql("started_at DESC, session_id DESC")
+}
+
 /// The window as markdown, at most `max_chars` characters, and the sessions it shows.
 pub async fn render(
     tx: &mut TenantTx,
     now: DateTime<Utc>,
     max_chars: usize,
 ) -> Result<(String, Vec<SessionId>)> {
-    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(active_sessions_sql(
-        "started_at DESC, session_id DESC",
-    )))
-    .bind(now - Duration::days(WINDOW_DAYS))
-    .bind(MAX_SESSIONS)
-    .bind(now - Duration::days(WINDOW_DAYS) - ACTIVITY_SLACK)
-    .fetch_all(tx.conn())
-    .await?;
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(window_sql()))
+        .bind(now - Duration::days(WINDOW_DAYS))
+        .bind(MAX_SESSIONS)
+        .bind(now - Duration::days(WINDOW_DAYS) - ACTIVITY_SLACK)
+        .fetch_all(tx.conn())
+        .await?;
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
     let reader = AccountId(tx.tenant().account_id);
     let purposes = super::handoff::marked_purposes(tx, &sessions).await?;

@@ -41,10 +41,26 @@ pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
     })
 }
 
-/// A tool error (`isError: true`) an assistant can act on: the problem's title and detail.
+/// A tool error (`isError: true`) an assistant can act on: the problem's title and detail,
+/// with its `type` and HTTP-equivalent `status`, and `retry_after` (seconds) when retrying
+/// later is the remedy (a database briefly unavailable, a rate limit), as REST's
+/// `Retry-After` says.
 pub(super) fn problem_result(error: &Error, session: Option<&str>) -> CallToolResult {
     let problem = error.problem();
-    tool_error(&problem.title, &problem.detail, session)
+    let retry_after = match error {
+        Error::DatabaseUnavailable { .. } => Some(crate::error::RETRY_AFTER_SECS),
+        Error::RateLimited { retry_after_secs } => Some(*retry_after_secs),
+        _ => None,
+    };
+    let mut result = tool_error(&problem.title, &problem.detail, session);
+    if let Some(Value::Object(fields)) = result.structured_content.as_mut() {
+        fields.insert("type".into(), problem.kind.into());
+        fields.insert("status".into(), problem.status.into());
+        if let Some(secs) = retry_after {
+            fields.insert("retry_after".into(), secs.into());
+        }
+    }
+    result
 }
 
 pub(super) fn tool_error(title: &str, detail: &str, session: Option<&str>) -> CallToolResult {
