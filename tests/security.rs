@@ -166,6 +166,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_delete_account(uuid,text)",
         "n8v_json_document(jsonb)",
         "n8v_last_activity(uuid,uuid,timestamp with time zone)",
+        "n8v_own_call_counts(uuid,timestamp with time zone,timestamp with time zone)",
         "n8v_own_last_activity(uuid,timestamp with time zone)",
         "n8v_owned_organizations()",
         "n8v_readable_organizations()",

@@ -81,13 +81,18 @@ impl Db {
         app_role: &str,
         max_connections: u32,
         acquire_timeout: Duration,
-    ) -> sqlx::Result<Self> {
-        let pool = PgPoolOptions::new()
-            .max_connections(max_connections)
-            .acquire_timeout(acquire_timeout)
-            .connect_lazy(url)?;
+    ) -> anyhow::Result<Self> {
+        let lazy = |options| {
+            PgPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(acquire_timeout)
+                .connect_lazy_with(options)
+        };
+        let pool = lazy(url.parse()?);
+        let tenant = lazy(login::options(url, app_role)?);
         Ok(Self {
             pool,
+            tenant,
             app_role: app_role.into(),
             liveness: Default::default(),
             cache: Default::default(),
