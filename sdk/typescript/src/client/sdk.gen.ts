@@ -137,7 +137,9 @@ export const getJournalEntry = <ThrowOnError extends boolean = false>(options: O
  * becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
  * project), drafted by the summary model. The prose is never stored: tool calls and output,
  * reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
- * the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+ * the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+ * key (and the tokens minted from it); another key of the account posting the same id makes
+ * its own entries. A conversation
  * without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
  */
 export const postEpisode = <ThrowOnError extends boolean = false>(options: Options<PostEpisodeData, ThrowOnError>) => (options.client ?? client).post<PostEpisodeResponses, PostEpisodeErrors, ThrowOnError>({

@@ -718,7 +718,11 @@ export type Session = {
      */
     assistant: string;
     /**
-     * How many calls were recorded in the session.
+     * How many calls were recorded in the session. Exact, and cheap to read however long the
+     * session: calls are folded into a count on the session a minute at a time (by the calls
+     * themselves and by its close), and a read counts only those made since. A call still
+     * being committed more than 30 s after it started (past the default request timeout)
+     * could be left out.
      */
     call_count: number;
     /**
@@ -796,7 +800,7 @@ export type Session = {
      */
     summary_output_tokens?: number | null;
     /**
-     * How many of those calls wrote.
+     * How many of those calls wrote (kept the same way as `call_count`).
      */
     write_count: number;
 };
@@ -1567,7 +1571,7 @@ export type PostEpisodeErrors = {
      */
     404: Problem;
     /**
-     * `X-Session-Id` names a session that has ended (`conflict`)
+     * `X-Session-Id` names a session that has ended, or a part of this episode was posted by this key with scopes this token does not hold (`conflict`)
      */
     409: Problem;
     /**
@@ -1628,7 +1632,7 @@ export type SearchJournalData = {
     query?: {
         /**
          * The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
-         * characters.
+         * characters, with at least one word to find (not only `-excluded` or common words).
          */
         q?: string;
         /**
@@ -1661,7 +1665,7 @@ export type SearchJournalData = {
 
 export type SearchJournalErrors = {
     /**
-     * `q` missing, empty or too long, a bad `organization` or `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * `q` missing, empty, too long or with no word to find (only `-excluded` or common words), a bad `organization` or `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -1693,6 +1697,10 @@ export type SearchJournalErrors = {
      * The server failed to answer; quote the `x-request-id` response header when reporting it.
      */
     500: Problem;
+    /**
+     * The search ran longer than the service allows (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it (`unavailable`)
+     */
+    503: Problem;
 };
 
 export type SearchJournalError = SearchJournalErrors[keyof SearchJournalErrors];

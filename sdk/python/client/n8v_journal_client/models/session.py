@@ -38,7 +38,11 @@ class Session:
     Attributes:
         account_id (str): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
         assistant (str): The assistant making the calls: `X-Assistant`, else the `User-Agent`, else `unknown`.
-        call_count (int): How many calls were recorded in the session.
+        call_count (int): How many calls were recorded in the session. Exact, and cheap to read however long the
+            session: calls are folded into a count on the session a minute at a time (by the calls
+            themselves and by its close), and a read counts only those made since. A call still
+            being committed more than 30 s after it started (past the default request timeout)
+            could be left out.
         id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         key_id (str): `key_` followed by 26 Crockford base32 characters (a UUIDv7).
         kind (str): `explicit` (opened with a goal) or `implicit` (issued for calls made without a session).
@@ -46,7 +50,7 @@ class Session:
         scopes (list[str]): The scopes the credential held; only credentials holding all of them can read this session.
         started_at (datetime.datetime): When the session was opened.
         status (str): `open` or `closed`.
-        write_count (int): How many of those calls wrote.
+        write_count (int): How many of those calls wrote (kept the same way as `call_count`).
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
         ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open.
         goal (None | str | Unset): One sentence describing the goal of the conversation, given when it was opened.

@@ -135,7 +135,9 @@ def sync_detailed(
     becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
     project), drafted by the summary model. The prose is never stored: tool calls and output,
     reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+    key (and the tokens minted from it); another key of the account posting the same id makes
+    its own entries. A conversation
     without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
@@ -184,7 +186,9 @@ def sync(
     becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
     project), drafted by the summary model. The prose is never stored: tool calls and output,
     reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+    key (and the tokens minted from it); another key of the account posting the same id makes
+    its own entries. A conversation
     without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
@@ -228,7 +232,9 @@ async def asyncio_detailed(
     becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
     project), drafted by the summary model. The prose is never stored: tool calls and output,
     reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+    key (and the tokens minted from it); another key of the account posting the same id makes
+    its own entries. A conversation
     without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
@@ -275,7 +281,9 @@ async def asyncio(
     becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
     project), drafted by the summary model. The prose is never stored: tool calls and output,
     reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part. A conversation
+    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
+    key (and the tokens minted from it); another key of the account posting the same id makes
+    its own entries. A conversation
     without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
