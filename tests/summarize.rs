@@ -213,9 +213,32 @@ fn user_text_gemini(seen: &Seen) -> &str {
         .unwrap()
 }
 
-fn assert_code_fallback(outcome: &Outcome, facts: &SessionFacts, why: &str) {
+/// The code summary of [`facts`], written out here rather than computed by `code_summary`: a
+/// fallback is compared with what the rules should say, not with the function under test.
+fn code_summary_of_facts() -> Summary {
+    Summary {
+        summary: "Claude made 3 calls (1 write, 1 failed) from 2026-11-10 09:00 to 09:09 UTC. \
+                  Operations: recordsList ×1, entriesAppend ×2. \
+                  Goal: Get the login fix ready for review. \
+                  Outcome: Fix ready for review; tests passed. \
+                  Failed: entriesAppend on rec_02 (note the failing test)."
+            .into(),
+        decisions: vec![],
+        work_started: vec!["Get the login fix ready for review".into()],
+        work_finished: vec![
+            "Fix ready for review; tests passed".into(),
+            "entriesAppend on rec_01 (log the login fix)".into(),
+        ],
+        open_questions: vec![
+            "entriesAppend on rec_02 (note the failing test) failed and was not retried successfully"
+                .into(),
+        ],
+    }
+}
+
+fn assert_code_fallback(outcome: &Outcome, expected: &Summary, why: &str) {
     assert_eq!(outcome.model, "code");
-    assert_eq!(outcome.summary, code_summary(facts));
+    assert_eq!(&outcome.summary, expected);
     let fallback = outcome.fallback.as_deref().expect("fallback says why");
     assert!(
         fallback.contains(why),
@@ -412,7 +435,7 @@ async fn server_errors_are_retried_then_code_takes_over() {
         "{:?}",
         seen[2].at - seen[1].at
     );
-    assert_code_fallback(&outcome, &facts, "HTTP 500");
+    assert_code_fallback(&outcome, &code_summary_of_facts(), "HTTP 500");
     assert_eq!(
         (
             outcome.input_tokens,
@@ -436,7 +459,7 @@ async fn client_errors_are_not_retried() {
     )
     .await;
     assert_eq!(fake.seen().len(), 1);
-    assert_code_fallback(&outcome, &facts, "HTTP 403");
+    assert_code_fallback(&outcome, &code_summary_of_facts(), "HTTP 403");
 }
 
 #[tokio::test]
@@ -456,7 +479,7 @@ async fn a_stalled_provider_times_out_fast() {
     )
     .await
     .expect("each attempt gave up after 150 ms instead of waiting for the stalled answer");
-    assert_code_fallback(&outcome, &facts, "timed out");
+    assert_code_fallback(&outcome, &code_summary_of_facts(), "timed out");
     assert_eq!(fake.seen().len(), 3, "timeouts are retried too");
     assert_eq!(outcome.cost_usd, Decimal::ZERO);
 }
@@ -478,7 +501,7 @@ async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
             &facts,
         )
         .await;
-        assert_code_fallback(&outcome, &facts, "draft");
+        assert_code_fallback(&outcome, &code_summary_of_facts(), "draft");
         assert_eq!(fake.seen().len(), 1, "no edit of an unreadable draft");
         assert_eq!((outcome.input_tokens, outcome.output_tokens), (300, 40));
         // 300 × $0.25 + 40 × $1.50, per million.
@@ -492,7 +515,7 @@ async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
         &facts,
     )
     .await;
-    assert_code_fallback(&outcome, &facts, "malformed");
+    assert_code_fallback(&outcome, &code_summary_of_facts(), "malformed");
     assert_eq!(
         (
             outcome.input_tokens,
@@ -711,7 +734,11 @@ async fn code_summary_states_goal_outcome_and_failures() {
         summary.open_questions,
         ["entriesAppend on rec_02 (note the failing test) failed and was not retried successfully"]
     );
-    assert_eq!(summary, code_summary(&facts), "deterministic");
+    assert_eq!(
+        summary,
+        code_summary_of_facts(),
+        "the whole summary, as the rules say"
+    );
 
     // A failure later retried successfully on the same target is not left open.
     let mut retried = facts.clone();
@@ -720,7 +747,7 @@ async fn code_summary_states_goal_outcome_and_failures() {
 
     // No provider, or nothing to summarise: the code summary, free, and why.
     let outcome = summarize(None, &limits(&Rates::default()), &facts).await;
-    assert_code_fallback(&outcome, &facts, "no model provider");
+    assert_code_fallback(&outcome, &code_summary_of_facts(), "no model provider");
     assert_eq!(
         (
             outcome.input_tokens,
@@ -742,7 +769,12 @@ async fn code_summary_states_goal_outcome_and_failures() {
         &empty,
     )
     .await;
-    assert_code_fallback(&outcome, &empty, "no calls");
+    let nothing = Summary {
+        summary: "Claude made no calls. Goal: Look around.".into(),
+        work_started: vec!["Look around".into()],
+        ..Summary::default()
+    };
+    assert_code_fallback(&outcome, &nothing, "no calls");
     assert!(fake.seen().is_empty());
     assert_eq!(
         code_summary(&empty).summary,
