@@ -41,6 +41,17 @@ pub struct Db {
 }
 
 impl Db {
+    fn with_pools(pool: PgPool, tenant: PgPool, app_role: &str) -> Self {
+        Self {
+            pool,
+            tenant,
+            app_role: app_role.into(),
+            liveness: Default::default(),
+            cache: Default::default(),
+            listener: Default::default(),
+        }
+    }
+
     /// Connects as the owner (`url`) and as the application role's login role (`max_connections`
     /// for tenant work; the owner's pool gets half as many, at least 4).
     pub async fn connect(url: &str, app_role: &str, max_connections: u32) -> anyhow::Result<Self> {
@@ -63,14 +74,7 @@ impl Db {
                      way it lets the owner in"
                 )
             })?;
-        Ok(Self {
-            pool,
-            tenant,
-            app_role: app_role.into(),
-            liveness: Default::default(),
-            cache: Default::default(),
-            listener: Default::default(),
-        })
+        Ok(Self::with_pools(pool, tenant, app_role))
     }
 
     /// A handle whose connections are made on first use, each acquire waiting at most
@@ -90,14 +94,7 @@ impl Db {
         };
         let pool = lazy(url.parse()?);
         let tenant = lazy(login::options(url, app_role)?);
-        Ok(Self {
-            pool,
-            tenant,
-            app_role: app_role.into(),
-            liveness: Default::default(),
-            cache: Default::default(),
-            listener: Default::default(),
-        })
+        Ok(Self::with_pools(pool, tenant, app_role))
     }
 
     pub fn app_role(&self) -> &str {
