@@ -3,7 +3,7 @@
 ARG BASE_IMAGE=debian:bookworm-slim
 FROM ${BASE_IMAGE}
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3-minimal \
+    && apt-get install -y --no-install-recommends python3 \
     && rm -rf /var/lib/apt/lists/*
 COPY otlp-receiver.py /usr/local/bin/otlp-receiver.py
 ENV OTLP_PORT=4318
