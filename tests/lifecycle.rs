@@ -236,9 +236,9 @@ async fn two_passes_at_once_delete_and_count_every_row_once() {
         ..Rules::default()
     };
     let state = workers(&app, rules);
-    // The test locks the oldest session over the cap until both passes wait (the first to
-    // delete it, the other behind it, or both deleting it when nothing serialises them), so
-    // the two passes really are in the cap at once.
+    // The test locks the oldest session over the cap until both passes wait at it, so both
+    // pick the same first batch while neither has deleted it: a pass that counted what it picked
+    // rather than what its own deletes removed would count that batch twice.
     let oldest: Uuid = sqlx::query_scalar(
         "SELECT session_id FROM journal_sessions WHERE account_id = $1 \
          ORDER BY last_activity_at, session_id LIMIT 1",

@@ -118,10 +118,6 @@ const EXPIRED_SESSIONS: &str = "DELETE FROM journal_sessions WHERE account_id = 
           AND n8v_last_activity(account_id, session_id, last_activity_at) < $1 \
         ORDER BY last_activity_at LIMIT $2)";
 
-const OLDEST_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_account() \
-    AND call_id IN (SELECT call_id FROM journal_calls WHERE account_id = n8v_account() \
-        ORDER BY created_at, call_id LIMIT $1)";
-
 const EXPIRED_AUDIT: &str = "DELETE FROM audit_log WHERE account_id = n8v_account() \
     AND audit_id IN (SELECT audit_id FROM audit_log \
         WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)";
@@ -136,20 +132,35 @@ async fn lock_account(tx: &mut TenantTx) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Caps run one batch per transaction under the account's advisory lock, counting inside
-/// it, so two passes at once never both remove the same excess.
-async fn locked_over(tx: &mut TenantTx, table: &'static str, cap: i64) -> sqlx::Result<i64> {
-    sqlx::query(
-        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-cap:' || n8v_account()::text, 0))",
-    )
-    .execute(tx.conn())
-    .await?;
-    let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {table} WHERE account_id = n8v_account()"
-    )))
-    .fetch_one(tx.conn())
-    .await?;
-    Ok(n - cap)
+/// The oldest sessions beyond the account's newest `cap_sessions`, at most `batch` of them.
+const SESSIONS_OVER_CAP: &str = "SELECT session_id FROM ( \
+        SELECT session_id, last_activity_at FROM journal_sessions \
+        WHERE account_id = n8v_account() \
+        ORDER BY last_activity_at DESC, session_id DESC OFFSET $1) AS beyond \
+    ORDER BY last_activity_at, session_id LIMIT $2";
+
+/// The oldest calls beyond the account's newest `cap_calls`, at most `batch` of them.
+const CALLS_OVER_CAP: &str = "SELECT call_id FROM ( \
+        SELECT call_id, created_at FROM journal_calls WHERE account_id = n8v_account() \
+        ORDER BY created_at DESC, call_id DESC OFFSET $1) AS beyond \
+    ORDER BY created_at, call_id LIMIT $2";
+
+/// Caps pick what is over them in one statement: the rows beyond the newest `cap`. Deleting the
+/// oldest rows never pushes another row past the cap, so a row one pass sees beyond it is
+/// beyond it for every pass, and two passes at once cannot together remove more than the
+/// excess (a count read before another pass commits, then a pick read after, could). Each pass
+/// counts only the rows its own `DELETE`s removed. A batch at a time, until nothing is over.
+async fn over_cap(
+    tx: &mut TenantTx,
+    sql: &'static str,
+    cap: i64,
+    batch: i64,
+) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(sql)
+        .bind(cap)
+        .bind(batch)
+        .fetch_all(tx.conn())
+        .await
 }
 
 /// The oldest sessions over the cap go with their calls (and summaries), a batch at a time.
@@ -157,18 +168,11 @@ async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u6
     let (mut sessions, mut calls) = (0, 0);
     loop {
         let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-        let over = locked_over(&mut tx, "journal_sessions", rules.cap_sessions).await?;
-        if over <= 0 {
+        let doomed = over_cap(&mut tx, SESSIONS_OVER_CAP, rules.cap_sessions, rules.batch).await?;
+        if doomed.is_empty() {
             tx.commit().await?;
             return Ok((sessions, calls));
         }
-        let doomed: Vec<Uuid> = sqlx::query_scalar(
-            "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
-             ORDER BY last_activity_at, session_id LIMIT $1",
-        )
-        .bind(rules.batch.min(over))
-        .fetch_all(tx.conn())
-        .await?;
         calls += sqlx::query(
             "DELETE FROM journal_calls WHERE account_id = n8v_account() AND session_id = ANY($1)",
         )
@@ -192,16 +196,18 @@ async fn cap_calls(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<u64> {
     let mut calls = 0;
     loop {
         let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-        let over = locked_over(&mut tx, "journal_calls", rules.cap_calls).await?;
-        if over <= 0 {
+        let doomed = over_cap(&mut tx, CALLS_OVER_CAP, rules.cap_calls, rules.batch).await?;
+        if doomed.is_empty() {
             tx.commit().await?;
             return Ok(calls);
         }
-        calls += sqlx::query(OLDEST_CALLS)
-            .bind(rules.batch.min(over))
-            .execute(tx.conn())
-            .await?
-            .rows_affected();
+        calls += sqlx::query(
+            "DELETE FROM journal_calls WHERE account_id = n8v_account() AND call_id = ANY($1)",
+        )
+        .bind(&doomed)
+        .execute(tx.conn())
+        .await?
+        .rows_affected();
         tx.commit().await?;
     }
 }
