@@ -22,7 +22,7 @@ if ! cmp -s "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/package-lock
     (cd "$N8V_NODE_TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-# The browser tests (tests/browser.rs): Debian's chromium, and playwright-core (pinned in
+# The browser tests (tests/api/browser.rs): Debian's chromium, and playwright-core (pinned in
 # tests/browser/package-lock.json) in its own cache to drive it.
 if [ ! -x /usr/bin/chromium ]; then
     echo "ci: installing chromium for the browser tests"

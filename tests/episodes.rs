@@ -1,6 +1,7 @@
 //! Episodes: conversations posted by a harness become entries; the prose is never stored, never
 //! logged, and what should not reach a model never does.
 
+#[path = "api/common/mod.rs"]
 mod common;
 
 use common::TestApp;

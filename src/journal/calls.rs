@@ -96,7 +96,7 @@ pub async fn record(
     Ok(recorded)
 }
 
-/// The statement [`record`] runs (public for the plan test, `tests/plans.rs`). Every table it
+/// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
 /// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
 /// it writes the session's row (at most once a minute) it folds the calls made until 30 s

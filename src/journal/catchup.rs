@@ -234,7 +234,7 @@ pub async fn catch_up(
 }
 
 /// The brief's sessions: `$1` since, `$2` how many, `$3` since less the activity slack (the
-/// stored last activity is a lower bound). Public for the plan tests (`tests/plans.rs`).
+/// stored last activity is a lower bound). Public for the plan tests (`tests/api/plans.rs`).
 pub fn catch_up_sql() -> String {
     active_sessions_sql("journal_sessions.last_activity_at DESC, session_id DESC")
 }

@@ -64,7 +64,7 @@ pub async fn list_sessions(
 /// The session list's SQL for these filters: `$1` assistant, `$2` key, `$3` organization, `$4`
 /// repository, `$5`/`$6` from/to, `$7`/`$8` the cursor, `$9` the limit. Only the filters given
 /// become conditions (see `visible_sessions`); every value is still bound at its place, so each
-/// combination is one prepared statement. Public for the plan tests (`tests/plans.rs`).
+/// combination is one prepared statement. Public for the plan tests (`tests/api/plans.rs`).
 pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
     let conds = conditions(
         &["NOT journal_only"],

@@ -88,7 +88,7 @@ pub async fn search(
 
 /// The search's SQL for these filters: `$1` the query, `$2` repository, `$3` organization, `$4`
 /// assistant, `$5`/`$6` from/to, `$7` whether digests are left out, `$8` the limit. Public for
-/// the plan tests (`tests/plans.rs`).
+/// the plan tests (`tests/api/plans.rs`).
 pub fn search_sql(filter: &SearchFilter) -> String {
     // Only the filters given become conditions (as in `reads::list_sessions_sql`).
     let narrow = conditions(

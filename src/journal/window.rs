@@ -133,7 +133,7 @@ fn count(n: i32, one: &str, many: &str) -> String {
 }
 
 /// The window's sessions: `$1` since, `$2` how many, `$3` since less the activity slack, newest
-/// first. Public for the plan tests (`tests/plans.rs`).
+/// first. Public for the plan tests (`tests/api/plans.rs`).
 pub fn window_sql() -> String {
     active_sessions_sql("started_at DESC, session_id DESC")
 }

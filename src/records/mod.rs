@@ -208,7 +208,7 @@ struct AppendedRow {
     created_at: DateTime<Utc>,
 }
 
-/// The statement of [`open_and_append`] (public for the plan test, `tests/plans.rs`): the Record
+/// The statement of [`open_and_append`] (public for the plan test, `tests/api/plans.rs`): the Record
 /// as the caller may see it, and the entry, whose policy checks that Record again.
 pub const OPEN_AND_APPEND: &str = "WITH r AS (SELECT account_id, organization_id FROM records \
        WHERE record_id = $1), \

@@ -2,7 +2,7 @@
 
 Usage: python3 src/scrub/gitleaks_convert.py gitleaks.toml <gitleaks commit> src/scrub/gitleaks.rs LICENSE
        cargo fmt
-Then run `cargo test --test scrub` (every rule must compile; the recall test reports the rest).
+Then run `cargo test --test api scrub::` (every rule must compile; the recall test reports the rest).
 """
 import tomllib, sys, json
 

@@ -3,10 +3,10 @@
 //! monthly budget first, and a session sends at most `max_parts` parts to the model. Each test
 //! counts the requests a local Gemini-speaking server received.
 
-mod common;
+use crate::common;
 
+use crate::common::{TestApp, session_of};
 use chrono::Duration;
-use common::{TestApp, session_of};
 use n8v_journal::config::Config;
 use n8v_journal::jobs::{WorkerState, summary};
 use n8v_journal::queue::SummarizeSession;

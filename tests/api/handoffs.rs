@@ -4,13 +4,13 @@
 //! model's items without duplicates; the lists are capped, scrubbed and private; customer
 //! accounts can be sent to an OpenAI-compatible endpoint.
 
-mod common;
+use crate::common;
 
+use crate::common::TestApp;
+use crate::common::mcp::{call, connect, error_text, structured};
 use axum::Json;
 use axum::extract::State;
 use chrono::Duration;
-use common::TestApp;
-use common::mcp::{call, connect, error_text, structured};
 use n8v_journal::config::{Config, CustomerProvider, ProviderSettings};
 use n8v_journal::jobs::summary;
 use reqwest::Method;

@@ -1,7 +1,7 @@
 //! Row-level security, checked as the application role: the catalog rules every tenant table
 //! must follow, and isolation between two accounts at the SQL level.
 
-mod common;
+use crate::common;
 
 use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
@@ -127,32 +127,7 @@ async fn seed(app: &common::TestApp, account: Uuid) {
     .execute(&app.owner)
     .await
     .unwrap();
-    sqlx::query(
-        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, input_tokens, output_tokens, cost_usd, created_at) \
-         VALUES ($1, $2, 1, '{}', 'code', 0, 0, 0, now())",
-    )
-    .bind(account)
-    .bind(session)
-    .execute(&app.owner)
-    .await
-    .unwrap();
-    sqlx::query(
-        "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
-    )
-    .bind(account)
-    .execute(&app.owner)
-    .await
-    .unwrap();
-    sqlx::query(
-        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
-             scopes, session_count, summary, model, created_at) \
-         VALUES ($1, gen_random_uuid(), 'week', '2026-11-02', '2026-11-09', '{chats:read}', 1, \
-             '{}', 'code', now())",
-    )
-    .bind(account)
-    .execute(&app.owner)
-    .await
-    .unwrap();
+    common::seed::worker_rows(app, account, session, 1).await;
     sqlx::query(
         "INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status) \
          VALUES ($1, $2, $3, 'r', 'GET', '/', 200)",
@@ -165,17 +140,21 @@ async fn seed(app: &common::TestApp, account: Uuid) {
     .unwrap();
 }
 
+/// The tenant tables the application role can read.
 async fn tenant_tables(app: &common::TestApp) -> Vec<String> {
-    sqlx::query_scalar(
-        "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-          WHERE n.nspname = 'public' AND c.relkind = 'r' \
-            AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'account_id') \
-            AND has_table_privilege('n8v_app', c.oid, 'SELECT') \
-          ORDER BY 1",
-    )
-    .fetch_all(&app.owner)
-    .await
-    .unwrap()
+    let mut readable = Vec::new();
+    for table in common::seed::account_tables(app).await {
+        let granted: bool =
+            sqlx::query_scalar("SELECT has_table_privilege('n8v_app', $1::regclass, 'SELECT')")
+                .bind(&table)
+                .fetch_one(&app.owner)
+                .await
+                .unwrap();
+        if granted {
+            readable.push(table);
+        }
+    }
+    readable
 }
 
 #[tokio::test]

@@ -2,9 +2,9 @@
 //! (issue 25, goal 4): a database that answers no connection, and a connection lost in the
 //! middle of a request, over REST and MCP alike.
 
-mod common;
+use crate::common;
 
-use common::{TestApp, mcp};
+use crate::common::{TestApp, mcp};
 use n8v_journal::clock::ManualClock;
 use n8v_journal::config::Config;
 use n8v_journal::db::Db;
@@ -46,15 +46,7 @@ async fn app_without_database() -> String {
     let url = "postgres://postgres@127.0.0.1:1/postgres";
     let db = Db::connect_lazy(url, "n8v_app", 2, Duration::from_millis(300)).unwrap();
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
-    let state = AppState::new(db, Config::for_database(url), clock);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(n8v_journal::app::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
-    base
+    common::serve(AppState::new(db, Config::for_database(url), clock)).await
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The OpenAPI document: the committed copy is the generated one, every operation is fully
 //! described, and the running app serves it (and Swagger UI).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::PathBuf;

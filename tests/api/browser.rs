@@ -10,7 +10,7 @@
 //! /var/tmp/n8v-journal-browser). A missing browser fails the test unless `N8V_SKIP_BROWSER=1`
 //! asks, out loud, for it to be skipped: nothing passes because a variable was not set.
 
-mod common;
+use crate::common;
 
 use chrono::{Duration, Utc};
 use std::path::{Path, PathBuf};

@@ -2,12 +2,12 @@
 //! digest retried, month digests outliving their sessions, and reading them over REST, MCP and
 //! the markdown window.
 
-mod common;
+use crate::common;
 
+use crate::common::TestApp;
 use axum::Json;
 use axum::extract::State;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
-use common::TestApp;
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{self, WorkerState};
 use reqwest::Method;

@@ -2,11 +2,11 @@
 //! exactly, the budget switch, the quiet sweep; and the catch-up brief and markdown window
 //! built from them.
 
-mod common;
+use crate::common;
 
+use crate::common::model::Model;
+use crate::common::{TestApp, expect_problem};
 use chrono::Duration;
-use common::model::Model;
-use common::{TestApp, expect_problem};
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{WorkerState, summary, sweep};
 use n8v_journal::queue::SummarizeSession;

@@ -1,6 +1,6 @@
 //! Issue 9: each security finding, proven against a real PostgreSQL and the real app.
 
-mod common;
+use crate::common;
 
 use sqlx::Connection;
 use uuid::Uuid;
@@ -289,9 +289,8 @@ async fn refused(conn: &mut sqlx::PgConnection, sql: &str) -> Option<String> {
     })
 }
 
-#[tokio::test]
-async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
-    use n8v_journal::db::{Tenant, TenantTx};
+/// An app with one account whose journal is on and holds one call (a Record listing).
+async fn account_with_one_call() -> (common::TestApp, common::Account) {
     let app = common::spawn_app().await;
     let a = app.account("Ada", "chats:read,records:read").await;
     app.journal_on(a.id).await;
@@ -299,6 +298,13 @@ async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
         .token(&a.token)
         .ok(200)
         .await;
+    (app, a)
+}
+
+#[tokio::test]
+async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
+    use n8v_journal::db::{Tenant, TenantTx};
+    let (app, a) = account_with_one_call().await;
     let owner: String = sqlx::query_scalar("SELECT current_user::text")
         .fetch_one(&app.owner)
         .await
@@ -362,13 +368,7 @@ async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
 
 #[tokio::test]
 async fn the_application_role_is_refused_what_only_the_owner_does() {
-    let app = common::spawn_app().await;
-    let a = app.account("Ada", "chats:read,records:read").await;
-    app.journal_on(a.id).await;
-    app.call(reqwest::Method::GET, "/api/v1/records")
-        .token(&a.token)
-        .ok(200)
-        .await;
+    let (app, _) = account_with_one_call().await;
     // Tenant work's own connection, as the application role, with no tenant set.
     let options = n8v_journal::db::login::options(&app.db_url, "n8v_app").unwrap();
     let mut conn = sqlx::ConnectOptions::connect(&options).await.unwrap();

@@ -2,7 +2,7 @@
 //! pages, and that a page of one account never shows another's data. (The journeys themselves
 //! run in a real browser: tests/browser.rs.)
 
-mod common;
+use crate::common;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
 use serde_json::json;

@@ -3,10 +3,10 @@
 //! account can pre-empt or break another's episode; a deleted account's name leaves the
 //! operator log.
 
-mod common;
+use crate::common;
 
+use crate::common::TestApp;
 use chrono::{Datelike, Duration, Utc};
-use common::TestApp;
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs;
 use reqwest::Method;

@@ -2,9 +2,7 @@
 //! are cached, yet a revocation or a flag change takes effect on the very next request, on
 //! every instance; concurrent calls in one session lose nothing and invent nothing.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use n8v_journal::admin;
 use n8v_journal::db::Db;
 use n8v_journal::flags::Flag;
@@ -15,15 +13,7 @@ async fn second_instance(app: &TestApp) -> String {
     let config = n8v_journal::config::Config::for_database(&app.db_url);
     let db = Db::connect(&app.db_url, &config.app_role, 5).await.unwrap();
     let clock = Arc::new(n8v_journal::clock::ManualClock::new(chrono::Utc::now()));
-    let state = n8v_journal::http::AppState::new(db, config, clock);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(n8v_journal::app::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
-    base
+    serve(n8v_journal::http::AppState::new(db, config, clock)).await
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! `n8v-journal import`: a fixture transcript directory per harness, imported twice; the second
 //! run imports nothing, and nothing but user and assistant text is ever sent.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};

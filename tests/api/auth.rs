@@ -1,8 +1,8 @@
 //! Credentials over HTTP: API keys, minted tokens, scopes, revocation, operators, rate limits.
 
-mod common;
+use crate::common;
 
-use common::expect_problem;
+use crate::common::expect_problem;
 use reqwest::Method;
 use serde_json::json;
 

@@ -1,10 +1,10 @@
 //! The journal over REST: implicit and explicit sessions, what a call keeps (and never keeps),
 //! reading sessions and their actions.
 
-mod common;
+use crate::common;
 
+use crate::common::{expect_ok, expect_problem, session_of};
 use chrono::Duration;
-use common::{expect_ok, expect_problem, session_of};
 use reqwest::Method;
 use serde_json::{Value, json};
 

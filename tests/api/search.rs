@@ -1,9 +1,9 @@
 //! Journal search: ranked, the last year by default, narrowed by repository, organization and
 //! assistant, REST and MCP answering alike, and never a match the caller could not read.
 
-mod common;
+use crate::common;
 
-use common::mcp;
+use crate::common::mcp;
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};

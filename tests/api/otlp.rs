@@ -4,7 +4,7 @@
 //! metrics; and never a purpose, a token or a Record line. Spans arrive whatever `RUST_LOG`
 //! says, and no directive, however specific, gets a tool call's prose into the logs or traces.
 
-mod common;
+use crate::common;
 
 use axum::Router;
 use axum::body::Bytes;

@@ -1,9 +1,9 @@
 //! The edge of the HTTP surface: CORS (off unless origins are configured) and the request
 //! timeout.
 
-mod common;
+use crate::common;
 
-use common::{expect_problem, spawn_app, spawn_app_configured};
+use crate::common::{expect_problem, spawn_app, spawn_app_configured};
 use n8v_journal::config::CorsOrigins;
 use std::time::{Duration, Instant};
 

@@ -1,10 +1,10 @@
 //! The data lifecycle: retention at its boundaries, caps keeping the newest, audit retention on
 //! its own, passes that may run twice at once, and account deletion checked against the catalog.
 
-mod common;
+use crate::common;
 
+use crate::common::TestApp;
 use chrono::{DateTime, Duration, Utc};
-use common::TestApp;
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{self, WorkerState};
 use n8v_journal::journal::retention::Rules;
@@ -271,23 +271,9 @@ async fn two_passes_at_once_delete_and_count_every_row_once() {
     assert_eq!(left, 11);
 }
 
-/// Every table with an `account_id` column, from the catalog.
-async fn tenant_tables(app: &TestApp) -> Vec<String> {
-    sqlx::query_scalar(
-        "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-          WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') \
-            AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid \
-                         AND a.attname = 'account_id' AND NOT a.attisdropped) \
-          ORDER BY 1",
-    )
-    .fetch_all(&app.owner)
-    .await
-    .unwrap()
-}
-
 async fn rows_of(app: &TestApp, account: Uuid) -> Vec<(String, i64)> {
     let mut out = Vec::new();
-    for table in tenant_tables(app).await {
+    for table in common::seed::account_tables(app).await {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT count(*) FROM {table} WHERE account_id = $1"
         )))
@@ -338,34 +324,8 @@ async fn populate(app: &TestApp, token: &str, account: Uuid, member: Uuid) {
         .json(json!({"outcome": "done"}))
         .ok(200)
         .await;
-    sqlx::query(
-        "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
-    )
-    .bind(account)
-    .execute(&app.owner)
-    .await
-    .unwrap();
-    sqlx::query(
-        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
-             scopes, session_count, summary, model, created_at) \
-         VALUES ($1, gen_random_uuid(), 'week', '2026-11-02', '2026-11-09', '{chats:read}', 1, \
-             '{}', 'code', now())",
-    )
-    .bind(account)
-    .execute(&app.owner)
-    .await
-    .unwrap();
     let session = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, sid).unwrap();
-    sqlx::query(
-        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, \
-             input_tokens, output_tokens, cost_usd, created_at) \
-         VALUES ($1, $2, 2, '{}', 'code', 0, 0, 0, now())",
-    )
-    .bind(account)
-    .bind(session)
-    .execute(&app.owner)
-    .await
-    .unwrap();
+    common::seed::worker_rows(app, account, session, 2).await;
 }
 
 #[tokio::test]

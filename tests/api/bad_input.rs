@@ -1,8 +1,8 @@
 //! Bad input gets a 4xx problem, never a 500 or a hang.
 
-mod common;
+use crate::common;
 
-use common::expect_problem;
+use crate::common::expect_problem;
 use reqwest::Method;
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! else the test makes its own virtual environment and installs tests/e2e/requirements.txt, or
 //! fails saying what is missing.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! tables lead with `account_id`. A tenant table is any table in `public` with an `account_id`
 //! column.
 
-mod common;
+use crate::common;
 
 use sqlx::PgPool;
 use std::collections::BTreeSet;

@@ -4,10 +4,10 @@
 //! the session list, the catch-up brief and search. And the two branches those reads are
 //! written as (the caller's own sessions, its organizations' sessions) merge into one order.
 
-mod common;
+use crate::common;
 
+use crate::common::TestApp;
 use chrono::{DateTime, Duration, Utc};
-use common::TestApp;
 use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};

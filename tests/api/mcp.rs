@@ -1,9 +1,9 @@
 //! MCP over streamable HTTP, driven by rmcp's own client: the tools, journalling through them,
 //! and the same tenancy and scope rules as REST.
 
-mod common;
+use crate::common;
 
-use common::mcp::{call, connect, error_text, meta_session, structured};
+use crate::common::mcp::{call, connect, error_text, meta_session, structured};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -46,7 +46,7 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
         ]
     );
     // The README says the list once, in its MCP paragraph, with the count in words.
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let paragraph = readme
         .split("\n\n")
         .find(|p| p.starts_with("**MCP** at `/mcp`"))

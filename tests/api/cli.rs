@@ -1,6 +1,6 @@
 //! The command-line contract, end to end: the real binary, printing JSON.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::process::{Command, Stdio};

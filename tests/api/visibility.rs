@@ -2,9 +2,9 @@
 //! rule, repository-restricted keys, organizations, other accounts, operators, and the journal
 //! flag switched off.
 
-mod common;
+use crate::common;
 
-use common::{Call, TestApp, expect_ok, expect_problem, session_of};
+use crate::common::{Call, TestApp, expect_ok, expect_problem, session_of};
 use n8v_journal::admin;
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;

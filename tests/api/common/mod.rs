@@ -6,6 +6,7 @@
 pub mod mcp;
 pub mod model;
 pub mod race;
+pub mod seed;
 
 use n8v_journal::admin;
 use n8v_journal::auth::Scopes;
@@ -155,14 +156,7 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestAp
         .await
         .expect("connect app pool");
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
-    let state = AppState::new(db.clone(), config, clock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(n8v_journal::app::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
+    let base = serve(AppState::new(db.clone(), config, clock.clone())).await;
     let owner = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
         .connect(&db_url)
@@ -176,6 +170,18 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestAp
         clock,
         http: reqwest::Client::new(),
     }
+}
+
+/// Serves the app with `state` on a free port of 127.0.0.1 until the test ends; its base URL.
+pub async fn serve(state: AppState) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(n8v_journal::app::serve(
+        listener,
+        state,
+        std::future::pending(),
+    ));
+    base
 }
 
 /// An account with a key, as the admin CLI would make them.

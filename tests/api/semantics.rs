@@ -2,12 +2,12 @@
 //! hand-offs, joining, scopes, what is journalled, ending once, organization activity, and the
 //! limits and contents the text promises.
 
-mod common;
+use crate::common;
 
+use crate::common::mcp::{call as tool, connect as mcp};
+use crate::common::race::{Hold, counted};
+use crate::common::{TestApp, session_of};
 use chrono::Duration;
-use common::mcp::{call as tool, connect as mcp};
-use common::race::{Hold, counted};
-use common::{TestApp, session_of};
 use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};

@@ -1,0 +1,54 @@
+//! Rows in every tenant table: the catalog's list of tables that carry an `account_id`, and
+//! the rows only the service's workers write (a month's summary budget, a week's digest, a
+//! session's summary), inserted as the owner. The tenancy and account-deletion tests both seed
+//! every table with them, so a new table is missed by neither.
+
+use super::TestApp;
+use uuid::Uuid;
+
+/// Every table of the public schema with an `account_id` column, from the catalog.
+pub async fn account_tables(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+          WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') \
+            AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid \
+                         AND a.attname = 'account_id' AND NOT a.attisdropped) \
+          ORDER BY 1",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+}
+
+/// The workers' rows for `account`: a summary budget, a week's digest, and a summary of
+/// `session` at `snapshot`.
+pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: i32) {
+    sqlx::query(
+        "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
+             scopes, session_count, summary, model, created_at) \
+         VALUES ($1, gen_random_uuid(), 'week', '2026-11-02', '2026-11-09', '{chats:read}', 1, \
+             '{}', 'code', now())",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, \
+             input_tokens, output_tokens, cost_usd, created_at) \
+         VALUES ($1, $2, $3, '{}', 'code', 0, 0, 0, now())",
+    )
+    .bind(account)
+    .bind(session)
+    .bind(snapshot)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}

@@ -1,0 +1,35 @@
+//! The integration tests, one binary: each module is one area of the product, run against a
+//! real PostgreSQL (see `common`). `tests/episodes.rs` has its own process, because it
+//! installs a global log subscriber at trace level to prove no prose reaches the logs.
+
+mod common;
+
+mod auth;
+mod bad_input;
+mod browser;
+mod cli;
+mod digests;
+mod edge;
+mod handoffs;
+mod import;
+mod journal;
+mod lifecycle;
+mod mcp;
+mod mcp_python;
+mod openapi;
+mod otlp;
+mod pages;
+mod plans;
+mod privacy;
+mod schema_keys;
+mod scrub;
+mod search;
+mod security;
+mod semantics;
+mod summaries;
+mod summarize;
+mod summary_costs;
+mod tenancy;
+mod unavailable;
+mod visibility;
+mod write_path;
