@@ -122,10 +122,12 @@ impl Db {
     }
 
     /// Whether the database answers and every migration this binary knows is applied.
+    /// (`/readyz` logs a failure itself, once, at `warn`.)
+    #[tracing::instrument(skip_all)]
     pub async fn ready(&self) -> sqlx::Result<bool> {
         let latest = MIGRATOR.iter().map(|m| m.version).max().unwrap_or(0);
-        let applied: Option<i64> =
-            sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations WHERE success")
+        let applied =
+            sqlx::query_scalar!("SELECT max(version) FROM _sqlx_migrations WHERE success")
                 .fetch_one(&self.pool)
                 .await?;
         Ok(applied == Some(latest))
@@ -135,22 +137,28 @@ impl Db {
     /// functions (the app role cannot read credentials across accounts itself).
     /// Live account credentials come from the cache for a few seconds; the tenant
     /// transaction re-checks them (see [`cache`]).
+    #[tracing::instrument(skip_all, err)]
     pub async fn credential_by_hash(&self, hash: &[u8]) -> sqlx::Result<Option<CredentialRow>> {
         let key = cache::CredentialKey::Hash(hash.to_vec());
         if let Some(row) = self.cache.credential(&key) {
             return Ok(Some(row));
         }
-        let row: Option<CredentialRow> =
-            sqlx::query_as("SELECT * FROM n8v_credential_by_hash($1) LIMIT 1")
-                .bind(hash)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query_as!(
+            CredentialRow,
+            r#"SELECT account_id, credential_id AS "credential_id!", scopes AS "scopes!",
+                      repository, revoked_at, operator AS "operator!"
+                 FROM n8v_credential_by_hash($1) LIMIT 1"#,
+            hash
+        )
+        .fetch_optional(&self.pool)
+        .await?;
         if let Some(row) = &row {
             self.cache.keep_credential(key, row);
         }
         Ok(row)
     }
 
+    #[tracing::instrument(skip_all, err)]
     pub async fn credential_by_id(
         &self,
         account: uuid::Uuid,
@@ -160,12 +168,16 @@ impl Db {
         if let Some(row) = self.cache.credential(&key) {
             return Ok(Some(row));
         }
-        let row: Option<CredentialRow> =
-            sqlx::query_as("SELECT * FROM n8v_credential_by_id($1, $2)")
-                .bind(account)
-                .bind(credential)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query_as!(
+            CredentialRow,
+            r#"SELECT account_id, credential_id AS "credential_id!", scopes AS "scopes!",
+                      repository, revoked_at, operator AS "operator!"
+                 FROM n8v_credential_by_id($1, $2)"#,
+            account,
+            credential
+        )
+        .fetch_optional(&self.pool)
+        .await?;
         if let Some(row) = &row {
             self.cache.keep_credential(key, row);
         }
@@ -174,14 +186,13 @@ impl Db {
 
     /// Ends one signed-in cookie on the server: from now on it is refused wherever it is sent,
     /// here or on any other instance, although it has not expired.
+    #[tracing::instrument(skip_all, err)]
     pub async fn sign_out(
         &self,
         token: uuid::Uuid,
         expires_at: chrono::DateTime<chrono::Utc>,
     ) -> sqlx::Result<()> {
-        sqlx::query("SELECT n8v_sign_out($1, $2)")
-            .bind(token)
-            .bind(expires_at)
+        sqlx::query!("SELECT n8v_sign_out($1, $2)", token, expires_at)
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -189,9 +200,9 @@ impl Db {
 
     /// Whether the cookie with this id was signed out. Read on every request the cookie makes
     /// (one primary-key lookup; API keys and ordinary access tokens never ask).
+    #[tracing::instrument(skip_all, err)]
     pub async fn signed_out(&self, token: uuid::Uuid) -> sqlx::Result<bool> {
-        sqlx::query_scalar("SELECT n8v_signed_out($1)")
-            .bind(token)
+        sqlx::query_scalar!(r#"SELECT n8v_signed_out($1) AS "signed_out!""#, token)
             .fetch_one(&self.pool)
             .await
     }
@@ -223,6 +234,7 @@ pub struct CredentialRow {
 /// Applies the migrations as the owner and makes sure the application role and its login role
 /// exist, the first with only the grants it needs, the second with none. Refuses, changing nothing, when the owner and the application role are
 /// not kept apart ([`check_separation`]).
+#[tracing::instrument(skip_all, err)]
 pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
     let pool = PgPoolOptions::new()
         .max_connections(2)

@@ -105,6 +105,7 @@ async fn create_role(pool: &PgPool, role: &str, attributes: &str) -> anyhow::Res
 
 /// Makes the application role and its login role, sets the login role's password (derived
 /// from the owner's, see [`super::login`]), and gives the application role exactly its grants.
+#[tracing::instrument(skip_all, err)]
 pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyhow::Result<()> {
     check_name(role)?;
     let login = super::login::login_role(role);
@@ -122,17 +123,18 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyh
 
     // Older versions made the application role LOGIN; whoever could log in as it could act
     // for any account. Attributes are corrected only when they differ (ALTER ROLE races).
-    let (app_wrong, login_wrong, member): (bool, bool, bool) = sqlx::query_as(
-        "SELECT (SELECT rolsuper OR rolbypassrls OR rolcanlogin OR rolcreaterole OR rolcreatedb \
-                        OR rolreplication FROM pg_roles WHERE rolname = $1), \
-                (SELECT rolsuper OR rolbypassrls OR NOT rolcanlogin OR rolinherit OR rolcreaterole \
-                        OR rolcreatedb OR rolreplication FROM pg_roles WHERE rolname = $2), \
-                pg_has_role($2, $1, 'MEMBER')",
+    let wrong = sqlx::query!(
+        r#"SELECT (SELECT rolsuper OR rolbypassrls OR rolcanlogin OR rolcreaterole OR rolcreatedb
+                          OR rolreplication FROM pg_roles WHERE rolname = $1) AS "app!",
+                  (SELECT rolsuper OR rolbypassrls OR NOT rolcanlogin OR rolinherit OR rolcreaterole
+                          OR rolcreatedb OR rolreplication FROM pg_roles WHERE rolname = $2) AS "login!",
+                  pg_has_role($2, $1, 'MEMBER') AS "member!""#,
+        role,
+        &login
     )
-    .bind(role)
-    .bind(&login)
     .fetch_one(pool)
     .await?;
+    let (app_wrong, login_wrong, member) = (wrong.app, wrong.login, wrong.member);
     if app_wrong {
         role_statement(pool, format!("ALTER ROLE \"{role}\" {APP}")).await?;
     }
@@ -193,16 +195,19 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyh
 /// connection logs in as the application role (`migrating`: only the owner may migrate), when
 /// the application role owns any relation here, or when it is a member of the connecting role
 /// (it could `SET ROLE` to the owner). The error says what to do.
+#[tracing::instrument(skip_all, err)]
 pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> anyhow::Result<()> {
-    let (user, is_role, role_is_member): (String, bool, bool) = sqlx::query_as(
-        "SELECT current_user::text, current_user IN ($1, $1 || '_login'), \
-                EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = $1 \
-                          AND r.rolname <> current_user AND NOT r.rolsuper \
-                          AND pg_has_role(r.oid, (SELECT oid FROM pg_roles WHERE rolname = current_user), 'MEMBER'))",
+    let who = sqlx::query!(
+        r#"SELECT current_user::text AS "user!", current_user IN ($1::text, $1::text || '_login') AS "is_role!",
+                  EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = $1::text
+                            AND r.rolname <> current_user AND NOT r.rolsuper
+                            AND pg_has_role(r.oid, (SELECT oid FROM pg_roles WHERE rolname = current_user), 'MEMBER'))
+                    AS "role_is_member!""#,
+        role
     )
-    .bind(role)
     .fetch_one(pool)
     .await?;
+    let (user, is_role, role_is_member) = (who.user, who.is_role, who.role_is_member);
     if migrating && is_role {
         anyhow::bail!(
             "refusing to migrate as the application role `{role}` (N8V_APP_ROLE): the tables \
@@ -220,13 +225,13 @@ pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> any
              \"{role}\"`) and run `n8v-journal migrate` again. Nothing was changed."
         );
     }
-    let owned: Vec<String> = sqlx::query_scalar(
-        "SELECT format('%s.%s', n.nspname, c.relname) FROM pg_class c \
-           JOIN pg_namespace n ON n.oid = c.relnamespace \
-           JOIN pg_roles r ON r.oid = c.relowner \
-          WHERE r.rolname = $1 ORDER BY 1 LIMIT 10",
+    let owned = sqlx::query_scalar!(
+        r#"SELECT format('%s.%s', n.nspname, c.relname) AS "relation!" FROM pg_class c
+             JOIN pg_namespace n ON n.oid = c.relnamespace
+             JOIN pg_roles r ON r.oid = c.relowner
+            WHERE r.rolname = $1 ORDER BY 1 LIMIT 10"#,
+        role
     )
-    .bind(role)
     .fetch_all(pool)
     .await?;
     if !owned.is_empty() {
