@@ -4,7 +4,7 @@
 use super::{SessionRules, sessions};
 use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::{self, AuditId, CallId, OrganizationId, SessionId};
+use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 
 /// What the journal keeps of one request. Never a body, a payload or a transcript.
@@ -39,69 +39,14 @@ pub struct AuditRecord<'a> {
     pub at: DateTime<Utc>,
 }
 
-/// The request's writes in one statement: the audit entry (when given), then the call (when
-/// given) in its session, which is the named one or else the caller's fresh session. No
-/// session counter is touched (the counts are derived from the calls); the session's stored
-/// last activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
-/// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
-/// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
-/// every call in it reads the journal; opening or closing it is a hand-off, not a read.
-///
-/// Returns the session the call was recorded in; `None` when there was no call to record, or
-/// when it named no session and the caller had no fresh one (then the caller issues one with
-/// [`sessions::join_or_issue`] and records the call again, without the audit entry).
-pub async fn record(
-    tx: &mut TenantTx,
-    audit: Option<&AuditRecord<'_>>,
-    audit_id: AuditId,
-    call: Option<&CallRecord>,
-    rules: SessionRules,
-) -> Result<Option<SessionId>> {
-    let scopes = tx.tenant().scopes.names();
-    let at = call
-        .map(|c| c.at)
-        .or(audit.map(|a| a.at))
-        .unwrap_or_default();
-    let fresh_after = at - rules.quiet;
-    let recorded: Option<SessionId> = sqlx::query_scalar(RECORD)
-        .bind(audit.is_some())
-        .bind(audit_id)
-        .bind(audit.map(|a| a.request_id))
-        .bind(audit.map(|a| a.method))
-        .bind(audit.map(|a| a.path))
-        .bind(audit.map(|a| i32::from(a.status)))
-        .bind(audit.map(|a| a.at))
-        .bind(call.is_some())
-        .bind(call.and_then(|c| c.session_id))
-        .bind(&scopes)
-        .bind(fresh_after)
-        .bind(fresh_after - sessions::ACTIVITY_SLACK)
-        .bind(at - rules.max_age)
-        .bind(CallId(ids::new_id()))
-        .bind(call.map(|c| c.operation))
-        .bind(call.and_then(|c| c.purpose.as_deref()))
-        .bind(call.map(|c| c.target_ids.as_slice()))
-        .bind(call.map(|c| i32::from(c.status)))
-        .bind(call.and_then(|c| c.input_shape.as_ref()))
-        .bind(call.map(|c| c.result_ids.as_slice()))
-        .bind(call.and_then(|c| c.result_count))
-        .bind(call.is_some_and(|c| c.wrote))
-        .bind(call.is_some_and(|c| c.journal_read))
-        .bind(call.map(|c| c.duration_ms))
-        .bind(at)
-        .bind(call.and_then(|c| c.organization))
-        .bind(at - sessions::ACTIVITY_SLACK)
-        .fetch_optional(tx.conn())
-        .await?;
-    Ok(recorded)
-}
-
-/// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
-/// names brings its policies into the plan, built afresh on each run: it reads only the caller's
-/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
-/// it writes the session's row (at most once a minute) it folds the calls made until 30 s
-/// earlier into the session's counts (`n8v_own_call_counts`, migration 0015).
-pub const RECORD: &str = "WITH audit AS ( \
+/// Hands [`RECORD`]'s text to a macro, after the tokens given with it (`sqlx::query_scalar!`
+/// checks it against the schema at compile time, which needs the literal itself, not a
+/// constant).
+macro_rules! record_statement {
+    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
+        $($then)::+!(
+            $($before)*
+            "WITH audit AS ( \
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
            status, created_at) \
        SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
@@ -137,4 +82,74 @@ pub const RECORD: &str = "WITH audit AS ( \
          FROM target c \
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
           AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \
-     SELECT session_id FROM target";
+     SELECT session_id AS \"session_id!: SessionId\" FROM target" $(, $arg)*
+        )
+    };
+}
+
+/// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
+/// names brings its policies into the plan, built afresh on each run: it reads only the caller's
+/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
+/// it writes the session's row (at most once a minute) it folds the calls made until 30 s
+/// earlier into the session's counts (`n8v_own_call_counts`, migration 0015).
+pub const RECORD: &str = record_statement!(std::concat!());
+
+/// The request's writes in one statement: the audit entry (when given), then the call (when
+/// given) in its session, which is the named one or else the caller's fresh session. No
+/// session counter is touched (the counts are derived from the calls); the session's stored
+/// last activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
+/// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
+/// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
+/// every call in it reads the journal; opening or closing it is a hand-off, not a read.
+///
+/// Returns the session the call was recorded in; `None` when there was no call to record, or
+/// when it named no session and the caller had no fresh one (then the caller issues one with
+/// [`sessions::join_or_issue`] and records the call again, without the audit entry).
+#[tracing::instrument(skip_all, err)]
+pub async fn record(
+    tx: &mut TenantTx,
+    audit: Option<&AuditRecord<'_>>,
+    audit_id: AuditId,
+    call: Option<&CallRecord>,
+    rules: SessionRules,
+) -> Result<Option<SessionId>> {
+    let scopes = tx.tenant().scopes.names();
+    let at = call
+        .map(|c| c.at)
+        .or(audit.map(|a| a.at))
+        .unwrap_or_default();
+    let fresh_after = at - rules.quiet;
+    let recorded = record_statement!(
+        sqlx::query_scalar!(),
+        audit.is_some(),
+        audit_id.0,
+        audit.map(|a| a.request_id),
+        audit.map(|a| a.method),
+        audit.map(|a| a.path),
+        audit.map(|a| i32::from(a.status)),
+        audit.map(|a| a.at),
+        call.is_some(),
+        call.and_then(|c| c.session_id).map(|s| s.0),
+        &scopes,
+        fresh_after,
+        fresh_after - sessions::ACTIVITY_SLACK,
+        at - rules.max_age,
+        ids::new_id(),
+        call.map(|c| c.operation),
+        call.and_then(|c| c.purpose.as_deref()),
+        call.map(|c| c.target_ids.as_slice()),
+        call.map(|c| i32::from(c.status)),
+        call.and_then(|c| c.input_shape.as_ref()),
+        call.map(|c| c.result_ids.as_slice()),
+        call.and_then(|c| c.result_count),
+        call.is_some_and(|c| c.wrote),
+        call.is_some_and(|c| c.journal_read),
+        call.map(|c| c.duration_ms),
+        at,
+        call.and_then(|c| c.organization).map(|o| o.0),
+        at - sessions::ACTIVITY_SLACK
+    )
+    .fetch_optional(tx.conn())
+    .await?;
+    Ok(recorded)
+}

@@ -146,14 +146,22 @@ pub async fn resolve_since(
             "since {text:?} is neither an RFC 3339 time (2026-11-10T09:00:00Z) nor a session id (ses_…)"
         )));
     };
-    let started: Option<DateTime<Utc>> =
-        sqlx::query_scalar("SELECT started_at FROM journal_sessions WHERE session_id = $1")
-            .bind(id)
-            .fetch_optional(tx.conn())
-            .await?;
+    let started = session_started(tx, id).await?;
     started.ok_or_else(|| Error::not_found(Kind::Session, &id.to_string()))
 }
 
+/// When a session the caller may read started (`None`: no such session for the caller).
+#[tracing::instrument(skip_all, err)]
+async fn session_started(tx: &mut TenantTx, id: SessionId) -> Result<Option<DateTime<Utc>>> {
+    Ok(sqlx::query_scalar!(
+        "SELECT started_at FROM journal_sessions WHERE session_id = $1",
+        id.0
+    )
+    .fetch_optional(tx.conn())
+    .await?)
+}
+
+#[tracing::instrument(skip_all, err)]
 pub async fn catch_up(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
@@ -239,7 +247,6 @@ pub fn catch_up_sql() -> String {
     active_sessions_sql("journal_sessions.last_activity_at DESC, session_id DESC")
 }
 
-#[derive(sqlx::FromRow)]
 struct ChangeRow {
     record_id: Uuid,
     name: String,
@@ -248,18 +255,21 @@ struct ChangeRow {
     newest_lines: Vec<String>,
 }
 
+#[tracing::instrument(skip_all, err)]
 async fn record_changes(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<Vec<RecordChange>> {
-    let rows: Vec<ChangeRow> = sqlx::query_as(
-        "SELECT r.record_id, r.name, r.organization_id, count(*) AS count, \
-                (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2] AS newest_lines \
-         FROM records r \
-         JOIN record_entries e ON e.account_id = r.account_id AND e.record_id = r.record_id \
-         WHERE e.created_at >= $1 \
-         GROUP BY r.record_id, r.name, r.organization_id \
-         ORDER BY max(e.created_at) DESC",
+    let rows = sqlx::query_as!(
+        ChangeRow,
+        r#"SELECT r.record_id, r.name, r.organization_id, count(*) AS "count!",
+                  (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2]
+                    AS "newest_lines!"
+           FROM records r
+           JOIN record_entries e ON e.account_id = r.account_id AND e.record_id = r.record_id
+           WHERE e.created_at >= $1
+           GROUP BY r.record_id, r.name, r.organization_id
+           ORDER BY max(e.created_at) DESC"#,
+        since,
+        NEWEST_LINES
     )
-    .bind(since)
-    .bind(NEWEST_LINES)
     .fetch_all(tx.conn())
     .await?;
     Ok(rows
@@ -290,6 +300,7 @@ struct ActivityRow {
 /// Other accounts' calls on the Records of organizations the caller owns. Whether the caller
 /// may see them is the policy's business (`journal_calls_org_activity`: owners with
 /// `orgs:read`); naming the owned organizations lets `journal_calls_by_org` serve the read.
+#[tracing::instrument(skip_all, err)]
 async fn organization_activity(
     tx: &mut TenantTx,
     since: DateTime<Utc>,

@@ -40,7 +40,6 @@ pub struct Digest {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
 struct DigestRow {
     digest_id: Uuid,
     period: String,
@@ -69,48 +68,47 @@ impl From<DigestRow> for Digest {
     }
 }
 
-const COLUMNS: &str = "digest_id, period, period_start, period_end, session_count, summary, \
-    model, cost_usd, created_at";
-
 /// Weeks with sessions (beyond journal reads) whose end is `week_after` old and that have no
 /// digest yet, oldest first.
+#[tracing::instrument(skip_all, err)]
 pub async fn due_weeks(
     tx: &mut TenantTx,
     now: DateTime<Utc>,
     week_after: Duration,
 ) -> sqlx::Result<Vec<NaiveDate>> {
-    sqlx::query_scalar(
-        "SELECT DISTINCT w.week FROM journal_sessions s \
-         CROSS JOIN LATERAL (SELECT date_trunc('week', s.started_at AT TIME ZONE 'UTC')::date AS week) w \
-         WHERE s.account_id = n8v_account() AND NOT s.journal_only \
-           AND w.week + 7 <= ($1 AT TIME ZONE 'UTC')::date - $2::int \
-           AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = s.account_id \
-                            AND d.period = 'week' AND d.period_start = w.week) \
-         ORDER BY 1",
+    sqlx::query_scalar!(
+        r#"SELECT DISTINCT w.week AS "week!" FROM journal_sessions s
+           CROSS JOIN LATERAL (SELECT date_trunc('week', s.started_at AT TIME ZONE 'UTC')::date AS week) w
+           WHERE s.account_id = n8v_account() AND NOT s.journal_only
+             AND w.week + 7 <= ($1 AT TIME ZONE 'UTC')::date - $2::int
+             AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = s.account_id
+                              AND d.period = 'week' AND d.period_start = w.week)
+           ORDER BY 1"#,
+        now,
+        week_after.num_days() as i32
     )
-    .bind(now)
-    .bind(week_after.num_days() as i32)
     .fetch_all(tx.conn())
     .await
 }
 
 /// Months whose end is `month_after` old, with week digests and no month digest yet.
+#[tracing::instrument(skip_all, err)]
 pub async fn due_months(
     tx: &mut TenantTx,
     now: DateTime<Utc>,
     month_after: Duration,
 ) -> sqlx::Result<Vec<NaiveDate>> {
-    sqlx::query_scalar(
-        "SELECT DISTINCT m.month FROM journal_digests w \
-         CROSS JOIN LATERAL (SELECT date_trunc('month', w.period_start)::date AS month) m \
-         WHERE w.account_id = n8v_account() AND w.period = 'week' \
-           AND (m.month + interval '1 month')::date <= ($1 AT TIME ZONE 'UTC')::date - $2::int \
-           AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = w.account_id \
-                            AND d.period = 'month' AND d.period_start = m.month) \
-         ORDER BY 1",
+    sqlx::query_scalar!(
+        r#"SELECT DISTINCT m.month AS "month!" FROM journal_digests w
+           CROSS JOIN LATERAL (SELECT date_trunc('month', w.period_start)::date AS month) m
+           WHERE w.account_id = n8v_account() AND w.period = 'week'
+             AND (m.month + interval '1 month')::date <= ($1 AT TIME ZONE 'UTC')::date - $2::int
+             AND NOT EXISTS (SELECT 1 FROM journal_digests d WHERE d.account_id = w.account_id
+                              AND d.period = 'month' AND d.period_start = m.month)
+           ORDER BY 1"#,
+        now,
+        month_after.num_days() as i32
     )
-    .bind(now)
-    .bind(month_after.num_days() as i32)
     .fetch_all(tx.conn())
     .await
 }
@@ -123,7 +121,6 @@ pub struct Inputs {
     pub session_count: i32,
 }
 
-#[derive(sqlx::FromRow)]
 struct WeekSession {
     started_at: DateTime<Utc>,
     assistant: String,
@@ -137,15 +134,19 @@ struct WeekSession {
 /// The sessions of the week starting on `week` (their stored summaries, else their goal and
 /// outcome and what those mark), each led by the decisions and open questions its assistant
 /// stated, so a digest keeps those too.
+#[tracing::instrument(skip_all, err)]
 pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inputs> {
-    let rows: Vec<WeekSession> = sqlx::query_as(
-        "SELECT started_at, assistant, summary, goal, outcome, handoff, scopes FROM journal_sessions \
-         WHERE account_id = n8v_account() AND NOT journal_only \
-           AND started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC' \
-           AND started_at < ($1::date + 7)::timestamp AT TIME ZONE 'UTC' \
-         ORDER BY started_at, session_id",
+    let rows = sqlx::query_as!(
+        WeekSession,
+        r#"SELECT started_at, assistant, summary, goal, outcome,
+                  handoff AS "handoff: sqlx::types::Json<super::handoff::Handoff>", scopes
+           FROM journal_sessions
+           WHERE account_id = n8v_account() AND NOT journal_only
+             AND started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
+             AND started_at < ($1::date + 7)::timestamp AT TIME ZONE 'UTC'
+           ORDER BY started_at, session_id"#,
+        week
     )
-    .bind(week)
     .fetch_all(tx.conn())
     .await?;
     let mut scopes: Vec<String> = Vec::new();
@@ -195,7 +196,6 @@ pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inp
     })
 }
 
-#[derive(sqlx::FromRow)]
 struct WeekDigest {
     period_start: NaiveDate,
     summary: serde_json::Value,
@@ -204,14 +204,16 @@ struct WeekDigest {
 }
 
 /// The week digests that start in the month starting on `month`.
+#[tracing::instrument(skip_all, err)]
 pub async fn month_inputs(tx: &mut TenantTx, month: NaiveDate) -> sqlx::Result<Inputs> {
-    let rows: Vec<WeekDigest> = sqlx::query_as(
-        "SELECT period_start, summary, scopes, session_count FROM journal_digests \
-         WHERE account_id = n8v_account() AND period = 'week' \
-           AND period_start >= $1 AND period_start < ($1 + interval '1 month')::date \
+    let rows = sqlx::query_as!(
+        WeekDigest,
+        "SELECT period_start, summary, scopes, session_count FROM journal_digests
+         WHERE account_id = n8v_account() AND period = 'week'
+           AND period_start >= $1 AND period_start < ($1 + interval '1 month')::date
          ORDER BY period_start",
+        month
     )
-    .bind(month)
     .fetch_all(tx.conn())
     .await?;
     let mut inputs = Inputs {
@@ -235,6 +237,7 @@ pub async fn month_inputs(tx: &mut TenantTx, month: NaiveDate) -> sqlx::Result<I
 }
 
 /// Claims the period for this transaction; `None` when another job made it already.
+#[tracing::instrument(skip_all, err)]
 pub async fn claim(
     tx: &mut TenantTx,
     period: &str,
@@ -242,22 +245,24 @@ pub async fn claim(
     end: NaiveDate,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Option<DigestId>> {
-    sqlx::query_scalar(
-        "INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end, \
-             scopes, session_count, summary, model, created_at) \
-         VALUES (n8v_account(), $1, $2, $3, $4, '{}', 0, '{}', '', $5) \
-         ON CONFLICT (account_id, period, period_start) DO NOTHING RETURNING digest_id",
+    sqlx::query_scalar!(
+        r#"INSERT INTO journal_digests (account_id, digest_id, period, period_start, period_end,
+               scopes, session_count, summary, model, created_at)
+           VALUES (n8v_account(), $1, $2, $3, $4, '{}', 0, '{}', '', $5)
+           ON CONFLICT (account_id, period, period_start) DO NOTHING
+           RETURNING digest_id AS "digest_id: DigestId""#,
+        ids::new_id(),
+        period,
+        start,
+        end,
+        now
     )
-    .bind(DigestId(ids::new_id()))
-    .bind(period)
-    .bind(start)
-    .bind(end)
-    .bind(now)
     .fetch_optional(tx.conn())
     .await
 }
 
 /// Stores the digest in its claimed row.
+#[tracing::instrument(skip_all, err)]
 pub async fn store(
     tx: &mut TenantTx,
     id: DigestId,
@@ -267,26 +272,27 @@ pub async fn store(
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    sqlx::query(
-        "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5, \
-             input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9 \
+    sqlx::query!(
+        "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5,
+             input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9
          WHERE account_id = n8v_account() AND digest_id = $1",
+        id.0,
+        &inputs.scopes,
+        inputs.session_count,
+        &summary,
+        &outcome.model,
+        outcome.input_tokens as i64,
+        outcome.output_tokens as i64,
+        outcome.cost_usd,
+        note
     )
-    .bind(id)
-    .bind(&inputs.scopes)
-    .bind(inputs.session_count)
-    .bind(&summary)
-    .bind(&outcome.model)
-    .bind(outcome.input_tokens as i64)
-    .bind(outcome.output_tokens as i64)
-    .bind(outcome.cost_usd)
-    .bind(note)
     .execute(tx.conn())
     .await?;
     Ok(())
 }
 
 /// The digests the caller can read, newest first.
+#[tracing::instrument(skip_all, err)]
 pub async fn list(
     tx: &mut TenantTx,
     period: Option<&str>,
@@ -294,29 +300,33 @@ pub async fn list(
     to: Option<NaiveDate>,
     limit: i64,
 ) -> Result<Vec<Digest>> {
-    let rows: Vec<DigestRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM journal_digests \
-         WHERE ($1::text IS NULL OR period = $1) \
-           AND ($2::date IS NULL OR period_start >= $2) \
-           AND ($3::date IS NULL OR period_start < $3) \
-         ORDER BY period_start DESC, period LIMIT $4"
-    )))
-    .bind(period)
-    .bind(from)
-    .bind(to)
-    .bind(limit)
+    let rows = sqlx::query_as!(
+        DigestRow,
+        "SELECT digest_id, period, period_start, period_end, session_count, summary, model,
+                cost_usd, created_at
+         FROM journal_digests
+         WHERE ($1::text IS NULL OR period = $1)
+           AND ($2::date IS NULL OR period_start >= $2)
+           AND ($3::date IS NULL OR period_start < $3)
+         ORDER BY period_start DESC, period LIMIT $4",
+        period,
+        from,
+        to,
+        limit
+    )
     .fetch_all(tx.conn())
     .await?;
     Ok(rows.into_iter().map(Digest::from).collect())
 }
 
 /// Deletes one digest on purpose; 404 unless the caller may (the delete policy).
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn delete(tx: &mut TenantTx, id: DigestId) -> Result<DigestId> {
-    let gone: Option<DigestId> = sqlx::query_scalar(
-        "DELETE FROM journal_digests WHERE account_id = n8v_account() AND digest_id = $1 \
-         RETURNING digest_id",
+    let gone = sqlx::query_scalar!(
+        r#"DELETE FROM journal_digests WHERE account_id = n8v_account() AND digest_id = $1
+           RETURNING digest_id AS "digest_id: DigestId""#,
+        id.0
     )
-    .bind(id)
     .fetch_optional(tx.conn())
     .await?;
     gone.ok_or_else(|| Error::not_found(ids::Kind::Digest, &id.to_string()))

@@ -130,6 +130,7 @@ pub const MARKED_PURPOSE_CALLS: i64 = 100;
 /// For each session without a stored summary, the purposes of its newest 100 calls that may
 /// hold a marker (a code summary reads all of them once the session closes). Read as the
 /// caller, under the same policies as the sessions.
+#[tracing::instrument(skip_all, err)]
 pub async fn marked_purposes(
     tx: &mut TenantTx,
     sessions: &[Session],
@@ -142,21 +143,23 @@ pub async fn marked_purposes(
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows: Vec<(Uuid, String)> = sqlx::query_as(
-        "SELECT s.session_id, p.purpose \
-         FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id) \
-         CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c \
-             WHERE c.account_id = s.account_id AND c.session_id = s.session_id \
-               AND c.purpose IS NOT NULL \
-             ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p \
-         WHERE p.purpose ~* '(decided|decision|question|todo)\\s*:' \
-         ORDER BY p.created_at DESC, p.call_id DESC",
+    let rows = sqlx::query!(
+        r#"SELECT s.session_id AS "session_id!", p.purpose AS "purpose!"
+           FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id)
+           CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
+               WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                 AND c.purpose IS NOT NULL
+               ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
+           WHERE p.purpose ~* '(decided|decision|question|todo)\s*:'
+           ORDER BY p.created_at DESC, p.call_id DESC"#,
+        &accounts,
+        &ids,
+        MARKED_PURPOSE_CALLS
     )
-    .bind(&accounts)
-    .bind(&ids)
-    .bind(MARKED_PURPOSE_CALLS)
     .fetch_all(tx.conn())
-    .await?;
+    .await?
+    .into_iter()
+    .map(|r| (r.session_id, r.purpose));
     let mut out: HashMap<SessionId, Vec<String>> = HashMap::new();
     for (session, purpose) in rows {
         out.entry(SessionId(session)).or_default().push(purpose);

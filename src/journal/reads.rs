@@ -34,6 +34,7 @@ pub struct Page<T> {
 }
 
 /// Sessions newest first, leaving out those that only read the journal.
+#[tracing::instrument(skip_all, err)]
 pub async fn list_sessions(
     tx: &mut TenantTx,
     filter: &SessionFilter,
@@ -103,6 +104,7 @@ fn paginate<R, T: From<R>>(
     }
 }
 
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn session(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
     let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {SESSION_COLUMNS} FROM journal_sessions WHERE session_id = $1"
@@ -115,6 +117,7 @@ pub async fn session(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
 }
 
 /// A session's calls in the order they were made; `writes_only` keeps the write calls.
+#[tracing::instrument(skip_all, err)]
 pub async fn actions(
     tx: &mut TenantTx,
     session: &Session,
@@ -142,6 +145,7 @@ pub async fn actions(
     }))
 }
 
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn call(tx: &mut TenantTx, id: CallId) -> Result<Call> {
     let row: Option<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1"
@@ -153,12 +157,14 @@ pub async fn call(tx: &mut TenantTx, id: CallId) -> Result<Call> {
         .ok_or_else(|| Error::not_found(Kind::Call, &id.to_string()))
 }
 
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn audit(tx: &mut TenantTx, id: AuditId) -> Result<AuditEntry> {
-    let row: Option<AuditRow> = sqlx::query_as(
-        "SELECT audit_id, method, path, status, credential_id, request_id, created_at \
+    let row = sqlx::query_as!(
+        AuditRow,
+        "SELECT audit_id, method, path, status, credential_id, request_id, created_at
          FROM audit_log WHERE account_id = n8v_account() AND audit_id = $1",
+        id.0
     )
-    .bind(id)
     .fetch_optional(tx.conn())
     .await?;
     row.map(AuditEntry::from)

@@ -10,6 +10,9 @@
 use crate::db::{Db, Tenant, TenantTx};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
+use sqlx::Postgres;
+use sqlx::postgres::PgArguments;
+use sqlx::query::{Query, QueryScalar};
 use uuid::Uuid;
 
 /// How long the journal keeps things, and how much of them.
@@ -58,12 +61,15 @@ impl std::ops::AddAssign for Counts {
 }
 
 /// Every account, a page at a time (ids only, through the owner's function).
+#[tracing::instrument(skip_all, err)]
 pub async fn account_ids(db: &Db, after: Option<Uuid>, limit: i32) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar("SELECT account_id FROM n8v_account_ids($1, $2)")
-        .bind(after)
-        .bind(limit)
-        .fetch_all(db.pool())
-        .await
+    sqlx::query_scalar!(
+        r#"SELECT account_id AS "account_id!" FROM n8v_account_ids($1, $2)"#,
+        after,
+        limit
+    )
+    .fetch_all(db.pool())
+    .await
 }
 
 /// Every account's id (a page of ids at a time; ids are all a pass keeps in memory).
@@ -79,14 +85,17 @@ pub async fn all_accounts(db: &Db) -> sqlx::Result<Vec<Uuid>> {
     }
 }
 
-/// Runs `sql` (rows older than `$1`, at most `$2` of them) batch after batch, each in its own
-/// transaction for the account, until one deletes nothing; returns the rows deleted. Each batch
-/// holds the account's advisory lock, so passes running at once take turns batch by batch and
-/// never pick the same rows.
+/// One batch of a deletion: rows older than `before`, at most `batch` of them.
+type Batch = fn(DateTime<Utc>, i64) -> Query<'static, Postgres, PgArguments>;
+
+/// Runs `statement` batch after batch, each in its own transaction for the account, until one
+/// deletes nothing; returns the rows deleted. Each batch holds the account's advisory lock, so
+/// passes running at once take turns batch by batch and never pick the same rows.
+#[tracing::instrument(skip_all, err, fields(statement = name))]
 async fn drain(
     db: &Db,
     account: Uuid,
-    sql: &'static str,
+    (name, statement): (&'static str, Batch),
     before: DateTime<Utc>,
     batch: i64,
 ) -> sqlx::Result<u64> {
@@ -94,9 +103,7 @@ async fn drain(
     loop {
         let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
         lock_account(&mut tx).await?;
-        let done = sqlx::query(sql)
-            .bind(before)
-            .bind(batch)
+        let done = statement(before, batch)
             .execute(tx.conn())
             .await?
             .rows_affected();
@@ -108,62 +115,94 @@ async fn drain(
     }
 }
 
-const EXPIRED_CALLS: &str = "DELETE FROM journal_calls WHERE account_id = n8v_account() \
-    AND call_id IN (SELECT call_id FROM journal_calls \
-        WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)";
+const EXPIRED_CALLS: (&str, Batch) = ("expired calls", |before, batch| {
+    sqlx::query!(
+        "DELETE FROM journal_calls WHERE account_id = n8v_account()
+           AND call_id IN (SELECT call_id FROM journal_calls
+               WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)",
+        before,
+        batch
+    )
+});
 
-const EXPIRED_SESSIONS: &str = "DELETE FROM journal_sessions WHERE account_id = n8v_account() \
-    AND session_id IN (SELECT session_id FROM journal_sessions \
-        WHERE account_id = n8v_account() AND last_activity_at < $1 \
-          AND n8v_last_activity(account_id, session_id, last_activity_at) < $1 \
-        ORDER BY last_activity_at LIMIT $2)";
+const EXPIRED_SESSIONS: (&str, Batch) = ("expired sessions", |before, batch| {
+    sqlx::query!(
+        "DELETE FROM journal_sessions WHERE account_id = n8v_account()
+           AND session_id IN (SELECT session_id FROM journal_sessions
+               WHERE account_id = n8v_account() AND last_activity_at < $1
+                 AND n8v_last_activity(account_id, session_id, last_activity_at) < $1
+               ORDER BY last_activity_at LIMIT $2)",
+        before,
+        batch
+    )
+});
 
-const EXPIRED_AUDIT: &str = "DELETE FROM audit_log WHERE account_id = n8v_account() \
-    AND audit_id IN (SELECT audit_id FROM audit_log \
-        WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)";
+const EXPIRED_AUDIT: (&str, Batch) = ("expired audit entries", |before, batch| {
+    sqlx::query!(
+        "DELETE FROM audit_log WHERE account_id = n8v_account()
+           AND audit_id IN (SELECT audit_id FROM audit_log
+               WHERE account_id = n8v_account() AND created_at < $1 ORDER BY created_at LIMIT $2)",
+        before,
+        batch
+    )
+});
 
 /// The account's retention lock, until the transaction ends.
+#[tracing::instrument(skip_all, err)]
 async fn lock_account(tx: &mut TenantTx) -> sqlx::Result<()> {
-    sqlx::query(
-        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-retention:' || n8v_account()::text, 0))",
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-retention:' || n8v_account()::text, 0))"
     )
     .execute(tx.conn())
     .await?;
     Ok(())
 }
 
+/// Picks the ids of at most `batch` rows beyond the account's newest `cap`, oldest first.
+type Pick = fn(i64, i64) -> QueryScalar<'static, Postgres, Uuid, PgArguments>;
+
 /// The oldest sessions beyond the account's newest `cap_sessions`, at most `batch` of them.
-const SESSIONS_OVER_CAP: &str = "SELECT session_id FROM ( \
-        SELECT session_id, last_activity_at FROM journal_sessions \
-        WHERE account_id = n8v_account() \
-        ORDER BY last_activity_at DESC, session_id DESC OFFSET $1) AS beyond \
-    ORDER BY last_activity_at, session_id LIMIT $2";
+const SESSIONS_OVER_CAP: (&str, Pick) = ("sessions over the cap", |cap, batch| {
+    sqlx::query_scalar!(
+        r#"SELECT session_id AS "session_id!" FROM (
+               SELECT session_id, last_activity_at FROM journal_sessions
+               WHERE account_id = n8v_account()
+               ORDER BY last_activity_at DESC, session_id DESC OFFSET $1) AS beyond
+           ORDER BY last_activity_at, session_id LIMIT $2"#,
+        cap,
+        batch
+    )
+});
 
 /// The oldest calls beyond the account's newest `cap_calls`, at most `batch` of them.
-const CALLS_OVER_CAP: &str = "SELECT call_id FROM ( \
-        SELECT call_id, created_at FROM journal_calls WHERE account_id = n8v_account() \
-        ORDER BY created_at DESC, call_id DESC OFFSET $1) AS beyond \
-    ORDER BY created_at, call_id LIMIT $2";
+const CALLS_OVER_CAP: (&str, Pick) = ("calls over the cap", |cap, batch| {
+    sqlx::query_scalar!(
+        r#"SELECT call_id AS "call_id!" FROM (
+               SELECT call_id, created_at FROM journal_calls WHERE account_id = n8v_account()
+               ORDER BY created_at DESC, call_id DESC OFFSET $1) AS beyond
+           ORDER BY created_at, call_id LIMIT $2"#,
+        cap,
+        batch
+    )
+});
 
 /// Caps pick what is over them in one statement: the rows beyond the newest `cap`. Deleting the
 /// oldest rows never pushes another row past the cap, so a row one pass sees beyond it is
 /// beyond it for every pass, and two passes at once cannot together remove more than the
 /// excess (a count read before another pass commits, then a pick read after, could). Each pass
 /// counts only the rows its own `DELETE`s removed. A batch at a time, until nothing is over.
+#[tracing::instrument(skip_all, err, fields(statement = name))]
 async fn over_cap(
     tx: &mut TenantTx,
-    sql: &'static str,
+    (name, pick): (&'static str, Pick),
     cap: i64,
     batch: i64,
 ) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(sql)
-        .bind(cap)
-        .bind(batch)
-        .fetch_all(tx.conn())
-        .await
+    pick(cap, batch).fetch_all(tx.conn()).await
 }
 
 /// The oldest sessions over the cap go with their calls (and summaries), a batch at a time.
+#[tracing::instrument(skip_all, err)]
 async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u64, u64)> {
     let (mut sessions, mut calls) = (0, 0);
     loop {
@@ -173,17 +212,17 @@ async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u6
             tx.commit().await?;
             return Ok((sessions, calls));
         }
-        calls += sqlx::query(
+        calls += sqlx::query!(
             "DELETE FROM journal_calls WHERE account_id = n8v_account() AND session_id = ANY($1)",
+            &doomed
         )
-        .bind(&doomed)
         .execute(tx.conn())
         .await?
         .rows_affected();
-        sessions += sqlx::query(
+        sessions += sqlx::query!(
             "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = ANY($1)",
+            &doomed
         )
-        .bind(&doomed)
         .execute(tx.conn())
         .await?
         .rows_affected();
@@ -192,6 +231,7 @@ async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u6
 }
 
 /// The oldest calls over the cap, a batch at a time.
+#[tracing::instrument(skip_all, err)]
 async fn cap_calls(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<u64> {
     let mut calls = 0;
     loop {
@@ -201,10 +241,10 @@ async fn cap_calls(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<u64> {
             tx.commit().await?;
             return Ok(calls);
         }
-        calls += sqlx::query(
+        calls += sqlx::query!(
             "DELETE FROM journal_calls WHERE account_id = n8v_account() AND call_id = ANY($1)",
+            &doomed
         )
-        .bind(&doomed)
         .execute(tx.conn())
         .await?
         .rows_affected();
@@ -235,6 +275,7 @@ pub async fn expire_account(
 }
 
 /// A retention pass over every account.
+#[tracing::instrument(skip_all)]
 pub async fn expire(db: &Db, now: DateTime<Utc>, rules: &Rules) -> sqlx::Result<Counts> {
     let mut total = Counts::default();
     for account in all_accounts(db).await? {
@@ -252,6 +293,7 @@ pub struct AuditCounts {
 
 /// Deletes audit entries older than `keep`, for every account. Independent of the journal: a
 /// call whose audit entry expired keeps its `audit_id`; the entry itself is then a 404.
+#[tracing::instrument(skip_all)]
 pub async fn expire_audit(
     db: &Db,
     now: DateTime<Utc>,

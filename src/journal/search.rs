@@ -63,6 +63,7 @@ struct HitRow {
 }
 
 /// The best `limit` matches of `query` (web search syntax: words, "phrases", `or`, `-not`).
+#[tracing::instrument(skip_all, err)]
 pub async fn search(
     tx: &mut TenantTx,
     query: &str,
@@ -171,33 +172,36 @@ pub fn search_sql(filter: &SearchFilter) -> String {
 /// empty), since such a query would match, and read, the account's whole history. Otherwise
 /// the statements after it run under `timeout` until [`end_search`], which needs the
 /// previous value returned here.
+#[tracing::instrument(skip_all, err)]
 pub async fn begin_search(
     tx: &mut TenantTx,
     query: &str,
     timeout: std::time::Duration,
 ) -> Result<Option<String>> {
-    let (indexable, previous): (bool, String) = sqlx::query_as(
-        "SELECT querytree(websearch_to_tsquery('english', $1)) NOT IN ('', 'T'), \
-                current_setting('statement_timeout')",
+    let row = sqlx::query!(
+        r#"SELECT querytree(websearch_to_tsquery('english', $1)) NOT IN ('', 'T') AS "indexable!",
+                  current_setting('statement_timeout') AS "previous!""#,
+        query
     )
-    .bind(query)
     .fetch_one(tx.conn())
     .await?;
-    if !indexable {
+    if !row.indexable {
         return Ok(None);
     }
-    sqlx::query("SELECT set_config('statement_timeout', $1, true)")
-        .bind(format!("{}ms", timeout.as_millis().max(1)))
-        .execute(tx.conn())
-        .await?;
-    Ok(Some(previous))
+    sqlx::query_scalar!(
+        "SELECT set_config('statement_timeout', $1, true)",
+        format!("{}ms", timeout.as_millis().max(1))
+    )
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(Some(row.previous))
 }
 
 /// Puts back the statement timeout [`begin_search`] replaced.
+#[tracing::instrument(skip_all, err)]
 pub async fn end_search(tx: &mut TenantTx, previous: &str) -> Result<()> {
-    sqlx::query("SELECT set_config('statement_timeout', $1, true)")
-        .bind(previous)
-        .execute(tx.conn())
+    sqlx::query_scalar!("SELECT set_config('statement_timeout', $1, true)", previous)
+        .fetch_one(tx.conn())
         .await?;
     Ok(())
 }

@@ -61,15 +61,16 @@ pub struct Opening {
 }
 
 /// Whether a session of this very credential exists, and if so when it ended (`None`: open).
+#[tracing::instrument(skip_all, err)]
 async fn own_session_end(
     tx: &mut TenantTx,
     id: SessionId,
 ) -> Result<Option<Option<DateTime<Utc>>>> {
-    Ok(sqlx::query_scalar(
-        "SELECT ended_at FROM journal_sessions \
+    Ok(sqlx::query_scalar!(
+        "SELECT ended_at FROM journal_sessions
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() AND session_id = $1",
+        id.0
     )
-    .bind(id)
     .fetch_optional(tx.conn())
     .await?)
 }
@@ -94,6 +95,7 @@ pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionI
 /// retired on the way. A unique index (one open implicit session per credential and scope set)
 /// makes concurrent first calls agree on one session. Only sessions recorded with the caller's
 /// exact scopes are joined, so a session never holds calls it would hide from their maker.
+#[tracing::instrument(skip_all, err)]
 pub async fn join_or_issue(
     tx: &mut TenantTx,
     opening: &Opening,
@@ -138,18 +140,18 @@ pub async fn join_or_issue(
     for (session, calls) in retired {
         enqueue_summary(tx, session, calls).await?;
     }
-    let inserted: Option<SessionId> = sqlx::query_scalar(
-        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
-             repository, scopes, started_at, last_activity_at) \
-         VALUES (n8v_account(), $1, n8v_credential(), 'implicit', $2, $3, $4, $5, $5) \
-         ON CONFLICT (account_id, credential_id, scopes) WHERE kind = 'implicit' AND ended_at IS NULL \
-         DO NOTHING RETURNING session_id",
+    let inserted = sqlx::query_scalar!(
+        r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
+               repository, scopes, started_at, last_activity_at)
+           VALUES (n8v_account(), $1, n8v_credential(), 'implicit', $2, $3, $4, $5, $5)
+           ON CONFLICT (account_id, credential_id, scopes) WHERE kind = 'implicit' AND ended_at IS NULL
+           DO NOTHING RETURNING session_id AS "session_id: SessionId""#,
+        ids::new_id(),
+        &opening.assistant,
+        opening.repository.as_deref(),
+        &scopes,
+        now
     )
-    .bind(ids::new_id())
-    .bind(&opening.assistant)
-    .bind(&opening.repository)
-    .bind(&scopes)
-    .bind(now)
     .fetch_optional(tx.conn())
     .await?;
     if let Some(id) = inserted {
@@ -157,25 +159,26 @@ pub async fn join_or_issue(
         return Ok(id);
     }
     // A concurrent request issued it first; join that one.
-    let theirs: SessionId = sqlx::query_scalar(
-        "SELECT session_id FROM journal_sessions \
-         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1",
+    let theirs = sqlx::query_scalar!(
+        r#"SELECT session_id AS "session_id: SessionId" FROM journal_sessions
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1"#,
+        &scopes
     )
-    .bind(&scopes)
     .fetch_one(tx.conn())
     .await?;
     Ok(theirs)
 }
 
 /// Opens an explicit session.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> Result<Session> {
     if let Some(org) = opening.organization {
         // Visible to the caller (owner or member) under the organizations policy, or unknown.
-        let visible: Option<Uuid> = sqlx::query_scalar(
+        let visible = sqlx::query_scalar!(
             "SELECT organization_id FROM organizations WHERE organization_id = $1 LIMIT 1",
+            org.0
         )
-        .bind(org)
         .fetch_optional(tx.conn())
         .await?;
         if visible.is_none() {
@@ -205,6 +208,7 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
 /// Closes one of the caller's own open sessions with its outcome, exactly once: the update
 /// only matches an open session, so of two concurrent ends (or an end racing the quiet sweep)
 /// one closes it and enqueues its summary, and the other is told it has ended (409).
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn end(
     tx: &mut TenantTx,
     id: SessionId,
@@ -247,6 +251,7 @@ pub async fn end(
 
 /// Closes a session the sweep found quiet (unless a call came in meanwhile or it was closed
 /// already); returns whether it closed it.
+#[tracing::instrument(skip_all, err)]
 pub async fn close_quiet(
     tx: &mut TenantTx,
     session: Uuid,
@@ -285,16 +290,24 @@ pub async fn close_quiet(
 
 /// Open sessions quiet since before `cutoff`, across accounts (ids only), oldest first. The
 /// owner's SECURITY DEFINER function reads across accounts; only ids leave it.
+#[tracing::instrument(skip_all, err)]
 pub async fn quiet(
     db: &crate::db::Db,
     cutoff: DateTime<Utc>,
     limit: i32,
 ) -> sqlx::Result<Vec<(Uuid, Uuid)>> {
-    sqlx::query_as("SELECT account_id, session_id FROM n8v_quiet_sessions($1, $2)")
-        .bind(cutoff)
-        .bind(limit)
-        .fetch_all(db.pool())
-        .await
+    let rows = sqlx::query!(
+        r#"SELECT account_id AS "account_id!", session_id AS "session_id!"
+             FROM n8v_quiet_sessions($1, $2)"#,
+        cutoff,
+        limit
+    )
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.account_id, r.session_id))
+        .collect())
 }
 
 /// A closed session's summary job, in the same transaction as the close.
@@ -309,12 +322,13 @@ async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sql
 
 /// Deletes one session on purpose (with its calls and summaries); 404 unless the caller may
 /// (the delete policy: its own account's, readable, with `chats:delete`).
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn delete(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
-    let gone: Option<SessionId> = sqlx::query_scalar(
-        "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1 \
-         RETURNING session_id",
+    let gone = sqlx::query_scalar!(
+        r#"DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1
+           RETURNING session_id AS "session_id: SessionId""#,
+        id.0
     )
-    .bind(id)
     .fetch_optional(tx.conn())
     .await?;
     gone.ok_or_else(|| Error::not_found(ids::Kind::Session, &id.to_string()))
@@ -322,17 +336,19 @@ pub async fn delete(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
 
 /// Deletes every session of the caller's account that started in `[from, to)` and that the
 /// caller may delete; returns them.
+#[tracing::instrument(skip_all, err)]
 pub async fn delete_started_between(
     tx: &mut TenantTx,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> Result<Vec<SessionId>> {
-    Ok(sqlx::query_scalar(
-        "DELETE FROM journal_sessions WHERE account_id = n8v_account() \
-           AND started_at >= $1 AND started_at < $2 RETURNING session_id",
+    Ok(sqlx::query_scalar!(
+        r#"DELETE FROM journal_sessions WHERE account_id = n8v_account()
+             AND started_at >= $1 AND started_at < $2
+           RETURNING session_id AS "session_id: SessionId""#,
+        from,
+        to
     )
-    .bind(from)
-    .bind(to)
     .fetch_all(tx.conn())
     .await?)
 }

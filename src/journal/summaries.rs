@@ -23,7 +23,6 @@ pub struct Loaded {
     pub journal_only: bool,
 }
 
-#[derive(sqlx::FromRow)]
 struct SessionFactsRow {
     assistant: String,
     goal: Option<String>,
@@ -32,7 +31,6 @@ struct SessionFactsRow {
     journal_only: bool,
 }
 
-#[derive(sqlx::FromRow)]
 struct CallRow {
     created_at: DateTime<Utc>,
     operation: String,
@@ -45,21 +43,24 @@ struct CallRow {
 
 /// The facts of a session: purposes, goals, outcomes, operation names, ids and counts (all
 /// scrubbed when stored). `None` when the session is gone.
+#[tracing::instrument(skip_all, err)]
 pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loaded>> {
-    let row: Option<SessionFactsRow> = sqlx::query_as(
-        "SELECT s.assistant, s.goal, s.outcome, a.kind, s.journal_only FROM journal_sessions s \
-         JOIN accounts a ON a.account_id = s.account_id \
+    let row = sqlx::query_as!(
+        SessionFactsRow,
+        "SELECT s.assistant, s.goal, s.outcome, a.kind, s.journal_only FROM journal_sessions s
+         JOIN accounts a ON a.account_id = s.account_id
          WHERE s.account_id = n8v_account() AND s.session_id = $1",
+        session
     )
-    .bind(session)
     .fetch_optional(tx.conn())
     .await?;
     let Some(row) = row else { return Ok(None) };
-    let calls: Vec<CallRow> = sqlx::query_as(
-        "SELECT created_at, operation, purpose, ok, wrote, target_ids, result_count FROM journal_calls \
+    let calls = sqlx::query_as!(
+        CallRow,
+        "SELECT created_at, operation, purpose, ok, wrote, target_ids, result_count FROM journal_calls
          WHERE account_id = n8v_account() AND session_id = $1 ORDER BY created_at, call_id",
+        session
     )
-    .bind(session)
     .fetch_all(tx.conn())
     .await?;
     let facts = SessionFacts {
@@ -88,27 +89,29 @@ pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loade
 
 /// Claims the snapshot for this transaction; `false` when another job stored it already (the
 /// call waits while another job holds the claim, then sees what it did).
+#[tracing::instrument(skip_all, err)]
 pub async fn claim(
     tx: &mut TenantTx,
     session: Uuid,
     snapshot: i32,
     now: DateTime<Utc>,
 ) -> sqlx::Result<bool> {
-    let claimed: Option<i32> = sqlx::query_scalar(
-        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model, \
-             input_tokens, output_tokens, cost_usd, created_at) \
-         VALUES (n8v_account(), $1, $2, '{}'::jsonb, '', 0, 0, 0, $3) \
+    let claimed = sqlx::query_scalar!(
+        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model,
+             input_tokens, output_tokens, cost_usd, created_at)
+         VALUES (n8v_account(), $1, $2, '{}'::jsonb, '', 0, 0, 0, $3)
          ON CONFLICT (account_id, session_id, snapshot) DO NOTHING RETURNING snapshot",
+        session,
+        snapshot,
+        now
     )
-    .bind(session)
-    .bind(snapshot)
-    .bind(now)
     .fetch_optional(tx.conn())
     .await?;
     Ok(claimed.is_some())
 }
 
 /// Stores the summary in the claimed row and on the session.
+#[tracing::instrument(skip_all, err)]
 pub async fn store(
     tx: &mut TenantTx,
     session: Uuid,
@@ -118,19 +121,19 @@ pub async fn store(
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    sqlx::query(
-        "UPDATE session_summaries SET summary = $3, model = $4, input_tokens = $5, \
-             output_tokens = $6, cost_usd = $7, note = $8 \
+    sqlx::query!(
+        "UPDATE session_summaries SET summary = $3, model = $4, input_tokens = $5,
+             output_tokens = $6, cost_usd = $7, note = $8
          WHERE account_id = n8v_account() AND session_id = $1 AND snapshot = $2",
+        session,
+        snapshot,
+        &summary,
+        &outcome.model,
+        outcome.input_tokens as i64,
+        outcome.output_tokens as i64,
+        outcome.cost_usd,
+        note
     )
-    .bind(session)
-    .bind(snapshot)
-    .bind(&summary)
-    .bind(&outcome.model)
-    .bind(outcome.input_tokens as i64)
-    .bind(outcome.output_tokens as i64)
-    .bind(outcome.cost_usd)
-    .bind(note)
     .execute(tx.conn())
     .await?;
     set_on_session(tx, session, outcome, note, Some(snapshot)).await
@@ -138,6 +141,7 @@ pub async fn store(
 
 /// Puts a summary on its session (what reads show), with the snapshot it describes (none for an
 /// episode's entry, which is its summary from the start).
+#[tracing::instrument(skip_all, err)]
 pub async fn set_on_session(
     tx: &mut TenantTx,
     session: Uuid,
@@ -147,20 +151,20 @@ pub async fn set_on_session(
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    sqlx::query(
-        "UPDATE journal_sessions SET summary = $2, summary_model = $3, summary_cost_usd = $4, \
-             summary_input_tokens = $5, summary_output_tokens = $6, summary_note = $7, \
-             summary_snapshot = $8 \
+    sqlx::query!(
+        "UPDATE journal_sessions SET summary = $2, summary_model = $3, summary_cost_usd = $4,
+             summary_input_tokens = $5, summary_output_tokens = $6, summary_note = $7,
+             summary_snapshot = $8
          WHERE account_id = n8v_account() AND session_id = $1",
+        session,
+        &summary,
+        &outcome.model,
+        outcome.cost_usd,
+        outcome.input_tokens as i64,
+        outcome.output_tokens as i64,
+        note,
+        snapshot
     )
-    .bind(session)
-    .bind(&summary)
-    .bind(&outcome.model)
-    .bind(outcome.cost_usd)
-    .bind(outcome.input_tokens as i64)
-    .bind(outcome.output_tokens as i64)
-    .bind(note)
-    .bind(snapshot)
     .execute(tx.conn())
     .await?;
     use rust_decimal::prelude::ToPrimitive;
@@ -181,6 +185,7 @@ pub fn month_of(now: DateTime<Utc>) -> NaiveDate {
 /// Reserves `estimate` against the account's monthly budget, in its own committed
 /// transaction so concurrent jobs see it at once. The row lock serialises reservations: of two
 /// jobs that together would pass the budget, one is refused.
+#[tracing::instrument(skip_all, err)]
 pub async fn reserve(
     db: &Db,
     account: Uuid,
@@ -189,22 +194,22 @@ pub async fn reserve(
     budget: Decimal,
 ) -> sqlx::Result<bool> {
     let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-    sqlx::query(
-        "INSERT INTO summary_budget (account_id, month) VALUES (n8v_account(), $1) \
+    sqlx::query!(
+        "INSERT INTO summary_budget (account_id, month) VALUES (n8v_account(), $1)
          ON CONFLICT (account_id, month) DO NOTHING",
+        month
     )
-    .bind(month)
     .execute(tx.conn())
     .await?;
-    let reserved: Option<i32> = sqlx::query_scalar(
-        "UPDATE summary_budget SET reserved_usd = reserved_usd + $2, model_calls = model_calls + 1 \
-         WHERE account_id = n8v_account() AND month = $1 \
-           AND spent_usd + reserved_usd + $2 <= $3 \
+    let reserved = sqlx::query_scalar!(
+        "UPDATE summary_budget SET reserved_usd = reserved_usd + $2, model_calls = model_calls + 1
+         WHERE account_id = n8v_account() AND month = $1
+           AND spent_usd + reserved_usd + $2 <= $3
          RETURNING model_calls",
+        month,
+        estimate,
+        budget
     )
-    .bind(month)
-    .bind(estimate)
-    .bind(budget)
     .fetch_optional(tx.conn())
     .await?;
     tx.commit().await?;
@@ -212,6 +217,7 @@ pub async fn reserve(
 }
 
 /// Turns a reservation into what the call really cost.
+#[tracing::instrument(skip_all, err)]
 pub async fn settle(
     db: &Db,
     account: Uuid,
@@ -220,14 +226,14 @@ pub async fn settle(
     actual: Decimal,
 ) -> sqlx::Result<()> {
     let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-    sqlx::query(
-        "UPDATE summary_budget SET reserved_usd = GREATEST(reserved_usd - $2, 0), \
-             spent_usd = spent_usd + $3 \
+    sqlx::query!(
+        "UPDATE summary_budget SET reserved_usd = GREATEST(reserved_usd - $2, 0),
+             spent_usd = spent_usd + $3
          WHERE account_id = n8v_account() AND month = $1",
+        month,
+        estimate,
+        actual
     )
-    .bind(month)
-    .bind(estimate)
-    .bind(actual)
     .execute(tx.conn())
     .await?;
     tx.commit().await
@@ -270,14 +276,14 @@ pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn P
 }
 
 /// The model for the account the transaction acts for (see [`model_for`]).
+#[tracing::instrument(skip_all, err)]
 pub async fn account_model(
     tx: &mut TenantTx,
     config: &SummaryConfig,
 ) -> sqlx::Result<Option<Box<dyn Provider>>> {
-    let kind: String =
-        sqlx::query_scalar("SELECT kind FROM accounts WHERE account_id = n8v_account()")
-            .fetch_one(tx.conn())
-            .await?;
+    let kind = sqlx::query_scalar!("SELECT kind FROM accounts WHERE account_id = n8v_account()")
+        .fetch_one(tx.conn())
+        .await?;
     Ok(model_for(config, &kind))
 }
 

@@ -139,6 +139,7 @@ pub fn window_sql() -> String {
 }
 
 /// The window as markdown, at most `max_chars` characters, and the sessions it shows.
+#[tracing::instrument(skip_all, err)]
 pub async fn render(
     tx: &mut TenantTx,
     now: DateTime<Utc>,

@@ -58,7 +58,6 @@ pub struct Entry {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
 struct RecordRow {
     record_id: Uuid,
     name: String,
@@ -66,7 +65,6 @@ struct RecordRow {
     created_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
 struct EntryRow {
     entry_id: Uuid,
     record_id: Uuid,
@@ -119,10 +117,12 @@ pub fn parse_line(line: &str) -> Result<String> {
     Ok(clean_text(line))
 }
 
+#[tracing::instrument(skip_all, err)]
 pub async fn list(tx: &mut TenantTx) -> Result<Vec<Record>> {
-    let rows: Vec<RecordRow> = sqlx::query_as(
-        "SELECT record_id, name, organization_id, created_at FROM records \
-         ORDER BY organization_id NULLS FIRST, created_at, record_id",
+    let rows = sqlx::query_as!(
+        RecordRow,
+        "SELECT record_id, name, organization_id, created_at FROM records
+         ORDER BY organization_id NULLS FIRST, created_at, record_id"
     )
     .fetch_all(tx.conn())
     .await?;
@@ -138,14 +138,17 @@ pub struct Opened {
 }
 
 /// Opens a visible Record; 404 when it is not visible (or does not exist).
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn open(tx: &mut TenantTx, id: RecordId) -> Result<Opened> {
-    let row: Option<(Uuid, Option<Uuid>)> =
-        sqlx::query_as("SELECT account_id, organization_id FROM records WHERE record_id = $1")
-            .bind(id)
-            .fetch_optional(tx.conn())
-            .await?;
-    let (owner, organization) =
-        row.ok_or_else(|| Error::not_found(Kind::Record, &id.to_string()))?;
+    let row = sqlx::query!(
+        "SELECT account_id, organization_id FROM records WHERE record_id = $1",
+        id.0
+    )
+    .fetch_optional(tx.conn())
+    .await?;
+    let (owner, organization) = row
+        .map(|r| (r.account_id, r.organization_id))
+        .ok_or_else(|| Error::not_found(Kind::Record, &id.to_string()))?;
     Ok(Opened {
         id,
         owner,
@@ -174,17 +177,7 @@ pub async fn entries(
             ))
         })?),
     };
-    let rows: Vec<EntryRow> = sqlx::query_as(
-        "SELECT entry_id, record_id, line, author_account_id, created_at FROM record_entries \
-         WHERE account_id = $1 AND record_id = $2 AND ($3::uuid IS NULL OR entry_id < $3) \
-         ORDER BY entry_id DESC LIMIT $4",
-    )
-    .bind(record.owner)
-    .bind(record.id)
-    .bind(before)
-    .bind(limit + 1)
-    .fetch_all(tx.conn())
-    .await?;
+    let rows = entry_rows(tx, record, before, limit + 1).await?;
     let mut entries: Vec<Entry> = rows.into_iter().map(Entry::from).collect();
     let next_cursor = if entries.len() as i64 > limit {
         entries.truncate(limit as usize);
@@ -198,7 +191,28 @@ pub async fn entries(
     })
 }
 
-#[derive(sqlx::FromRow)]
+/// At most `limit` entries of the Record before `before` (all when `None`), newest first.
+#[tracing::instrument(skip_all, err)]
+async fn entry_rows(
+    tx: &mut TenantTx,
+    record: &Opened,
+    before: Option<EntryId>,
+    limit: i64,
+) -> Result<Vec<EntryRow>> {
+    Ok(sqlx::query_as!(
+        EntryRow,
+        "SELECT entry_id, record_id, line, author_account_id, created_at FROM record_entries
+         WHERE account_id = $1 AND record_id = $2 AND ($3::uuid IS NULL OR entry_id < $3)
+         ORDER BY entry_id DESC LIMIT $4",
+        record.owner,
+        record.id.0,
+        before.map(|e| e.0),
+        limit
+    )
+    .fetch_all(tx.conn())
+    .await?)
+}
+
 struct AppendedRow {
     owner: Uuid,
     organization: Option<Uuid>,
@@ -208,21 +222,35 @@ struct AppendedRow {
     created_at: DateTime<Utc>,
 }
 
+/// Hands [`OPEN_AND_APPEND`]'s text to a macro, after the tokens given with it
+/// (`sqlx::query_as!` checks it against the schema at compile time, which needs the literal
+/// itself, not a constant).
+macro_rules! open_and_append_statement {
+    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
+        $($then)::+!(
+            $($before)*
+            r#"WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = $1),
+               e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line,
+                         author_account_id, credential_id, created_at)
+                     SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r
+                     RETURNING entry_id, line, author_account_id, created_at)
+               SELECT r.account_id AS "owner!", r.organization_id AS "organization?",
+                      e.entry_id AS "entry_id!", e.line AS "line!",
+                      e.author_account_id AS "author!", e.created_at AS "created_at!"
+                 FROM r, e"#
+            $(, $arg)*
+        )
+    };
+}
+
 /// The statement of [`open_and_append`] (public for the plan test, `tests/api/plans.rs`): the Record
 /// as the caller may see it, and the entry, whose policy checks that Record again.
-pub const OPEN_AND_APPEND: &str = "WITH r AS (SELECT account_id, organization_id FROM records \
-       WHERE record_id = $1), \
-     e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id, \
-               credential_id, created_at) \
-           SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r \
-           RETURNING entry_id, line, author_account_id, created_at) \
-     SELECT r.account_id AS owner, r.organization_id AS organization, e.entry_id, e.line, \
-            e.author_account_id AS author, e.created_at \
-       FROM r, e";
+pub const OPEN_AND_APPEND: &str = open_and_append_statement!(std::concat!());
 
 /// Opens a visible Record and appends a line to it (already checked with [`parse_line`]) in
 /// one statement: one round trip where [`open`] and [`append`] take two. 404 when the Record
 /// is not visible (or does not exist).
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn open_and_append(
     tx: &mut TenantTx,
     id: RecordId,
@@ -230,15 +258,17 @@ pub async fn open_and_append(
     now: DateTime<Utc>,
 ) -> Result<(Opened, Entry)> {
     let tenant = tx.tenant().clone();
-    let row: Option<AppendedRow> = sqlx::query_as(OPEN_AND_APPEND)
-        .bind(id)
-        .bind(ids::new_id())
-        .bind(line)
-        .bind(tenant.account_id)
-        .bind(tenant.credential_id)
-        .bind(now)
-        .fetch_optional(tx.conn())
-        .await?;
+    let row = open_and_append_statement!(
+        sqlx::query_as!(AppendedRow,),
+        id.0,
+        ids::new_id(),
+        line,
+        tenant.account_id,
+        tenant.credential_id,
+        now
+    )
+    .fetch_optional(tx.conn())
+    .await?;
     let AppendedRow {
         owner,
         organization,
