@@ -24,6 +24,7 @@ pub struct Counts {
 }
 
 /// One digest pass over every account.
+#[tracing::instrument(skip_all)]
 pub async fn roll_up(state: &WorkerState) -> sqlx::Result<Counts> {
     let mut counts = Counts::default();
     for account in retention::all_accounts(&state.db).await? {
@@ -68,6 +69,7 @@ async fn roll_up_account(
 
 /// Claims, makes and stores one digest. `None`: another job had it; `Some(false)`: the model
 /// failed and nothing was stored.
+#[tracing::instrument(skip_all)]
 async fn make(
     state: &WorkerState,
     account: Uuid,

@@ -9,6 +9,7 @@ const BATCH: i32 = 500;
 
 /// Closes every session quiet since before `now - quiet`; returns how many it closed. Safe to
 /// run in several processes at once: a session is closed by exactly one of them.
+#[tracing::instrument(skip_all)]
 pub async fn close_quiet_sessions(
     db: &Db,
     now: DateTime<Utc>,
