@@ -57,10 +57,12 @@ RUN mkdir src \
     && cargo build --release --locked \
     && rm -rf src target/release/n8v-journal* target/release/deps/n8v_journal-* \
         target/release/deps/libn8v_journal-* target/release/.fingerprint/n8v-journal-*
-# Everything the crate reads at compile time: the code, the migrations (sqlx::migrate!) and the
-# pages' templates and assets (include_str!). CI compiles exactly these (.ci/container-check).
+# Everything the crate reads at compile time: the code, the migrations (sqlx::migrate!), the
+# checked statements' offline data (sqlx::query!, SQLX_OFFLINE) and the pages' templates and
+# assets (include_str!). CI compiles exactly these (.ci/container-check).
 COPY src src
 COPY migrations migrations
+COPY .sqlx .sqlx
 COPY templates templates
 RUN cargo build --release --locked \
     && install -D -m 0755 target/release/n8v-journal /out/n8v-journal
