@@ -18,6 +18,9 @@ use crate::journal::{CallRecord, SessionRules, calls};
 use chrono::{DateTime, Utc};
 use std::time::Instant;
 
+mod context;
+pub use context::{CallContext, ContextError, RawContext, Via};
+
 /// How an operation relates to the journal itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JournalUse {
@@ -60,28 +63,6 @@ impl Spec {
             Via::Mcp => self.tool.unwrap_or(self.id),
         }
     }
-}
-
-/// The adapter the call came through.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Via {
-    #[default]
-    Rest,
-    Mcp,
-}
-
-/// What the caller said about the call, from headers or tool arguments, already validated.
-#[derive(Debug, Default, Clone)]
-pub struct CallContext {
-    pub via: Via,
-    pub purpose: Option<String>,
-    pub session: Option<SessionId>,
-    pub assistant: String,
-    pub targets: Vec<String>,
-    pub input_shape: Option<serde_json::Value>,
-    pub request_id: String,
-    pub method: String,
-    pub path: String,
 }
 
 pub struct Operation {
@@ -217,7 +198,7 @@ impl Operation {
                 .filter(|s| !self.deleted.contains(s)),
             operation: self.spec.name(self.context.via),
             organization: self.organization,
-            purpose: self.context.purpose.clone(),
+            purpose: self.context.purpose.as_ref().map(|p| p.as_str().to_owned()),
             target_ids: std::mem::take(&mut self.context.targets),
             status,
             input_shape: self.context.input_shape.take(),

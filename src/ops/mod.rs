@@ -23,7 +23,9 @@ use crate::config::Config;
 use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
-pub use crate::operation::{CallContext, JournalUse, Operation, Spec, Via};
+pub use crate::operation::{
+    CallContext, ContextError, JournalUse, Operation, RawContext, Spec, Via,
+};
 use std::future::Future;
 use std::sync::Arc;
 
