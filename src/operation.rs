@@ -179,9 +179,7 @@ impl Operation {
     /// and commits. Returns the session the call was recorded in, when journalled.
     pub async fn finish(mut self, status: u16) -> Result<Option<SessionId>> {
         if status >= 400 {
-            sqlx::query("ROLLBACK TO SAVEPOINT operation")
-                .execute(self.tx.conn())
-                .await?;
+            self.tx.rollback_to_savepoint().await?;
         }
         let audit = calls::AuditRecord {
             id: AuditId(ids::new_id()),

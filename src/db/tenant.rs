@@ -129,6 +129,15 @@ impl TenantTx {
     pub async fn rollback(self) -> sqlx::Result<()> {
         self.tx.rollback().await
     }
+
+    /// Undoes everything since the savepoint [`Checks::savepoint`] opened at `BEGIN`; the
+    /// transaction goes on (a failed operation is still recorded in it).
+    pub async fn rollback_to_savepoint(&mut self) -> sqlx::Result<()> {
+        sqlx::query("ROLLBACK TO SAVEPOINT operation")
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
 }
 
 /// A string as an SQL literal: `E'…'` with quotes and backslashes escaped, so the meaning
