@@ -9,12 +9,13 @@
 //! * with the `assistantJournal` flag off, nothing is journalled.
 
 use crate::auth::Scope;
-use crate::db::{Checks, Db, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
+use crate::db::{Checks, Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::flags::{self, Flag};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use crate::journal::sessions::{self, Opening};
 use crate::journal::{CallRecord, SessionRules, calls};
+use crate::sqlstate::{FLAG_CHANGED, REVOKED};
 use chrono::{DateTime, Utc};
 use std::time::Instant;
 

@@ -55,10 +55,7 @@ pub struct Checks {
     pub savepoint: bool,
 }
 
-/// The SQLSTATE of a begin refused because the flag changed since it was cached.
-pub const FLAG_CHANGED: &str = "N8VFL";
-/// The SQLSTATE of a begin refused because the credential was revoked or removed.
-pub const REVOKED: &str = "N8VRV";
+pub use crate::sqlstate::{FLAG_CHANGED, REVOKED};
 
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
