@@ -5,7 +5,7 @@
 
 use super::args::*;
 use super::results::{
-    EpisodeShape, parse_date, parse_time, problem_result, session_meta, tool_error,
+    EpisodeShape, parse_date, parse_period, parse_time, problem_result, session_meta, tool_error,
 };
 use crate::auth::Principal;
 use crate::http::AppState;
@@ -129,12 +129,9 @@ impl JournalMcp {
         Parameters(a): Parameters<SessionsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_time("from", a.from.as_deref()),
-            parse_time("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = ListSessions {
             assistant: a.assistant.clone(),
@@ -221,12 +218,9 @@ impl JournalMcp {
         Parameters(a): Parameters<DigestsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_date("from", a.from.as_deref()),
-            parse_date("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_date) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = ListDigests {
             period: a.period.clone(),
@@ -246,12 +240,9 @@ impl JournalMcp {
         Parameters(a): Parameters<SearchArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_time("from", a.from.as_deref()),
-            parse_time("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = SearchJournal {
             q: Some(a.q.clone()),
