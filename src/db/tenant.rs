@@ -129,6 +129,7 @@ impl TenantTx {
 
     /// Undoes everything since the savepoint [`Checks::savepoint`] opened at `BEGIN`; the
     /// transaction goes on (a failed operation is still recorded in it).
+    #[tracing::instrument(name = "db.tenant.rollback_to_savepoint", skip_all, err)]
     pub async fn rollback_to_savepoint(&mut self) -> sqlx::Result<()> {
         sqlx::query("ROLLBACK TO SAVEPOINT operation")
             .execute(&mut *self.tx)

@@ -352,6 +352,7 @@ pub struct EpisodePart<'a> {
 /// Claims an episode part for the caller's credential by inserting its session; `None` when
 /// the credential claimed this part before (the claim is unique per account, credential,
 /// episode and part, so a concurrent claim waits for the first to commit or roll back).
+#[tracing::instrument(name = "db.sessions.claim_episode_part", skip_all, err)]
 pub async fn claim_episode_part(
     tx: &mut TenantTx,
     part: &EpisodePart<'_>,
@@ -380,6 +381,7 @@ pub async fn claim_episode_part(
 
 /// The session the caller's credential posted an episode part as, when the caller can read it
 /// (a token with fewer scopes than the part was posted with cannot).
+#[tracing::instrument(name = "db.sessions.episode_part", skip_all, err)]
 pub async fn episode_part(
     tx: &mut TenantTx,
     episode_id: &str,
