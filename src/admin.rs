@@ -7,6 +7,7 @@ use crate::db::Tenant;
 use crate::error::{Error, OnConstraint};
 use crate::flags::Flag;
 use crate::ids::{self, Kind};
+use crate::ops::flags::{self, FlagChange};
 use anyhow::{Context, bail};
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
@@ -213,11 +214,14 @@ pub async fn set_flag(
     on: bool,
     account: Option<Uuid>,
 ) -> anyhow::Result<()> {
-    let mut tx = crate::operator::begin(pool, None).await?;
-    crate::operator::set_flag(&mut tx, "n8v-journal admin (CLI)", flag, account, Some(on))
+    let change = FlagChange {
+        flag,
+        account,
+        value: Some(on),
+    };
+    flags::change(pool, flags::CLI_ACTOR, change)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    tx.commit().await?;
     Ok(())
 }
 

@@ -34,7 +34,7 @@ pub struct Config {
     /// Host names MCP accepts in `Host` (rmcp refuses others); `None` accepts any.
     pub mcp_allowed_hosts: Option<Vec<String>>,
     /// When implicit sessions stop being reused.
-    pub session_rules: crate::journal::SessionRules,
+    pub session_rules: SessionRules,
     pub summaries: SummaryConfig,
     /// Default size of `GET /journal.md` (what a Claude Code hook can show).
     pub journal_md_max_chars: usize,
@@ -48,10 +48,50 @@ pub struct Config {
     pub search_timeout: Duration,
 }
 
+/// When an implicit session stops being reused: after `quiet` without calls, or once it is
+/// `max_age` old (the seed's 30 minutes and 12 hours by default).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionRules {
+    pub quiet: chrono::Duration,
+    pub max_age: chrono::Duration,
+}
+
+impl Default for SessionRules {
+    fn default() -> Self {
+        Self {
+            quiet: chrono::Duration::minutes(30),
+            max_age: chrono::Duration::hours(12),
+        }
+    }
+}
+
+/// How long the journal keeps things, and how much of them.
+#[derive(Clone, Copy, Debug)]
+pub struct RetentionRules {
+    pub calls: chrono::Duration,
+    pub sessions: chrono::Duration,
+    pub cap_calls: i64,
+    pub cap_sessions: i64,
+    /// Rows per deleting transaction.
+    pub batch: i64,
+}
+
+impl Default for RetentionRules {
+    fn default() -> Self {
+        Self {
+            calls: chrono::Duration::days(90),
+            sessions: chrono::Duration::days(400),
+            cap_calls: 100_000,
+            cap_sessions: 20_000,
+            batch: 1_000,
+        }
+    }
+}
+
 /// Retention, caps and their schedules: the product text's numbers by default.
 #[derive(Clone, Debug)]
 pub struct Lifecycle {
-    pub retention: crate::journal::retention::Rules,
+    pub retention: RetentionRules,
     /// How long audit entries are kept, independently of the journal.
     pub audit_retention: chrono::Duration,
     /// When the retention pass runs (cron, seconds first).
@@ -69,7 +109,7 @@ pub struct Lifecycle {
 impl Default for Lifecycle {
     fn default() -> Self {
         Self {
-            retention: crate::journal::retention::Rules::default(),
+            retention: RetentionRules::default(),
             audit_retention: chrono::Duration::days(400),
             retention_schedule: "0 30 3 * * *".into(),
             audit_retention_schedule: "0 45 3 * * *".into(),
@@ -82,9 +122,9 @@ impl Default for Lifecycle {
 
 impl Lifecycle {
     fn from_env() -> anyhow::Result<Self> {
-        let d = crate::journal::retention::Rules::default();
+        let d = RetentionRules::default();
         Ok(Self {
-            retention: crate::journal::retention::Rules {
+            retention: RetentionRules {
                 calls: chrono::Duration::days(parse("N8V_CALL_RETENTION_DAYS", 90)?),
                 sessions: chrono::Duration::days(parse("N8V_SESSION_RETENTION_DAYS", 400)?),
                 cap_calls: parse("N8V_CAP_CALLS", d.cap_calls)?,
@@ -391,10 +431,8 @@ impl Config {
             jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
             rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
             auth_failures_per_minute: parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
-            trusted_proxies: crate::auth::limits::parse_trusted_proxies(
-                &var("N8V_TRUSTED_PROXIES").unwrap_or_default(),
-            )
-            .map_err(|e| anyhow::anyhow!("N8V_TRUSTED_PROXIES: {e}"))?,
+            trusted_proxies: parse_trusted_proxies(&var("N8V_TRUSTED_PROXIES").unwrap_or_default())
+                .map_err(|e| anyhow::anyhow!("N8V_TRUSTED_PROXIES: {e}"))?,
             client_address_header: var("N8V_CLIENT_ADDRESS_HEADER")
                 .unwrap_or_else(|| "x-forwarded-for".into())
                 .parse()
@@ -405,7 +443,7 @@ impl Config {
             mcp_allowed_hosts: hosts(
                 &var("N8V_MCP_ALLOWED_HOSTS").unwrap_or_else(|| "localhost,127.0.0.1,::1".into()),
             ),
-            session_rules: crate::journal::SessionRules {
+            session_rules: SessionRules {
                 quiet: chrono::Duration::minutes(parse("N8V_IMPLICIT_SESSION_QUIET_MINUTES", 30)?),
                 max_age: chrono::Duration::hours(parse("N8V_IMPLICIT_SESSION_MAX_HOURS", 12)?),
             },
@@ -441,7 +479,7 @@ impl Config {
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
             mcp_allowed_hosts: hosts("localhost,127.0.0.1,::1"),
-            session_rules: crate::journal::SessionRules::default(),
+            session_rules: SessionRules::default(),
             summaries: SummaryConfig::default(),
             journal_md_max_chars: 9_500,
             lifecycle: Lifecycle::default(),
@@ -481,6 +519,19 @@ where
             .parse()
             .map_err(|e| anyhow::anyhow!("{name}={raw:?} is not valid: {e}")),
     }
+}
+
+/// Parses `N8V_TRUSTED_PROXIES`: comma-separated CIDRs or single addresses.
+pub fn parse_trusted_proxies(list: &str) -> Result<Vec<ipnet::IpNet>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            item.parse::<ipnet::IpNet>()
+                .or_else(|_| item.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| format!("{item:?} is not a CIDR (e.g. 10.0.0.0/8) or an IP address"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

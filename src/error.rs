@@ -244,9 +244,23 @@ pub fn is_unavailable(e: &sqlx::Error) -> bool {
 /// A tenant transaction refused at `BEGIN` because its credential was revoked (or removed) since
 /// the service cached it is the caller's 401; a database out of reach is a `503` the client may
 /// retry; every other database error is a server fault.
+impl From<crate::ids::BadId> for Error {
+    fn from(bad: crate::ids::BadId) -> Self {
+        let kind = bad.kind();
+        Error::NotFound(format!(
+            "no {} with id {:?} is visible to this credential ({} ids look like {}_…)",
+            kind.noun(),
+            bad.shown(),
+            kind.noun(),
+            kind.prefix()
+        ))
+    }
+}
+
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
-        if e.as_database_error().and_then(|d| d.code()).as_deref() == Some(crate::db::REVOKED) {
+        if e.as_database_error().and_then(|d| d.code()).as_deref() == Some(crate::sqlstate::REVOKED)
+        {
             return Error::Unauthorized(
                 "this API key has been revoked (or the key this token was minted from)".into(),
             );

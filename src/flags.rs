@@ -31,6 +31,7 @@ impl Flag {
 
 /// The flag's value for the transaction's account: its override, else the global value, else
 /// the default. One indexed query inside the request's own transaction.
+#[tracing::instrument(name = "db.flags.enabled", skip_all, err)]
 pub async fn enabled(tx: &mut TenantTx, flag: Flag) -> sqlx::Result<bool> {
     let value: Option<bool> = sqlx::query_scalar(
         "SELECT COALESCE( \

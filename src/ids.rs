@@ -120,17 +120,10 @@ impl BadId {
     pub fn shown(&self) -> &str {
         &self.shown
     }
-}
 
-impl From<BadId> for crate::error::Error {
-    fn from(bad: BadId) -> Self {
-        crate::error::Error::NotFound(format!(
-            "no {} with id {:?} is visible to this credential ({} ids look like {}_…)",
-            bad.kind.noun(),
-            bad.shown,
-            bad.kind.noun(),
-            bad.kind.prefix()
-        ))
+    /// The kind of id that was expected.
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 }
 

@@ -22,5 +22,6 @@ pub mod queue;
 pub mod records;
 pub mod scopes;
 pub mod scrub;
+pub mod sqlstate;
 pub mod summarize;
 pub mod telemetry;

@@ -9,14 +9,18 @@
 //! * with the `assistantJournal` flag off, nothing is journalled.
 
 use crate::auth::Scope;
-use crate::db::{Checks, Db, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
+use crate::db::{Checks, Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::flags::{self, Flag};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use crate::journal::sessions::{self, Opening};
 use crate::journal::{CallRecord, SessionRules, calls};
+use crate::sqlstate::{FLAG_CHANGED, REVOKED};
 use chrono::{DateTime, Utc};
 use std::time::Instant;
+
+mod context;
+pub use context::{CallContext, ContextError, RawContext, Via};
 
 /// How an operation relates to the journal itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,28 +64,6 @@ impl Spec {
             Via::Mcp => self.tool.unwrap_or(self.id),
         }
     }
-}
-
-/// The adapter the call came through.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Via {
-    #[default]
-    Rest,
-    Mcp,
-}
-
-/// What the caller said about the call, from headers or tool arguments, already validated.
-#[derive(Debug, Default, Clone)]
-pub struct CallContext {
-    pub via: Via,
-    pub purpose: Option<String>,
-    pub session: Option<SessionId>,
-    pub assistant: String,
-    pub targets: Vec<String>,
-    pub input_shape: Option<serde_json::Value>,
-    pub request_id: String,
-    pub method: String,
-    pub path: String,
 }
 
 pub struct Operation {
@@ -198,9 +180,7 @@ impl Operation {
     /// and commits. Returns the session the call was recorded in, when journalled.
     pub async fn finish(mut self, status: u16) -> Result<Option<SessionId>> {
         if status >= 400 {
-            sqlx::query("ROLLBACK TO SAVEPOINT operation")
-                .execute(self.tx.conn())
-                .await?;
+            self.tx.rollback_to_savepoint().await?;
         }
         let audit = calls::AuditRecord {
             id: AuditId(ids::new_id()),
@@ -217,7 +197,7 @@ impl Operation {
                 .filter(|s| !self.deleted.contains(s)),
             operation: self.spec.name(self.context.via),
             organization: self.organization,
-            purpose: self.context.purpose.clone(),
+            purpose: self.context.purpose.as_ref().map(|p| p.as_str().to_owned()),
             target_ids: std::mem::take(&mut self.context.targets),
             status,
             input_shape: self.context.input_shape.take(),

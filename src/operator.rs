@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 /// A transaction in which the `n8v_operator_*` functions answer: the application role (when
 /// given), no tenant, `app.operator` on.
+#[tracing::instrument(name = "db.operator.begin", skip_all, err)]
 pub async fn begin(
     pool: &PgPool,
     role: Option<&str>,
@@ -52,6 +53,7 @@ pub struct FlagState {
     pub overrides: Vec<Override>,
 }
 
+#[tracing::instrument(name = "db.operator.flags", skip_all, err)]
 pub async fn flags(conn: &mut PgConnection) -> Result<Vec<FlagState>> {
     let globals: Vec<(String, bool)> = sqlx::query_as("SELECT flag, enabled FROM feature_flags")
         .fetch_all(&mut *conn)
@@ -92,6 +94,7 @@ pub struct AccountRef {
 }
 
 /// Accounts whose id is `query` (`acc_…`) or whose name contains it.
+#[tracing::instrument(name = "db.operator.find_accounts", skip_all, err)]
 pub async fn find_accounts(conn: &mut PgConnection, query: &str) -> Result<Vec<AccountRef>> {
     let query = query.trim();
     let needle = match ids::parse(Kind::Account, query) {
@@ -115,6 +118,7 @@ pub async fn find_accounts(conn: &mut PgConnection, query: &str) -> Result<Vec<A
 
 /// Sets (`Some`) or clears (`None`) the global value or one account's override, and writes the
 /// change to the operator log. Returns the value before.
+#[tracing::instrument(name = "db.operator.set_flag", skip_all, err(level = "info"))]
 pub async fn set_flag(
     conn: &mut PgConnection,
     actor: &str,
@@ -156,6 +160,7 @@ pub struct LogEntry {
     pub at: DateTime<Utc>,
 }
 
+#[tracing::instrument(name = "db.operator.log", skip_all, err)]
 pub async fn log(conn: &mut PgConnection, limit: i64) -> Result<Vec<LogEntry>> {
     let rows: Vec<(
         Uuid,
@@ -195,6 +200,7 @@ pub async fn log(conn: &mut PgConnection, limit: i64) -> Result<Vec<LogEntry>> {
 
 /// How the log names an operator key: its name and id; `None` when the key is unknown or
 /// revoked.
+#[tracing::instrument(name = "db.operator.actor", skip_all, err)]
 pub async fn actor(db: &Db, credential: Uuid) -> Result<Option<String>> {
     let name: Option<String> = sqlx::query_scalar("SELECT n8v_operator_name($1)")
         .bind(credential)

@@ -28,6 +28,8 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+pub use crate::config::parse_trusted_proxies;
 use uuid::Uuid;
 
 /// How often stale limiter state is dropped.
@@ -336,19 +338,6 @@ fn parse_node(node: &str) -> Option<IpAddr> {
     let (host, port) = node.rsplit_once(':')?;
     port.parse::<u16>().ok()?;
     host.parse::<std::net::Ipv4Addr>().ok().map(IpAddr::V4)
-}
-
-/// Parses `N8V_TRUSTED_PROXIES`: comma-separated CIDRs or single addresses.
-pub fn parse_trusted_proxies(list: &str) -> Result<Vec<IpNet>, String> {
-    list.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|item| {
-            item.parse::<IpNet>()
-                .or_else(|_| item.parse::<IpAddr>().map(IpNet::from))
-                .map_err(|_| format!("{item:?} is not a CIDR (e.g. 10.0.0.0/8) or an IP address"))
-        })
-        .collect()
 }
 
 fn retry_after(wait: Duration) -> u64 {

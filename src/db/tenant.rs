@@ -55,10 +55,7 @@ pub struct Checks {
     pub savepoint: bool,
 }
 
-/// The SQLSTATE of a begin refused because the flag changed since it was cached.
-pub const FLAG_CHANGED: &str = "N8VFL";
-/// The SQLSTATE of a begin refused because the credential was revoked or removed.
-pub const REVOKED: &str = "N8VRV";
+pub use crate::sqlstate::{FLAG_CHANGED, REVOKED};
 
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
@@ -128,6 +125,16 @@ impl TenantTx {
 
     pub async fn rollback(self) -> sqlx::Result<()> {
         self.tx.rollback().await
+    }
+
+    /// Undoes everything since the savepoint [`Checks::savepoint`] opened at `BEGIN`; the
+    /// transaction goes on (a failed operation is still recorded in it).
+    #[tracing::instrument(name = "db.tenant.rollback_to_savepoint", skip_all, err)]
+    pub async fn rollback_to_savepoint(&mut self) -> sqlx::Result<()> {
+        sqlx::query("ROLLBACK TO SAVEPOINT operation")
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
     }
 }
 

@@ -6,8 +6,8 @@ use super::AppState;
 use crate::auth::Principal;
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
-use crate::journal::meta::{self, Purpose};
-use crate::ops::{self, CallContext, Finished, Op, Via};
+use crate::journal::meta;
+use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -63,17 +63,9 @@ impl FromRequestParts<AppState> for ApiCall {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
         let principal = Principal::from_request_parts(parts, state).await?;
         let headers = &parts.headers;
-        let purpose = Purpose::parse(header(headers, PURPOSE_HEADER)?)
-            .map_err(|e| Error::BadRequest(format!("X-Purpose: {e}")))?;
-        let session = meta::session_arg(header(headers, SESSION_HEADER)?)
-            .map_err(|e| Error::BadRequest(format!("X-Session-Id {e}")))?;
-        let assistant = meta::assistant(
-            header(headers, ASSISTANT_HEADER)?,
-            headers
-                .get(axum::http::header::USER_AGENT)
-                .and_then(|v| v.to_str().ok()),
-        )
-        .map_err(Error::BadRequest)?;
+        let purpose = header(headers, PURPOSE_HEADER)?;
+        let session = header(headers, SESSION_HEADER)?;
+        let assistant = header(headers, ASSISTANT_HEADER)?;
         let query_keys: serde_json::Map<String, serde_json::Value> = parts
             .uri
             .query()
@@ -89,18 +81,25 @@ impl FromRequestParts<AppState> for ApiCall {
                     .collect()
             })
             .unwrap_or_default();
-        let context = CallContext {
+        let raw = RawContext {
             via: Via::Rest,
-            purpose: purpose.map(|p| p.as_str().to_owned()),
+            purpose,
             session,
             assistant,
-            targets: Vec::new(),
+            user_agent: headers
+                .get(axum::http::header::USER_AGENT)
+                .and_then(|v| v.to_str().ok()),
             input_shape: (!query_keys.is_empty())
                 .then(|| serde_json::json!({ "query": query_keys })),
-            request_id: header(headers, "x-request-id")?.unwrap_or("-").to_owned(),
-            method: parts.method.to_string(),
-            path: crate::scrub::audit_path(parts.uri.path()),
+            request_id: header(headers, "x-request-id")?,
+            method: parts.method.as_str(),
+            path: parts.uri.path(),
         };
+        let context = CallContext::new(raw).map_err(|e| match e {
+            ContextError::Purpose(e) => Error::BadRequest(format!("X-Purpose: {e}")),
+            ContextError::Session(e) => Error::BadRequest(format!("X-Session-Id {e}")),
+            ContextError::Assistant(e) => Error::BadRequest(e),
+        })?;
         Ok(ApiCall { principal, context })
     }
 }

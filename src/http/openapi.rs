@@ -119,6 +119,57 @@ pub enum AccessProblems {
     Internal(Problem),
 }
 
+/// The conflict any journalled operation can answer with: the conversation's session is over.
+#[derive(IntoResponses)]
+#[response(
+    status = 409,
+    description = "`X-Session-Id` names a session that has ended (`conflict`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `journal::sessions::check_explicit` refuses it
+pub struct SessionEnded(Problem);
+
+/// What the `X-Session-Id` answer header says, on every journalled operation's success.
+const SESSION_ANSWER: &str =
+    "The session this call was recorded in (`ses_…`); sent when the assistant journal is on";
+
+/// Describes the `X-Session-Id` answer header on the success answers of every operation that
+/// reads `X-Session-Id` (see [`JournalHeaders`]): written once here, not on each handler.
+pub fn add_session_answer(document: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    use utoipa::openapi::{RefOr, header::HeaderBuilder};
+    for item in document.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let journalled = operation
+                .parameters
+                .iter()
+                .flatten()
+                .any(|p| matches!(p, RefOr::T(p) if p.name == "X-Session-Id"));
+            if !journalled {
+                continue;
+            }
+            for (status, response) in &mut operation.responses.responses {
+                if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
+                    let header = HeaderBuilder::new()
+                        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                        .description(Some(SESSION_ANSWER))
+                        .build();
+                    response
+                        .headers
+                        .insert("X-Session-Id".into(), RefOr::T(header));
+                }
+            }
+        }
+    }
+}
+
 /// The document as pretty JSON with a trailing newline, as served and committed.
 pub fn json(document: &utoipa::openapi::OpenApi) -> String {
     let mut json = document

@@ -2,7 +2,7 @@
 //! credentials as the API (chats:read); recorded as a journal read.
 
 use super::call::{ApiCall, Reply};
-use super::openapi::{AccessProblems, JournalHeaders};
+use super::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use super::{ApiQuery, AppState};
 use crate::error::Problem;
 use crate::ops::journal::ReadMarkdown;
@@ -33,9 +33,7 @@ pub struct WindowQuery {
     params(WindowQuery, JournalHeaders),
     responses(
         (status = 200, description = "The recent sessions as markdown", body = String,
-            content_type = "text/markdown",
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+            content_type = "text/markdown"),
         (status = 400, description = "`max_chars` out of range, an unknown query parameter, or \
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
             content_type = "application/problem+json"),
@@ -45,8 +43,7 @@ pub struct WindowQuery {
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

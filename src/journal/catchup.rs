@@ -7,9 +7,9 @@
 //! marks); each item once. Everything is read as the
 //! caller, so the same visibility rules hold as for every other read.
 
-use super::handoff::{self, Line};
+use super::handoff::Line;
 use super::sessions::ACTIVITY_SLACK;
-use super::views::{OWNED_ORGANIZATIONS, Session, SessionRow, active_sessions_sql};
+use super::views::{self, OWNED_ORGANIZATIONS, Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, Kind, OrganizationId, RecordId, SessionId, TypedId};
@@ -189,10 +189,10 @@ pub async fn catch_up(
 
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
-    let purposes = handoff::marked_purposes(tx, &sessions).await?;
+    let purposes = views::marked_purposes(tx, &sessions).await?;
     let mut brief = Brief::default();
     for s in &sessions {
-        let carried = handoff::carried(s, purposes.get(&s.id).map_or(&[], Vec::as_slice));
+        let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
         let tag = |lines: Vec<Line>, into: &mut Vec<(Line, SessionId)>| {
             into.extend(lines.into_iter().map(|l| (l, s.id)))
         };

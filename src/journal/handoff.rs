@@ -4,14 +4,9 @@
 //! marks), each once.
 
 use super::meta::single_line;
-use super::views::Session;
-use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::SessionId;
-use crate::summarize::marked::{Marked, item_key, push_new};
+use crate::summarize::marked::{item_key, push_new};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use uuid::Uuid;
 
 /// Most items in one list.
 pub const MAX_ITEMS: usize = 20;
@@ -95,28 +90,6 @@ pub struct Carried {
     pub next_steps: Vec<Line>,
 }
 
-/// The decisions, open questions and next steps of `s`. With a stored summary its lists are
-/// the derived part; without one, what the goal, the outcome and `purposes` (the session's
-/// recent purposes) mark, by the rules of [`crate::summarize::marked`].
-pub fn carried(s: &Session, purposes: &[String]) -> Carried {
-    let stated = s.handoff.clone().unwrap_or_default();
-    let derived = match &s.summary {
-        Some(summary) => Marked {
-            decisions: summary.decisions.clone(),
-            open_questions: summary.open_questions.clone(),
-        },
-        None => Marked::lift(
-            s.goal.iter().chain(&s.outcome).map(String::as_str),
-            purposes.iter().map(String::as_str),
-        ),
-    };
-    Carried {
-        decisions: merge(&stated.decisions, &derived.decisions),
-        open_questions: merge(&stated.open_questions, &derived.open_questions),
-        next_steps: merge(&stated.next_steps, &[]),
-    }
-}
-
 /// Puts the stated decisions and open questions ahead of `summary`'s own, each item once.
 pub fn lead_with(summary: &mut crate::summarize::Summary, handoff: &Handoff) {
     let texts = |lines: Vec<Line>| lines.into_iter().map(|l| l.text).collect();
@@ -124,51 +97,8 @@ pub fn lead_with(summary: &mut crate::summarize::Summary, handoff: &Handoff) {
     summary.open_questions = texts(merge(&handoff.open_questions, &summary.open_questions));
 }
 
-/// How many of an unsummarised session's newest purposes are read for markers.
-pub const MARKED_PURPOSE_CALLS: i64 = 100;
-
-/// For each session without a stored summary, the purposes of its newest 100 calls that may
-/// hold a marker (a code summary reads all of them once the session closes). Read as the
-/// caller, under the same policies as the sessions.
-#[tracing::instrument(skip_all, err)]
-pub async fn marked_purposes(
-    tx: &mut TenantTx,
-    sessions: &[Session],
-) -> Result<HashMap<SessionId, Vec<String>>> {
-    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
-        .iter()
-        .filter(|s| s.summary.is_none())
-        .map(|s| (s.account_id.0, s.id.0))
-        .unzip();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let rows = sqlx::query!(
-        r#"SELECT s.session_id AS "session_id!", p.purpose AS "purpose!"
-           FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id)
-           CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
-               WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-                 AND c.purpose IS NOT NULL
-               ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
-           WHERE p.purpose ~* '(decided|decision|question|todo)\s*:'
-           ORDER BY p.created_at DESC, p.call_id DESC"#,
-        &accounts,
-        &ids,
-        MARKED_PURPOSE_CALLS
-    )
-    .fetch_all(tx.conn())
-    .await?
-    .into_iter()
-    .map(|r| (r.session_id, r.purpose));
-    let mut out: HashMap<SessionId, Vec<String>> = HashMap::new();
-    for (session, purpose) in rows {
-        out.entry(SessionId(session)).or_default().push(purpose);
-    }
-    Ok(out)
-}
-
 /// `stated` then `derived`, each item once (compared by [`item_key`]).
-fn merge(stated: &[String], derived: &[String]) -> Vec<Line> {
+pub(crate) fn merge(stated: &[String], derived: &[String]) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let tagged = stated
         .iter()

@@ -50,21 +50,5 @@ pub use cursor::Cursor;
 pub use meta::Purpose;
 pub use views::{AuditEntry, Call, Session};
 
-use chrono::Duration;
-
-/// When an implicit session stops being reused: after `quiet` without calls, or once it is
-/// `max_age` old (the seed's 30 minutes and 12 hours by default).
-#[derive(Clone, Copy, Debug)]
-pub struct SessionRules {
-    pub quiet: Duration,
-    pub max_age: Duration,
-}
-
-impl Default for SessionRules {
-    fn default() -> Self {
-        Self {
-            quiet: Duration::minutes(30),
-            max_age: Duration::hours(12),
-        }
-    }
-}
+/// The implicit-session rules are settings (`N8V_*`), kept with the others.
+pub use crate::config::SessionRules;

@@ -15,28 +15,8 @@ use sqlx::postgres::PgArguments;
 use sqlx::query::{Query, QueryScalar};
 use uuid::Uuid;
 
-/// How long the journal keeps things, and how much of them.
-#[derive(Clone, Copy, Debug)]
-pub struct Rules {
-    pub calls: Duration,
-    pub sessions: Duration,
-    pub cap_calls: i64,
-    pub cap_sessions: i64,
-    /// Rows per deleting transaction.
-    pub batch: i64,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Self {
-            calls: Duration::days(90),
-            sessions: Duration::days(400),
-            cap_calls: 100_000,
-            cap_sessions: 20_000,
-            batch: 1_000,
-        }
-    }
-}
+/// How long the journal keeps things, and how much of them: settings, kept with the others.
+pub use crate::config::RetentionRules as Rules;
 
 /// What one pass deleted.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]

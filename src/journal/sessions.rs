@@ -352,3 +352,64 @@ pub async fn delete_started_between(
     .fetch_all(tx.conn())
     .await?)
 }
+
+/// One part of an episode (a settled conversation a harness posted), stored as an ended
+/// session of the caller's credential.
+pub struct EpisodePart<'a> {
+    pub episode_id: &'a str,
+    pub part: i32,
+    /// The harness, recorded as the session's assistant.
+    pub assistant: &'a str,
+    pub repository: Option<&'a str>,
+    pub started_at: DateTime<Utc>,
+    pub ended_at: DateTime<Utc>,
+}
+
+/// Claims an episode part for the caller's credential by inserting its session; `None` when
+/// the credential claimed this part before (the claim is unique per account, credential,
+/// episode and part, so a concurrent claim waits for the first to commit or roll back).
+#[tracing::instrument(name = "db.sessions.claim_episode_part", skip_all, err)]
+pub async fn claim_episode_part(
+    tx: &mut TenantTx,
+    part: &EpisodePart<'_>,
+) -> Result<Option<SessionId>> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, \
+             assistant, repository, scopes, started_at, last_activity_at, ended_at, \
+             end_reason, journal_only, episode_id, episode_part) \
+         VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
+             n8v_scopes(), $4, $5, $5, \
+             'ended', false, $6, $7) \
+         ON CONFLICT (account_id, credential_id, episode_id, episode_part) \
+             WHERE episode_id IS NOT NULL \
+         DO NOTHING RETURNING session_id",
+    )
+    .bind(SessionId(ids::new_id()))
+    .bind(part.assistant)
+    .bind(part.repository)
+    .bind(part.started_at)
+    .bind(part.ended_at)
+    .bind(part.episode_id)
+    .bind(part.part)
+    .fetch_optional(tx.conn())
+    .await?)
+}
+
+/// The session the caller's credential posted an episode part as, when the caller can read it
+/// (a token with fewer scopes than the part was posted with cannot).
+#[tracing::instrument(name = "db.sessions.episode_part", skip_all, err)]
+pub async fn episode_part(
+    tx: &mut TenantTx,
+    episode_id: &str,
+    part: i32,
+) -> Result<Option<SessionId>> {
+    Ok(sqlx::query_scalar(
+        "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
+           AND credential_id = n8v_credential() \
+           AND episode_id = $1 AND episode_part = $2",
+    )
+    .bind(episode_id)
+    .bind(part)
+    .fetch_optional(tx.conn())
+    .await?)
+}

@@ -1,8 +1,13 @@
 //! What the journal answers with: sessions, calls and audit entries, with external IDs.
 
+use super::handoff::{self, Carried};
+use crate::db::TenantTx;
+use crate::error::Result;
 use crate::ids::{AccountId, AuditId, CallId, KeyId, OrganizationId, SessionId};
+use crate::summarize::marked::Marked;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::collections::HashMap;
 use uuid::Uuid;
 
 /// One assistant conversation: its goal, the calls made in it, and what happened.
@@ -69,7 +74,7 @@ pub struct Session {
     pub outcome: Option<String>,
     /// The decisions, open questions and next steps the assistant stated when it ended the
     /// session, in its own words; absent when it gave none.
-    pub handoff: Option<super::handoff::Handoff>,
+    pub handoff: Option<handoff::Handoff>,
     /// When the session was opened.
     pub started_at: DateTime<Utc>,
     /// When the last call was recorded in it.
@@ -127,7 +132,7 @@ pub(crate) struct SessionRow {
     pub scopes: Vec<String>,
     pub goal: Option<String>,
     pub outcome: Option<String>,
-    pub handoff: Option<sqlx::types::Json<super::handoff::Handoff>>,
+    pub handoff: Option<sqlx::types::Json<handoff::Handoff>>,
     pub started_at: DateTime<Utc>,
     pub last_activity_at: DateTime<Utc>,
     pub ended_at: Option<DateTime<Utc>>,
@@ -197,7 +202,7 @@ pub(crate) fn active_sessions_sql(order: &str) -> String {
         &format!(
             "NOT journal_only AND last_activity_at >= $3 \
              AND (last_activity_at >= $1 OR {} >= $1)",
-            super::sessions::LAST_ACTIVITY
+            last_activity!()
         ),
         Some(&order),
     );
@@ -431,4 +436,72 @@ impl From<AuditRow> for AuditEntry {
             at: r.created_at,
         }
     }
+}
+
+impl Session {
+    /// The decisions, open questions and next steps this session hands on (see `handoff`).
+    /// With a stored summary its lists are the derived part; without one, what the goal, the
+    /// outcome and `purposes` (the session's recent purposes) mark, by the rules of
+    /// [`crate::summarize::marked`].
+    pub fn carried(&self, purposes: &[String]) -> Carried {
+        let stated = self.handoff.clone().unwrap_or_default();
+        let derived = match &self.summary {
+            Some(summary) => Marked {
+                decisions: summary.decisions.clone(),
+                open_questions: summary.open_questions.clone(),
+            },
+            None => Marked::lift(
+                self.goal.iter().chain(&self.outcome).map(String::as_str),
+                purposes.iter().map(String::as_str),
+            ),
+        };
+        Carried {
+            decisions: handoff::merge(&stated.decisions, &derived.decisions),
+            open_questions: handoff::merge(&stated.open_questions, &derived.open_questions),
+            next_steps: handoff::merge(&stated.next_steps, &[]),
+        }
+    }
+}
+
+/// How many of an unsummarised session's newest purposes are read for markers.
+pub const MARKED_PURPOSE_CALLS: i64 = 100;
+
+/// For each session without a stored summary, the purposes of its newest 100 calls that may
+/// hold a marker (a code summary reads all of them once the session closes). Read as the
+/// caller, under the same policies as the sessions.
+#[tracing::instrument(skip_all, err)]
+pub async fn marked_purposes(
+    tx: &mut TenantTx,
+    sessions: &[Session],
+) -> Result<HashMap<SessionId, Vec<String>>> {
+    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
+        .iter()
+        .filter(|s| s.summary.is_none())
+        .map(|s| (s.account_id.0, s.id.0))
+        .unzip();
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows = sqlx::query!(
+        r#"SELECT s.session_id AS "session_id!", p.purpose AS "purpose!"
+           FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id)
+           CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
+               WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                 AND c.purpose IS NOT NULL
+               ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
+           WHERE p.purpose ~* '(decided|decision|question|todo)\s*:'
+           ORDER BY p.created_at DESC, p.call_id DESC"#,
+        &accounts,
+        &ids,
+        MARKED_PURPOSE_CALLS
+    )
+    .fetch_all(tx.conn())
+    .await?
+    .into_iter()
+    .map(|r| (r.session_id, r.purpose));
+    let mut out: HashMap<SessionId, Vec<String>> = HashMap::new();
+    for (session, purpose) in rows {
+        out.entry(SessionId(session)).or_default().push(purpose);
+    }
+    Ok(out)
 }

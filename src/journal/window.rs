@@ -110,7 +110,7 @@ pub fn entry(s: &Session, reader: AccountId, purposes: &[String]) -> String {
             }
         }
     }
-    let carried = super::handoff::carried(s, purposes);
+    let carried = s.carried(purposes);
     fn texts(lines: &[Line]) -> Vec<&str> {
         lines.iter().map(|l| l.text.as_str()).collect()
     }
@@ -153,7 +153,7 @@ pub async fn render(
         .await?;
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
     let reader = AccountId(tx.tenant().account_id);
-    let purposes = super::handoff::marked_purposes(tx, &sessions).await?;
+    let purposes = super::views::marked_purposes(tx, &sessions).await?;
     let entries: Vec<String> = sessions
         .iter()
         .map(|s| entry(s, reader, purposes.get(&s.id).map_or(&[], Vec::as_slice)))

@@ -14,8 +14,9 @@
 use super::{Op, Operation, Services};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::ids::{self, SessionId};
+use crate::ids::SessionId;
 use crate::journal::meta::parse_repository;
+use crate::journal::sessions::{self, EpisodePart};
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{JournalUse, Spec};
 use crate::summarize::{self, ConversationTurn, PART_CHARS};
@@ -171,38 +172,19 @@ impl Op for PostEpisode {
                 .unwrap_or_default()
         );
         for (index, part) in parts.iter().enumerate() {
-            let claimed: Option<SessionId> = sqlx::query_scalar(
-                "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, \
-                     assistant, repository, scopes, started_at, last_activity_at, ended_at, \
-                     end_reason, journal_only, episode_id, episode_part) \
-                 VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
-                     n8v_scopes(), $4, $5, $5, \
-                     'ended', false, $6, $7) \
-                 ON CONFLICT (account_id, credential_id, episode_id, episode_part) \
-                     WHERE episode_id IS NOT NULL \
-                 DO NOTHING RETURNING session_id",
-            )
-            .bind(SessionId(ids::new_id()))
-            .bind(&harness)
-            .bind(&project)
-            .bind(self.started_at)
-            .bind(self.ended_at)
-            .bind(&episode_id)
-            .bind(index as i32)
-            .fetch_optional(op.tx().conn())
-            .await?;
+            let claim = EpisodePart {
+                episode_id: &episode_id,
+                part: index as i32,
+                assistant: &harness,
+                repository: project.as_deref(),
+                started_at: self.started_at,
+                ended_at: self.ended_at,
+            };
+            let claimed = sessions::claim_episode_part(op.tx(), &claim).await?;
             let Some(session) = claimed else {
                 // The claim is this credential's; a token minted from the key with fewer
                 // scopes than the part was posted with cannot read it, and is told so.
-                let existing: Option<SessionId> = sqlx::query_scalar(
-                    "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
-                       AND credential_id = n8v_credential() \
-                       AND episode_id = $1 AND episode_part = $2",
-                )
-                .bind(&episode_id)
-                .bind(index as i32)
-                .fetch_optional(op.tx().conn())
-                .await?;
+                let existing = sessions::episode_part(op.tx(), &episode_id, index as i32).await?;
                 let Some(existing) = existing else {
                     return Err(Error::Conflict(format!(
                         "part {index} of episode {episode_id:?} was already posted by this key \

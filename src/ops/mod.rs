@@ -10,6 +10,7 @@
 pub mod account;
 pub mod audit;
 pub mod episodes;
+pub mod flags;
 pub mod journal;
 pub mod records;
 pub mod search;
@@ -23,7 +24,9 @@ use crate::config::Config;
 use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
-pub use crate::operation::{CallContext, JournalUse, Operation, Spec, Via};
+pub use crate::operation::{
+    CallContext, ContextError, JournalUse, Operation, RawContext, Spec, Via,
+};
 use std::future::Future;
 use std::sync::Arc;
 

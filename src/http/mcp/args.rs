@@ -1,5 +1,11 @@
 //! Tool arguments. Doc comments become the JSON-schema descriptions an assistant reads.
 
+use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
+use crate::journal::meta::{
+    MAX_ASSISTANT_CHARS, MAX_PURPOSE_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS,
+};
+use crate::ops::search::MAX_QUERY_CHARS;
+use crate::records::MAX_LINE_CHARS;
 use rmcp::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +15,7 @@ pub struct Conversation {
     /// Why you are making this call, in one sentence (at most 500 characters). It is kept in
     /// the journal so the next conversation knows what you did and why.
     #[serde(default)]
-    #[schemars(length(max = 500))]
+    #[schemars(length(max = MAX_PURPOSE_CHARS))]
     pub purpose: Option<String>,
     /// The session of this conversation (`ses_…`), as returned by `session_start` or in
     /// `_meta["n8v/session"]`. Omit it to join your recent open session or get a new one.
@@ -32,7 +38,7 @@ pub struct CatchUpArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionStartArgs {
     /// One sentence describing the goal of this conversation.
-    #[schemars(length(max = 2000))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub goal: String,
     /// The organization the work is for (`org_…`), if any.
     #[serde(default)]
@@ -40,7 +46,7 @@ pub struct SessionStartArgs {
     pub organization: Option<String>,
     /// The repository you work in, if any.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
     pub repository: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -49,20 +55,20 @@ pub struct SessionStartArgs {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionEndArgs {
     /// What happened: the handoff for the next conversation.
-    #[schemars(length(max = 2000))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub outcome: String,
     /// The decisions you made in this session, one line each in your own words (at most 20
     /// items of 300 characters). The next conversation reads them first.
     #[serde(default)]
-    #[schemars(length(max = 20), inner(length(max = 300)))]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub decisions: Option<Vec<String>>,
     /// Questions you leave open for the person or the next conversation (same limits).
     #[serde(default)]
-    #[schemars(length(max = 20), inner(length(max = 300)))]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub open_questions: Option<Vec<String>>,
     /// What the next conversation should do first (same limits).
     #[serde(default)]
-    #[schemars(length(max = 20), inner(length(max = 300)))]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub next_steps: Option<Vec<String>>,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -72,7 +78,7 @@ pub struct SessionEndArgs {
 pub struct SessionsArgs {
     /// Only sessions whose assistant name contains this (case-insensitive), e.g. `Claude`.
     #[serde(default)]
-    #[schemars(length(max = 100))]
+    #[schemars(length(max = MAX_ASSISTANT_CHARS))]
     pub assistant: Option<String>,
     /// Only sessions of this key (`key_…`).
     #[serde(default)]
@@ -84,7 +90,7 @@ pub struct SessionsArgs {
     pub organization: Option<String>,
     /// Only sessions in this repository.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
     pub repo: Option<String>,
     /// Only sessions started at or after this RFC 3339 time.
     #[serde(default)]
@@ -161,7 +167,7 @@ pub struct RecordAppendArgs {
     #[schemars(length(max = 30))]
     pub record_id: String,
     /// The line to put on record: one line, at most 4,000 characters.
-    #[schemars(length(max = 4000))]
+    #[schemars(length(max = MAX_LINE_CHARS))]
     pub line: String,
     #[serde(flatten)]
     pub conversation: Conversation,
@@ -170,7 +176,7 @@ pub struct RecordAppendArgs {
 /// The longest string any tool argument may be (the longest field, `line`, is 4,000
 /// characters; ids, cursors, filters and times are far shorter). Longer arguments are refused
 /// before anything runs, so no oversized text reaches the journal or a model.
-pub const MAX_ARGUMENT_CHARS: usize = 4_000;
+pub const MAX_ARGUMENT_CHARS: usize = MAX_LINE_CHARS;
 
 /// Refuses any string argument, or string in a list argument, longer than
 /// [`MAX_ARGUMENT_CHARS`], naming it.
@@ -234,11 +240,11 @@ pub struct DigestsArgs {
 pub struct SearchArgs {
     /// The words to find (web search syntax: words, "a phrase", `or`, `-word`), with at least
     /// one word to find (not only `-excluded` or common words).
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = MAX_QUERY_CHARS))]
     pub q: String,
     /// Only matches in this repository.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
     pub repo: Option<String>,
     /// Only matches in sessions for this organization (`org_…`).
     #[serde(default)]
@@ -246,7 +252,7 @@ pub struct SearchArgs {
     pub organization: Option<String>,
     /// Only matches in sessions whose assistant name contains this (case-insensitive).
     #[serde(default)]
-    #[schemars(length(max = 100))]
+    #[schemars(length(max = MAX_ASSISTANT_CHARS))]
     pub assistant: Option<String>,
     /// Only matches at or after this RFC 3339 time; default a year ago.
     #[serde(default)]
@@ -282,7 +288,7 @@ pub struct EpisodeArgs {
     pub harness: String,
     /// The project or repository, if any.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
     pub project: Option<String>,
     /// When the conversation started (RFC 3339).
     #[schemars(length(max = 40))]

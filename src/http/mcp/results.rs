@@ -33,6 +33,16 @@ pub(super) fn parse_date(
         .transpose()
 }
 
+/// A `from`/`to` pair of arguments, each parsed by `parse` ([`parse_time`] or [`parse_date`]);
+/// a bad `from` is named before a bad `to`.
+pub(super) fn parse_period<T>(
+    from: Option<&str>,
+    to: Option<&str>,
+    parse: fn(&str, Option<&str>) -> Result<Option<T>, Error>,
+) -> Result<(Option<T>, Option<T>), Error> {
+    Ok((parse("from", from)?, parse("to", to)?))
+}
+
 pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
     session.map(|s| {
         let mut meta = MetaObject::new();

@@ -5,12 +5,12 @@
 
 use super::args::*;
 use super::results::{
-    EpisodeShape, parse_date, parse_time, problem_result, session_meta, tool_error,
+    EpisodeShape, parse_date, parse_period, parse_time, problem_result, session_meta, tool_error,
 };
 use crate::auth::Principal;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
-use crate::journal::meta::{self, Purpose};
+use crate::journal::meta;
 use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
@@ -18,7 +18,7 @@ use crate::ops::journal::{
 };
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
-use crate::ops::{self, CallContext, Op, Via};
+use crate::ops::{self, CallContext, ContextError, Op, RawContext, Via};
 use axum::http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -129,12 +129,9 @@ impl JournalMcp {
         Parameters(a): Parameters<SessionsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_time("from", a.from.as_deref()),
-            parse_time("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = ListSessions {
             assistant: a.assistant.clone(),
@@ -221,12 +218,9 @@ impl JournalMcp {
         Parameters(a): Parameters<DigestsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_date("from", a.from.as_deref()),
-            parse_date("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_date) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = ListDigests {
             period: a.period.clone(),
@@ -246,12 +240,9 @@ impl JournalMcp {
         Parameters(a): Parameters<SearchArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match (
-            parse_time("from", a.from.as_deref()),
-            parse_time("to", a.to.as_deref()),
-        ) {
-            (Ok(from), Ok(to)) => (from, to),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
+        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
+            Ok(period) => period,
+            Err(e) => return problem_result(&e, None),
         };
         let input = SearchJournal {
             q: Some(a.q.clone()),
@@ -399,34 +390,31 @@ impl JournalMcp {
         if let Err(e) = check_lengths(&arguments) {
             return tool_error("Argument too long", &e, None);
         }
-        let purpose = match Purpose::parse(conversation.purpose.as_deref()) {
-            Ok(p) => p,
-            Err(e) => return tool_error("Bad purpose", &e, None),
-        };
-        let session = match meta::session_arg(conversation.session.as_deref()) {
-            Ok(s) => s,
-            Err(e) => return tool_error("Bad session", &format!("session {e}"), None),
-        };
         let mut shape = meta::shape(&arguments);
         if let Value::Object(map) = &mut shape {
             map.remove("purpose");
             map.remove("session");
         }
-        let assistant = match meta::assistant(header("x-assistant"), header("user-agent")) {
-            Ok(a) => a,
-            Err(e) => return tool_error("Bad assistant", &e, None),
-        };
         let tool = I::SPEC.name(Via::Mcp);
-        let context = CallContext {
+        let path = format!("/mcp tools/call {tool}");
+        let raw = RawContext {
             via: Via::Mcp,
-            purpose: purpose.map(|p| p.as_str().to_owned()),
-            session,
-            assistant,
-            targets: Vec::new(),
+            purpose: conversation.purpose.as_deref(),
+            session: conversation.session.as_deref(),
+            assistant: header("x-assistant"),
+            user_agent: header("user-agent"),
             input_shape: Some(json!({ "arguments": shape })),
-            request_id: request_id.clone(),
-            method: "MCP".into(),
-            path: format!("/mcp tools/call {tool}"),
+            request_id: Some(&request_id),
+            method: "MCP",
+            path: &path,
+        };
+        let context = match CallContext::new(raw) {
+            Ok(context) => context,
+            Err(ContextError::Purpose(e)) => return tool_error("Bad purpose", &e, None),
+            Err(ContextError::Session(e)) => {
+                return tool_error("Bad session", &format!("session {e}"), None);
+            }
+            Err(ContextError::Assistant(e)) => return tool_error("Bad assistant", &e, None),
         };
         let finished = ops::run(&self.state, &principal.tenant, context, input).await;
         let session = finished.session.map(|s| s.to_string());

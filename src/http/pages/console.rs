@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::flags::Flag;
 use crate::http::AppState;
 use crate::ids::{self, Kind};
-use crate::operator;
+use crate::ops::flags::{self as operator_flags, FlagChange, Overview};
 use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -92,7 +92,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
         return Ok(None);
     }
     let credential = cookie.credential;
-    Ok(operator::actor(&state.db, credential)
+    Ok(operator_flags::actor(&state.db, credential)
         .await?
         .map(|actor| (credential, actor)))
 }
@@ -152,14 +152,7 @@ async fn show(
 }
 
 async fn console_data(state: &AppState, query: Option<&str>) -> Result<serde_json::Value, Error> {
-    let mut tx = operator::begin_app(&state.db).await?;
-    let flags = operator::flags(&mut tx).await?;
-    let found = match query.map(str::trim).filter(|q| !q.is_empty()) {
-        Some(q) => Some(operator::find_accounts(&mut tx, q).await?),
-        None => None,
-    };
-    let log = operator::log(&mut tx, 50).await?;
-    tx.commit().await?;
+    let Overview { flags, found, log } = operator_flags::overview(&state.db, query).await?;
     // Each account found, with its override of every flag.
     let found = found.map(|accounts| {
         accounts
@@ -305,9 +298,12 @@ async fn set(state: &AppState, actor: &str, form: &ActForm) -> Result<(), Error>
         Some("clear") => None,
         _ => return Err(Error::BadRequest("value must be on, off or clear".into())),
     };
-    let mut tx = operator::begin_app(&state.db).await?;
-    operator::set_flag(&mut tx, actor, flag, account, value).await?;
-    tx.commit().await?;
+    let change = FlagChange {
+        flag,
+        account,
+        value,
+    };
+    operator_flags::change(state.db.pool(), actor, change).await?;
     Ok(())
 }
 

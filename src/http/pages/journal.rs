@@ -108,7 +108,7 @@ fn session_view(s: &Session) -> serde_json::Value {
     value["time"] = json!(s.started_at.format("%H:%M").to_string());
     // What the brief carries forward: the hand-off first, then the summary's (or, before one,
     // what the goal and outcome mark).
-    value["carried"] = json!(crate::journal::handoff::carried(s, &[]));
+    value["carried"] = json!(s.carried(&[]));
     value["title"] = json!(
         s.goal
             .clone()

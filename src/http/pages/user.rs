@@ -8,7 +8,7 @@ use crate::auth::Principal;
 use crate::error::Error;
 use crate::http::AppState;
 use crate::ops::token::MintToken;
-use crate::ops::{self, CallContext, Finished, Op, Via};
+use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::Form;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -45,23 +45,25 @@ impl PageUser {
     }
 }
 
-fn context(parts: &Parts) -> CallContext {
-    CallContext {
+/// Page calls carry no purpose or session; they are recorded under the pages' own name.
+fn context(parts: &Parts) -> Result<CallContext, ContextError> {
+    let raw = RawContext {
         via: Via::Rest,
-        purpose: None,
-        session: None,
-        assistant: ASSISTANT.into(),
-        targets: Vec::new(),
-        input_shape: None,
+        assistant: Some(ASSISTANT),
         request_id: parts
             .headers
             .get("x-request-id")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("-")
-            .to_owned(),
-        method: parts.method.to_string(),
-        path: crate::scrub::audit_path(parts.uri.path()),
-    }
+            .and_then(|v| v.to_str().ok()),
+        method: parts.method.as_str(),
+        path: parts.uri.path(),
+        ..RawContext::default()
+    };
+    CallContext::new(raw)
+}
+
+/// The page for a context refused (it never is: pages send no purpose or session).
+fn refused(e: ContextError) -> Response {
+    error_page(&Error::BadRequest(e.to_string()), false)
 }
 
 fn to_sign_in() -> Response {
@@ -92,7 +94,7 @@ impl FromRequestParts<AppState> for PageUser {
             principal,
             csrf: key.token(&token),
             cookie: token,
-            context: context(parts),
+            context: context(parts).map_err(refused)?,
         })
     }
 }
@@ -141,7 +143,10 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
     let (parts, body) = request.into_parts();
     let headers = parts.headers.clone();
     let connect = parts.extensions.get::<ConnectInfo<SocketAddr>>().cloned();
-    let call = context(&parts);
+    let call = match context(&parts) {
+        Ok(call) => call,
+        Err(e) => return refused(e),
+    };
     let form = match Form::<SignIn>::from_request(Request::from_parts(parts, body), &state).await {
         Ok(Form(form)) => form,
         Err(_) => {

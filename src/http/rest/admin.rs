@@ -1,14 +1,14 @@
 //! `/internal/admin/*`: operator credentials only.
 
 use crate::auth::Operator;
-use crate::db::{Tenant, TenantTx};
 use crate::error::{Error, Problem, Result};
-use crate::flags::{self, Flag};
+use crate::flags::Flag;
 use crate::http::openapi::AccessProblems;
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{self, Kind};
+use crate::ops::flags::{self as operator_flags, FlagChange, FlagValue};
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -19,45 +19,12 @@ pub struct FlagQuery {
     pub account: Option<String>,
 }
 
-/// A feature flag's value.
-#[derive(Serialize, utoipa::ToSchema)]
-#[schema(example = json!({
-    "flag": "assistantJournal",
-    "enabled": true,
-    "account": "acc_01KYP3WV40FHEAD8X4A1JH69RE"
-}))]
-pub struct FlagValue {
-    /// The flag, e.g. `assistantJournal` (the assistant journal; off by default).
-    pub flag: &'static str,
-    /// Whether it is on: the account's override, else the global value, else the default.
-    pub enabled: bool,
-    /// The account the value applies to (`acc_…`); absent for the global value.
-    pub account: Option<String>,
-}
-
 fn account_param(text: Option<&str>) -> Result<Option<uuid::Uuid>> {
     text.map(|a| {
         ids::parse(Kind::Account, a)
             .ok_or_else(|| Error::BadRequest(format!("account {a:?} is not an account id (acc_…)")))
     })
     .transpose()
-}
-
-async fn flag_values(state: &AppState, account: Option<uuid::Uuid>) -> Result<Vec<FlagValue>> {
-    // No account: a tenant that matches no rows, so only the global values count.
-    let tenant = Tenant::account(account.unwrap_or(uuid::Uuid::nil()));
-    let mut tx = TenantTx::begin(&state.db, &tenant).await?;
-    let mut values = Vec::new();
-    for flag in Flag::ALL {
-        let enabled = flags::enabled(&mut tx, flag).await?;
-        values.push(FlagValue {
-            flag: flag.name(),
-            enabled,
-            account: account.map(|a| ids::format(Kind::Account, a)),
-        });
-    }
-    tx.commit().await?;
-    Ok(values)
 }
 
 /// List the feature flags.
@@ -85,7 +52,7 @@ pub async fn list_flags(
     ApiQuery(query): ApiQuery<FlagQuery>,
 ) -> Result<ApiJson<Vec<FlagValue>>> {
     let account = account_param(query.account.as_deref())?;
-    Ok(ApiJson(flag_values(&state, account).await?))
+    Ok(ApiJson(operator_flags::values(&state.db, account).await?))
 }
 
 /// A feature flag's new value.
@@ -138,11 +105,11 @@ pub async fn set_flag(
 ) -> Result<ApiJson<Vec<FlagValue>>> {
     let flag = Flag::parse(&name).map_err(Error::NotFound)?;
     let account = account_param(body.account.as_deref())?;
-    let actor = crate::operator::actor(&state.db, operator.credential_id)
-        .await?
-        .ok_or_else(|| Error::Unauthorized("this operator key has been revoked".into()))?;
-    let mut tx = crate::operator::begin_app(&state.db).await?;
-    crate::operator::set_flag(&mut tx, &actor, flag, account, Some(body.enabled)).await?;
-    tx.commit().await?;
-    Ok(ApiJson(flag_values(&state, account).await?))
+    let change = FlagChange {
+        flag,
+        account,
+        value: Some(body.enabled),
+    };
+    let values = operator_flags::change_as_key(&state.db, operator.credential_id, change).await?;
+    Ok(ApiJson(values))
 }

@@ -3,7 +3,7 @@
 use crate::error::Problem;
 use crate::http::AppState;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::ids::{AuditId, TypedId};
 use crate::journal::AuditEntry;
 use crate::ops::audit::GetAuditEntry;
@@ -24,9 +24,7 @@ use axum::extract::{Path, State};
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The audit entry", body = AuditEntry,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The audit entry", body = AuditEntry),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
@@ -35,8 +33,7 @@ use axum::extract::{Path, State};
         (status = 404, description = "No audit entry with this id is visible to this \
             credential, or `X-Session-Id` names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiQuery, AppState};
 use crate::journal::catchup::CatchUp;
 use crate::ops::journal::ReadCatchUp;
@@ -33,9 +33,7 @@ pub struct CatchUpQuery {
     tag = "journal",
     params(CatchUpQuery, JournalHeaders),
     responses(
-        (status = 200, description = "The catch-up brief", body = CatchUp,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The catch-up brief", body = CatchUp),
         (status = 400, description = "`since` is neither an RFC 3339 time nor a session id, an \
             unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -46,8 +44,7 @@ pub struct CatchUpQuery {
             (`journal-off`), or the `since` session is not visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiQuery, AppState};
 use crate::ids::{DigestId, TypedId};
 use crate::ops::journal::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
@@ -38,9 +38,7 @@ pub struct DigestQuery {
     tag = "journal",
     params(DigestQuery, JournalHeaders),
     responses(
-        (status = 200, description = "The digests, newest first", body = DigestList,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The digests, newest first", body = DigestList),
         (status = 400, description = "A bad `period`, `from` or `to`, an unknown query \
             parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -50,8 +48,7 @@ pub struct DigestQuery {
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -83,9 +80,7 @@ pub async fn list(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The digest is gone", body = DeletedDigest,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The digest is gone", body = DeletedDigest),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
@@ -94,8 +89,7 @@ pub async fn list(
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no digest with this id that this credential may delete \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

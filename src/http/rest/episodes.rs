@@ -72,9 +72,7 @@ impl From<EpisodeRequest> for PostEpisode {
         description = "The settled conversation"),
     responses(
         (status = 201, description = "The episode's entries (`created: false` for parts an \
-            earlier post made)", body = EpisodePosted,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+            earlier post made)", body = EpisodePosted),
         (status = 400, description = "A bad episode id, harness or project, `ended_at` before \
             `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),

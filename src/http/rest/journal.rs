@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
 use crate::journal::{Call, Session};
@@ -45,9 +45,7 @@ pub struct StartRequest {
     request_body(content = StartRequest, content_type = "application/json",
         description = "The goal of the conversation, and where the work happens"),
     responses(
-        (status = 201, description = "The session, open", body = Session,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 201, description = "The session, open", body = Session),
         (status = 400, description = "Malformed JSON, a goal or repository that is too long or \
             has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -58,8 +56,7 @@ pub struct StartRequest {
             (`journal-off`), the organization is not one of the account's, or `X-Session-Id` \
             names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent with `Content-Type: application/json` \
@@ -134,9 +131,7 @@ pub struct HandoffItem(String);
     request_body(content = EndRequest, content_type = "application/json",
         description = "What happened"),
     responses(
-        (status = 200, description = "The session, closed", body = Session,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The session, closed", body = Session),
         (status = 400, description = "Malformed JSON, an outcome that is too long or has \
             control characters, a hand-off list with more than 20 items or an item longer than \
             300 characters or on more than one line, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
@@ -218,9 +213,7 @@ pub struct ListQuery {
     tag = "journal",
     params(ListQuery, JournalHeaders),
     responses(
-        (status = 200, description = "A page of sessions, newest first", body = SessionList,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "A page of sessions, newest first", body = SessionList),
         (status = 400, description = "A bad filter, `limit` or `cursor`, an unknown query \
             parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -230,8 +223,7 @@ pub struct ListQuery {
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -284,9 +276,7 @@ pub struct ActionsQuery {
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The session and a page of its actions", body = SessionDetail,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The session and a page of its actions", body = SessionDetail),
         (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -297,8 +287,7 @@ pub struct ActionsQuery {
             (`journal-off`), or no session with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -333,9 +322,7 @@ pub async fn get(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The call", body = Call,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The call", body = Call),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
@@ -345,8 +332,7 @@ pub async fn get(
             (`journal-off`), or no journal entry with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -379,9 +365,7 @@ pub async fn entry(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The session is gone", body = Deleted,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The session is gone", body = Deleted),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
@@ -390,8 +374,7 @@ pub async fn entry(
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no session with this id that this credential may delete \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -423,9 +406,7 @@ pub async fn delete_session(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The day's sessions are gone", body = Deleted,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The day's sessions are gone", body = Deleted),
         (status = 400, description = "Not a date, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
@@ -434,8 +415,7 @@ pub async fn delete_session(
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

@@ -46,13 +46,83 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(admin::set_flag))
 }
 
+/// The REST routes and their OpenAPI document, complete.
+fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let (router, mut document) = api().split_for_parts();
+    openapi::add_session_answer(&mut document);
+    (router, document)
+}
+
 /// The OpenAPI document of the REST routes.
 pub fn document() -> utoipa::openapi::OpenApi {
-    api().split_for_parts().1
+    split().1
 }
 
 /// The REST routes, the OpenAPI document at `/openapi.json` and Swagger UI at `/docs`.
 pub fn routes() -> Router<AppState> {
-    let (router, document) = api().split_for_parts();
+    let (router, document) = split();
     router.merge(openapi::routes(openapi::json(&document)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
+    use crate::journal::meta::{MAX_PURPOSE_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS};
+    use crate::journal::reads::{MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE};
+    use crate::journal::window::{MAX_CHARS, MIN_CHARS};
+    use crate::ops::search::{MAX_HITS, MAX_QUERY_CHARS};
+    use crate::records::{MAX_LINE_CHARS, MAX_PAGE};
+    use serde_json::Value;
+
+    /// `#[schema]` and `#[param]` take only literal numbers: this holds the documented limits
+    /// to the named ones the operations enforce (and MCP's argument schemas use).
+    #[test]
+    fn documented_limits_are_the_named_ones() {
+        let doc: Value = serde_json::to_value(super::document()).unwrap();
+        let schema = |name: &str| &doc["components"]["schemas"][name];
+        let param = |path: &str, method: &str, name: &str| {
+            doc["paths"][path][method]["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap()["schema"]
+                .clone()
+        };
+        let n = |v: usize| Value::from(v as u64);
+        let i = |v: i64| Value::from(v);
+        let start = &schema("StartRequest")["properties"];
+        assert_eq!(start["goal"]["maxLength"], n(MAX_TEXT_CHARS));
+        assert_eq!(start["repository"]["maxLength"], n(MAX_REPOSITORY_CHARS));
+        let end = &schema("EndRequest")["properties"];
+        assert_eq!(end["outcome"]["maxLength"], n(MAX_TEXT_CHARS));
+        for list in ["decisions", "open_questions", "next_steps"] {
+            assert_eq!(end[list]["maxItems"], n(MAX_ITEMS), "{list}");
+        }
+        assert_eq!(schema("HandoffItem")["maxLength"], n(MAX_ITEM_CHARS));
+        let sessions = "/api/v1/journal/sessions";
+        assert_eq!(
+            param(sessions, "get", "X-Purpose")["maxLength"],
+            n(MAX_PURPOSE_CHARS)
+        );
+        assert_eq!(
+            param(sessions, "get", "limit")["maximum"],
+            i(MAX_SESSIONS_PAGE)
+        );
+        let session = "/api/v1/journal/sessions/{id}";
+        assert_eq!(
+            param(session, "get", "limit")["maximum"],
+            i(MAX_ACTIONS_PAGE)
+        );
+        let search = "/api/v1/journal/search";
+        assert_eq!(param(search, "get", "q")["maxLength"], n(MAX_QUERY_CHARS));
+        assert_eq!(param(search, "get", "limit")["maximum"], i(MAX_HITS));
+        let entries = "/api/v1/records/{id}/entries";
+        assert_eq!(param(entries, "get", "limit")["maximum"], i(MAX_PAGE));
+        let window = "/journal.md";
+        assert_eq!(param(window, "get", "max_chars")["minimum"], n(MIN_CHARS));
+        assert_eq!(param(window, "get", "max_chars")["maximum"], n(MAX_CHARS));
+        let append = &schema("AppendRequest")["properties"];
+        assert_eq!(append["line"]["maxLength"], n(MAX_LINE_CHARS));
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{RecordId, TypedId};
 use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
@@ -21,9 +21,7 @@ use serde::{Deserialize, Serialize};
     tag = "records",
     params(JournalHeaders),
     responses(
-        (status = 200, description = "The Records you can open", body = RecordList,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The Records you can open", body = RecordList),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
@@ -31,8 +29,7 @@ use serde::{Deserialize, Serialize};
             content_type = "application/problem+json"),
         (status = 404, description = "`X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -69,9 +66,7 @@ pub struct EntriesQuery {
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "A page of entries, newest first", body = EntryList,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "A page of entries, newest first", body = EntryList),
         (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
             content_type = "application/problem+json"),
@@ -81,8 +76,7 @@ pub struct EntriesQuery {
         (status = 404, description = "No Record with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
             content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -129,9 +123,7 @@ pub struct AppendRequest {
     request_body(content = AppendRequest, content_type = "application/json",
         description = "The line to put on record"),
     responses(
-        (status = 201, description = "The line is on record", body = Entry,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 201, description = "The line is on record", body = Entry),
         (status = 400, description = "Malformed JSON, a line that is empty, too long or has \
             control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
@@ -141,8 +133,7 @@ pub struct AppendRequest {
         (status = 404, description = "No Record with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
             content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent with `Content-Type: application/json` \

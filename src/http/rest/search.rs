@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiQuery, AppState};
 use crate::ops::search::{SearchJournal, SearchResults};
 use axum::extract::State;
@@ -51,9 +51,7 @@ pub struct SearchQuery {
     tag = "journal",
     params(SearchQuery, JournalHeaders),
     responses(
-        (status = 200, description = "The matches, most relevant first", body = SearchResults,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The matches, most relevant first", body = SearchResults),
         (status = 400, description = "`q` missing, empty, too long or with no word to find \
             (only `-excluded` or common words), a bad `organization` or `limit`, an unknown \
             query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
@@ -64,8 +62,7 @@ pub struct SearchQuery {
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         (status = 503, description = "The search ran longer than the service allows \
             (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it (`unavailable`)",
             body = Problem, content_type = "application/problem+json"),

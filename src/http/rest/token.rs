@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{AppState, OptionalJson};
 use crate::ops::token::{MintToken, TokenResponse};
 use axum::extract::State;
@@ -38,9 +38,7 @@ pub struct TokenRequest {
             token with all of the key's scopes and the longest lifetime.",
     ),
     responses(
-        (status = 200, description = "The minted token", body = TokenResponse,
-            headers(("X-Session-Id" = String, description = "The session this call was recorded \
-                in (`ses_…`); sent when the assistant journal is on"))),
+        (status = 200, description = "The minted token", body = TokenResponse),
         (status = 400, description = "Malformed JSON, an unknown scope name, an empty `scopes` \
             list, `expires_in` out of range, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
@@ -49,8 +47,7 @@ pub struct TokenRequest {
             content_type = "application/problem+json"),
         (status = 404, description = "`X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`X-Session-Id` names a session that has ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "A body without `Content-Type: application/json` \
