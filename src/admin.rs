@@ -8,6 +8,7 @@ use crate::error::{Error, OnConstraint};
 use crate::flags::Flag;
 use crate::ids::{self, Kind};
 use crate::ops::flags::{self, FlagChange};
+use crate::records;
 use anyhow::{Context, bail};
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
@@ -27,11 +28,12 @@ pub fn parse_id(kind: Kind, text: &str) -> anyhow::Result<Uuid> {
 }
 
 async fn account_exists(tx: &mut Transaction<'_, Postgres>, account: Uuid) -> anyhow::Result<()> {
-    let found: Option<Uuid> =
-        sqlx::query_scalar("SELECT account_id FROM accounts WHERE account_id = $1")
-            .bind(account)
-            .fetch_optional(&mut **tx)
-            .await?;
+    let found = sqlx::query_scalar!(
+        "SELECT account_id FROM accounts WHERE account_id = $1",
+        account
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
     if found.is_none() {
         bail!("no account {}", ids::format(Kind::Account, account));
     }
@@ -43,78 +45,71 @@ fn name_length() -> Error {
 }
 
 /// Creates an account and its own Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn create_account(pool: &PgPool, name: &str, internal: bool) -> anyhow::Result<Uuid> {
     let account = ids::new_id();
     let mut tx = acting_for(pool, account).await?;
-    sqlx::query("INSERT INTO accounts (account_id, name, kind) VALUES ($1, $2, $3)")
-        .bind(account)
-        .bind(name)
-        .bind(if internal { "internal" } else { "customer" })
-        .execute(&mut *tx)
-        .await
-        .on_constraint("accounts_name_check", name_length)?;
-    sqlx::query("INSERT INTO records (account_id, record_id, name) VALUES ($1, $2, $3)")
-        .bind(account)
-        .bind(ids::new_id())
-        .bind(name)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "INSERT INTO accounts (account_id, name, kind) VALUES ($1, $2, $3)",
+        account,
+        name,
+        if internal { "internal" } else { "customer" }
+    )
+    .execute(&mut *tx)
+    .await
+    .on_constraint("accounts_name_check", name_length)?;
+    records::create(&mut tx, account, None, name).await?;
     tx.commit().await?;
     Ok(account)
 }
 
 /// Creates an organization owned by `owner`, and the organization's Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn create_org(pool: &PgPool, owner: Uuid, name: &str) -> anyhow::Result<Uuid> {
     let org = ids::new_id();
     let mut tx = acting_for(pool, owner).await?;
     account_exists(&mut tx, owner).await?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO organizations (account_id, organization_id, name) VALUES ($1, $2, $3)",
+        owner,
+        org,
+        name
     )
-    .bind(owner)
-    .bind(org)
-    .bind(name)
     .execute(&mut *tx)
     .await
     .on_constraint("organizations_name_check", name_length)?;
-    sqlx::query(
-        "INSERT INTO records (account_id, record_id, organization_id, name) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(owner)
-    .bind(ids::new_id())
-    .bind(org)
-    .bind(name)
-    .execute(&mut *tx)
-    .await?;
+    records::create(&mut tx, owner, Some(org), name).await?;
     tx.commit().await?;
     Ok(org)
 }
 
 /// Adds (or updates) a member; `can_read` lets the member open the organization's Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn add_member(
     pool: &PgPool,
     org: Uuid,
     member: Uuid,
     can_read: bool,
 ) -> anyhow::Result<()> {
-    let owner: Option<Uuid> =
-        sqlx::query_scalar("SELECT account_id FROM organizations WHERE organization_id = $1")
-            .bind(org)
-            .fetch_optional(pool)
-            .await?;
+    let owner = sqlx::query_scalar!(
+        "SELECT account_id FROM organizations WHERE organization_id = $1",
+        org
+    )
+    .fetch_optional(pool)
+    .await?;
     let owner = owner
         .with_context(|| format!("no organization {}", ids::format(Kind::Organization, org)))?;
     let mut tx = acting_for(pool, member).await?;
     account_exists(&mut tx, member).await?;
-    sqlx::query(
-        "INSERT INTO organization_members (account_id, organization_id, owner_account_id, can_read) \
-         VALUES ($1, $2, $3, $4) \
+    sqlx::query!(
+        "INSERT INTO organization_members (account_id, organization_id, owner_account_id, can_read)
+         VALUES ($1, $2, $3, $4)
          ON CONFLICT (account_id, organization_id) DO UPDATE SET can_read = EXCLUDED.can_read",
+        member,
+        org,
+        owner,
+        can_read
     )
-    .bind(member)
-    .bind(org)
-    .bind(owner)
-    .bind(can_read)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -126,6 +121,7 @@ pub struct NewKey {
     pub token: String,
 }
 
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn create_key(
     pool: &PgPool,
     account: Uuid,
@@ -144,62 +140,66 @@ pub async fn create_key(
     };
     let mut tx = acting_for(pool, account).await?;
     account_exists(&mut tx, account).await?;
-    sqlx::query(
-        "INSERT INTO credentials (account_id, credential_id, name, token_hash, scopes, repository) \
+    sqlx::query!(
+        "INSERT INTO credentials (account_id, credential_id, name, token_hash, scopes, repository)
          VALUES ($1, $2, $3, $4, $5, $6)",
+        account,
+        key.key_id,
+        name,
+        keys::hash(&key.token),
+        &scopes.names(),
+        repository
     )
-    .bind(account)
-    .bind(key.key_id)
-    .bind(name)
-    .bind(keys::hash(&key.token))
-    .bind(scopes.names())
-    .bind(repository)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
     Ok(key)
 }
 
+#[tracing::instrument(skip_all, err)]
 pub async fn create_operator_key(pool: &PgPool, name: &str) -> anyhow::Result<NewKey> {
     let key = NewKey {
         key_id: ids::new_id(),
         token: keys::generate(),
     };
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO operator_credentials (credential_id, name, token_hash) VALUES ($1, $2, $3)",
+        key.key_id,
+        name,
+        keys::hash(&key.token)
     )
-    .bind(key.key_id)
-    .bind(name)
-    .bind(keys::hash(&key.token))
     .execute(pool)
     .await?;
     Ok(key)
 }
 
 /// Revokes an account key or an operator key; effective on the next request.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn revoke_key(pool: &PgPool, key: Uuid) -> anyhow::Result<()> {
-    let operator = sqlx::query(
-        "UPDATE operator_credentials SET revoked_at = COALESCE(revoked_at, now()) WHERE credential_id = $1",
+    let operator = sqlx::query!(
+        "UPDATE operator_credentials SET revoked_at = COALESCE(revoked_at, now())
+         WHERE credential_id = $1",
+        key
     )
-    .bind(key)
     .execute(pool)
     .await?;
     if operator.rows_affected() == 1 {
         return Ok(());
     }
-    let account: Option<Uuid> =
-        sqlx::query_scalar("SELECT account_id FROM credentials WHERE credential_id = $1")
-            .bind(key)
-            .fetch_optional(pool)
-            .await?;
+    let account = sqlx::query_scalar!(
+        "SELECT account_id FROM credentials WHERE credential_id = $1",
+        key
+    )
+    .fetch_optional(pool)
+    .await?;
     let account = account.with_context(|| format!("no key {}", ids::format(Kind::Key, key)))?;
     let mut tx = acting_for(pool, account).await?;
-    sqlx::query(
-        "UPDATE credentials SET revoked_at = COALESCE(revoked_at, now()) \
+    sqlx::query!(
+        "UPDATE credentials SET revoked_at = COALESCE(revoked_at, now())
          WHERE account_id = $1 AND credential_id = $2",
+        account,
+        key
     )
-    .bind(account)
-    .bind(key)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -227,6 +227,7 @@ pub async fn set_flag(
 
 /// Deletes the account and every row of it (see `n8v_delete_account` in the migrations),
 /// acting for it, as the given actor; returns the rows deleted per table.
+#[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn delete_account(
     pool: &PgPool,
     account: Uuid,
@@ -234,11 +235,7 @@ pub async fn delete_account(
 ) -> anyhow::Result<serde_json::Value> {
     let mut tx = acting_for(pool, account).await?;
     account_exists(&mut tx, account).await?;
-    let counts: serde_json::Value = sqlx::query_scalar("SELECT n8v_delete_account($1, $2)")
-        .bind(account)
-        .bind(actor)
-        .fetch_one(&mut *tx)
-        .await?;
+    let counts = crate::ops::account::delete_rows(&mut tx, account, actor).await?;
     tx.commit().await?;
     Ok(counts)
 }

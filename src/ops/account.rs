@@ -7,6 +7,8 @@ use crate::db::{Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, KeyId};
 use serde::Serialize;
+use sqlx::PgConnection;
+use uuid::Uuid;
 
 /// Deletes the caller's account; `confirm` must repeat its id.
 #[derive(Debug)]
@@ -38,15 +40,28 @@ pub async fn delete_account(
         )));
     }
     let mut tx = TenantTx::begin(&services.db, tenant).await?;
-    let deleted: serde_json::Value = sqlx::query_scalar("SELECT n8v_delete_account($1, $2)")
-        .bind(tenant.account_id)
-        .bind(key.to_string())
-        .fetch_one(tx.conn())
-        .await?;
+    let deleted = delete_rows(tx.conn(), tenant.account_id, &key.to_string()).await?;
     tx.commit().await?;
     tracing::warn!(%account, %key, "account deleted");
     Ok(AccountDeleted {
         account_id: account,
         deleted,
     })
+}
+
+/// Runs `n8v_delete_account` for `account` (which the transaction acts for) as `actor`;
+/// returns the rows deleted per table. The CLI's `admin delete-account` runs it too.
+#[tracing::instrument(skip_all, err)]
+pub(crate) async fn delete_rows(
+    conn: &mut PgConnection,
+    account: Uuid,
+    actor: &str,
+) -> sqlx::Result<serde_json::Value> {
+    sqlx::query_scalar!(
+        r#"SELECT n8v_delete_account($1, $2) AS "deleted!""#,
+        account,
+        actor
+    )
+    .fetch_one(conn)
+    .await
 }

@@ -8,6 +8,7 @@ use crate::ids::{self, AccountId, EntryId, Kind, OrganizationId, RecordId, Typed
 use crate::scrub::clean_text;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 pub const MAX_LINE_CHARS: usize = 4000;
@@ -115,6 +116,28 @@ pub fn parse_line(line: &str) -> Result<String> {
         ));
     }
     Ok(clean_text(line))
+}
+
+/// Creates the Record of an account (`organization` `None`) or of one of its organizations,
+/// named after it, in the caller's transaction (the operator's `admin` commands).
+#[tracing::instrument(skip_all, err)]
+pub async fn create(
+    conn: &mut PgConnection,
+    account: Uuid,
+    organization: Option<Uuid>,
+    name: &str,
+) -> Result<RecordId> {
+    let id = RecordId(ids::new_id());
+    sqlx::query!(
+        "INSERT INTO records (account_id, record_id, organization_id, name) VALUES ($1, $2, $3, $4)",
+        account,
+        id.0,
+        organization,
+        name
+    )
+    .execute(conn)
+    .await?;
+    Ok(id)
 }
 
 #[tracing::instrument(skip_all, err)]
