@@ -65,14 +65,16 @@ impl Database {
     }
 }
 
+#[tracing::instrument(skip_all, err)]
 pub async fn create_database_if_missing(server_url: &str, name: &str) -> anyhow::Result<()> {
     use sqlx::Connection;
     let mut conn = sqlx::PgConnection::connect(server_url).await?;
-    let exists: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-            .bind(name)
-            .fetch_one(&mut conn)
-            .await?;
+    let exists = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS "exists!""#,
+        name
+    )
+    .fetch_one(&mut conn)
+    .await?;
     if !exists {
         // `name` is a constant of ours.
         sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))

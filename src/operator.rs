@@ -22,8 +22,8 @@ pub async fn begin(
 ) -> sqlx::Result<Transaction<'static, Postgres>> {
     let mut tx = pool.begin().await?;
     crate::db::set_tenant(&mut tx, role, &Tenant::account(Uuid::nil())).await?;
-    sqlx::query("SELECT set_config('app.operator', 'on', true)")
-        .execute(&mut *tx)
+    sqlx::query_scalar!("SELECT set_config('app.operator', 'on', true)")
+        .fetch_one(&mut *tx)
         .await?;
     Ok(tx)
 }
@@ -55,13 +55,16 @@ pub struct FlagState {
 
 #[tracing::instrument(name = "db.operator.flags", skip_all, err)]
 pub async fn flags(conn: &mut PgConnection) -> Result<Vec<FlagState>> {
-    let globals: Vec<(String, bool)> = sqlx::query_as("SELECT flag, enabled FROM feature_flags")
+    let globals = sqlx::query!("SELECT flag, enabled FROM feature_flags")
         .fetch_all(&mut *conn)
         .await?;
-    let overrides: Vec<(String, Uuid, String, bool, DateTime<Utc>)> =
-        sqlx::query_as("SELECT * FROM n8v_operator_overrides()")
-            .fetch_all(&mut *conn)
-            .await?;
+    let overrides = sqlx::query!(
+        r#"SELECT flag AS "flag!", account_id AS "account_id!", account_name AS "account_name!",
+                  enabled AS "enabled!", updated_at AS "updated_at!"
+             FROM n8v_operator_overrides()"#
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     Ok(Flag::ALL
         .into_iter()
         .map(|flag| FlagState {
@@ -69,16 +72,16 @@ pub async fn flags(conn: &mut PgConnection) -> Result<Vec<FlagState>> {
             default: flag.default_value(),
             global: globals
                 .iter()
-                .find(|(name, _)| name == flag.name())
-                .map(|(_, on)| *on),
+                .find(|g| g.flag == flag.name())
+                .map(|g| g.enabled),
             overrides: overrides
                 .iter()
-                .filter(|o| o.0 == flag.name())
+                .filter(|o| o.flag == flag.name())
                 .map(|o| Override {
-                    account_id: ids::format(Kind::Account, o.1),
-                    account_name: o.2.clone(),
-                    enabled: o.3,
-                    updated_at: o.4,
+                    account_id: ids::format(Kind::Account, o.account_id),
+                    account_name: o.account_name.clone(),
+                    enabled: o.enabled,
+                    updated_at: o.updated_at,
                 })
                 .collect(),
         })
@@ -101,17 +104,19 @@ pub async fn find_accounts(conn: &mut PgConnection, query: &str) -> Result<Vec<A
         Some(id) => id.to_string(),
         None => query.chars().take(200).collect(),
     };
-    let rows: Vec<(Uuid, String, String)> =
-        sqlx::query_as("SELECT * FROM n8v_operator_accounts($1, 50)")
-            .bind(needle)
-            .fetch_all(conn)
-            .await?;
+    let rows = sqlx::query!(
+        r#"SELECT account_id AS "account_id!", name AS "name!", kind AS "kind!"
+             FROM n8v_operator_accounts($1, 50)"#,
+        needle
+    )
+    .fetch_all(conn)
+    .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, name, kind)| AccountRef {
-            account_id: ids::format(Kind::Account, id),
-            name,
-            kind,
+        .map(|r| AccountRef {
+            account_id: ids::format(Kind::Account, r.account_id),
+            name: r.name,
+            kind: r.kind,
         })
         .collect())
 }
@@ -126,23 +131,24 @@ pub async fn set_flag(
     account: Option<Uuid>,
     value: Option<bool>,
 ) -> Result<Option<bool>> {
-    let change: serde_json::Value =
-        sqlx::query_scalar("SELECT n8v_operator_set_flag($1, $2, $3, $4)")
-            .bind(actor)
-            .bind(flag.name())
-            .bind(account)
-            .bind(value)
-            .fetch_one(conn)
-            .await
-            .map_err(|e| match &e {
-                sqlx::Error::Database(d) if d.code().as_deref() == Some("P0002") => {
-                    Error::NotFound(format!(
-                        "no account {}",
-                        ids::format(Kind::Account, account.unwrap_or_default())
-                    ))
-                }
-                _ => Error::from(e),
-            })?;
+    let change = sqlx::query_scalar!(
+        r#"SELECT n8v_operator_set_flag($1, $2, $3, $4) AS "change!""#,
+        actor,
+        flag.name(),
+        account,
+        value
+    )
+    .fetch_one(conn)
+    .await
+    .map_err(|e| match &e {
+        sqlx::Error::Database(d) if d.code().as_deref() == Some("P0002") => {
+            Error::NotFound(format!(
+                "no account {}",
+                ids::format(Kind::Account, account.unwrap_or_default())
+            ))
+        }
+        _ => Error::from(e),
+    })?;
     Ok(change["before"].as_bool())
 }
 
@@ -162,37 +168,34 @@ pub struct LogEntry {
 
 #[tracing::instrument(name = "db.operator.log", skip_all, err)]
 pub async fn log(conn: &mut PgConnection, limit: i64) -> Result<Vec<LogEntry>> {
-    let rows: Vec<(
-        Uuid,
-        String,
-        String,
-        String,
-        serde_json::Value,
-        DateTime<Utc>,
-    )> = sqlx::query_as("SELECT * FROM n8v_operator_log($1)")
-        .bind(limit as i32)
-        .fetch_all(conn)
-        .await?;
+    let rows = sqlx::query!(
+        r#"SELECT actor AS "actor!", action AS "action!", subject AS "subject!",
+                  detail AS "detail!", created_at AS "at!"
+             FROM n8v_operator_log($1)"#,
+        limit as i32
+    )
+    .fetch_all(conn)
+    .await?;
     Ok(rows
         .into_iter()
-        .map(|(_, actor, action, subject, detail, at)| {
-            let account = detail["account"]
+        .map(|r| {
+            let account = r.detail["account"]
                 .as_str()
                 .and_then(|a| Uuid::parse_str(a).ok())
                 .map(|a| ids::format(Kind::Account, a));
             LogEntry {
-                actor,
-                action,
                 subject: match &account {
-                    Some(a) => format!("{} for {a}", detail["flag"].as_str().unwrap_or("")),
-                    None => subject,
+                    Some(a) => format!("{} for {a}", r.detail["flag"].as_str().unwrap_or("")),
+                    None => r.subject,
                 },
-                flag: detail["flag"].as_str().map(str::to_owned),
+                flag: r.detail["flag"].as_str().map(str::to_owned),
                 account,
-                account_name: detail["account_name"].as_str().map(str::to_owned),
-                before: detail["before"].as_bool(),
-                after: detail["after"].as_bool(),
-                at,
+                account_name: r.detail["account_name"].as_str().map(str::to_owned),
+                before: r.detail["before"].as_bool(),
+                after: r.detail["after"].as_bool(),
+                actor: r.actor,
+                action: r.action,
+                at: r.at,
             }
         })
         .collect())
@@ -202,8 +205,7 @@ pub async fn log(conn: &mut PgConnection, limit: i64) -> Result<Vec<LogEntry>> {
 /// revoked.
 #[tracing::instrument(name = "db.operator.actor", skip_all, err)]
 pub async fn actor(db: &Db, credential: Uuid) -> Result<Option<String>> {
-    let name: Option<String> = sqlx::query_scalar("SELECT n8v_operator_name($1)")
-        .bind(credential)
+    let name = sqlx::query_scalar!(r#"SELECT n8v_operator_name($1) AS "name""#, credential)
         .fetch_one(db.pool())
         .await?;
     Ok(name.map(|n| format!("{n} ({})", ids::format(Kind::Key, credential))))

@@ -131,7 +131,7 @@ impl TenantTx {
     /// transaction goes on (a failed operation is still recorded in it).
     #[tracing::instrument(name = "db.tenant.rollback_to_savepoint", skip_all, err)]
     pub async fn rollback_to_savepoint(&mut self) -> sqlx::Result<()> {
-        sqlx::query("ROLLBACK TO SAVEPOINT operation")
+        sqlx::query!("ROLLBACK TO SAVEPOINT operation")
             .execute(&mut *self.tx)
             .await?;
         Ok(())
@@ -156,31 +156,31 @@ fn literal(value: &str) -> String {
 }
 
 /// Sets the role (when given) and the tenant for the rest of the transaction in one round trip.
+#[tracing::instrument(name = "db.tenant.set_tenant", skip_all, err)]
 pub(crate) async fn set_tenant(
     conn: &mut PgConnection,
     role: Option<&str>,
     tenant: &Tenant,
 ) -> sqlx::Result<()> {
-    sqlx::query(
-        "SELECT set_config('role', COALESCE($1, current_user), true), \
-                set_config('app.account_id', $2, true), \
-                set_config('app.credential_id', $3, true), \
-                set_config('app.scopes', $4, true), \
-                set_config('app.repository', $5, true), \
-                set_config('app.service', $6, true)",
-    )
-    .bind(role)
-    .bind(tenant.account_id.to_string())
-    .bind(
+    // A checked statement with columns has no `execute`: its one row is fetched and dropped.
+    sqlx::query!(
+        "SELECT set_config('role', COALESCE($1::text, current_user), true) AS role,
+                set_config('app.account_id', $2, true) AS account_id,
+                set_config('app.credential_id', $3, true) AS credential_id,
+                set_config('app.scopes', $4, true) AS scopes,
+                set_config('app.repository', $5, true) AS repository,
+                set_config('app.service', $6, true) AS service",
+        role,
+        tenant.account_id.to_string(),
         tenant
             .credential_id
             .map(|c| c.to_string())
             .unwrap_or_default(),
+        tenant.scopes.joined(),
+        tenant.repository.as_deref().unwrap_or_default(),
+        if tenant.service { "on" } else { "" }
     )
-    .bind(tenant.scopes.joined())
-    .bind(tenant.repository.clone().unwrap_or_default())
-    .bind(if tenant.service { "on" } else { "" })
-    .execute(conn)
+    .fetch_one(conn)
     .await?;
     Ok(())
 }
