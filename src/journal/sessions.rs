@@ -373,24 +373,24 @@ pub async fn claim_episode_part(
     tx: &mut TenantTx,
     part: &EpisodePart<'_>,
 ) -> Result<Option<SessionId>> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, \
-             assistant, repository, scopes, started_at, last_activity_at, ended_at, \
-             end_reason, journal_only, episode_id, episode_part) \
-         VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3, \
-             n8v_scopes(), $4, $5, $5, \
-             'ended', false, $6, $7) \
-         ON CONFLICT (account_id, credential_id, episode_id, episode_part) \
-             WHERE episode_id IS NOT NULL \
-         DO NOTHING RETURNING session_id",
+    Ok(sqlx::query_scalar!(
+        r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind,
+               assistant, repository, scopes, started_at, last_activity_at, ended_at,
+               end_reason, journal_only, episode_id, episode_part)
+           VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3,
+               n8v_scopes(), $4, $5, $5,
+               'ended', false, $6, $7)
+           ON CONFLICT (account_id, credential_id, episode_id, episode_part)
+               WHERE episode_id IS NOT NULL
+           DO NOTHING RETURNING session_id AS "session_id: SessionId""#,
+        ids::new_id(),
+        part.assistant,
+        part.repository,
+        part.started_at,
+        part.ended_at,
+        part.episode_id,
+        part.part
     )
-    .bind(SessionId(ids::new_id()))
-    .bind(part.assistant)
-    .bind(part.repository)
-    .bind(part.started_at)
-    .bind(part.ended_at)
-    .bind(part.episode_id)
-    .bind(part.part)
     .fetch_optional(tx.conn())
     .await?)
 }
@@ -403,13 +403,13 @@ pub async fn episode_part(
     episode_id: &str,
     part: i32,
 ) -> Result<Option<SessionId>> {
-    Ok(sqlx::query_scalar(
-        "SELECT session_id FROM journal_sessions WHERE account_id = n8v_account() \
-           AND credential_id = n8v_credential() \
-           AND episode_id = $1 AND episode_part = $2",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT session_id AS "session_id: SessionId" FROM journal_sessions
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND episode_id = $1 AND episode_part = $2"#,
+        episode_id,
+        part
     )
-    .bind(episode_id)
-    .bind(part)
     .fetch_optional(tx.conn())
     .await?)
 }
