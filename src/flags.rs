@@ -31,15 +31,19 @@ impl Flag {
 
 /// The flag's value for the transaction's account: its override, else the global value, else
 /// the default. One indexed query inside the request's own transaction.
-#[tracing::instrument(name = "db.flags.enabled", skip_all, err)]
+///
+/// No span: a journalled request whose flag is not cached runs it, and the write path stays
+/// lean. A failure is still named, by one event on the error path only.
 pub async fn enabled(tx: &mut TenantTx, flag: Flag) -> sqlx::Result<bool> {
-    let value: Option<bool> = sqlx::query_scalar(
-        "SELECT COALESCE( \
-           (SELECT enabled FROM feature_flag_overrides WHERE account_id = n8v_account() AND flag = $1), \
-           (SELECT enabled FROM feature_flags WHERE flag = $1))",
+    let value = sqlx::query_scalar!(
+        r#"SELECT COALESCE(
+             (SELECT enabled FROM feature_flag_overrides
+               WHERE account_id = n8v_account() AND flag = $1),
+             (SELECT enabled FROM feature_flags WHERE flag = $1)) AS "enabled?""#,
+        flag.name()
     )
-    .bind(flag.name())
     .fetch_one(tx.conn())
-    .await?;
+    .await
+    .inspect_err(|e| tracing::error!(error = %e, "db.flags.enabled failed"))?;
     Ok(value.unwrap_or(flag.default_value()))
 }
