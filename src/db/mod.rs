@@ -14,7 +14,7 @@ mod tenant;
 
 pub use roles::{FUNCTIONS, QUEUE_GRANTS, TENANT_GRANTS, check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
-pub use tenant::{Checks, FLAG_CHANGED, REVOKED, Tenant, TenantTx};
+pub use tenant::{Checks, Tenant, TenantTx};
 
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;

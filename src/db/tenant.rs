@@ -55,8 +55,6 @@ pub struct Checks {
     pub savepoint: bool,
 }
 
-pub use crate::sqlstate::{FLAG_CHANGED, REVOKED};
-
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
         Self::begin_with(db, tenant, Checks::default()).await
