@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use sqlx::Postgres;
 use sqlx::postgres::PgArguments;
-use sqlx::query::{Query, QueryScalar};
+use sqlx::query::Query;
 use uuid::Uuid;
 
 /// How long the journal keeps things, and how much of them: settings, kept with the others.
@@ -138,56 +138,29 @@ async fn lock_account(tx: &mut TenantTx) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Picks the ids of at most `batch` rows beyond the account's newest `cap`, oldest first.
-type Pick = fn(i64, i64) -> QueryScalar<'static, Postgres, Uuid, PgArguments>;
-
-/// The oldest sessions beyond the account's newest `cap_sessions`, at most `batch` of them.
-const SESSIONS_OVER_CAP: (&str, Pick) = ("sessions over the cap", |cap, batch| {
-    sqlx::query_scalar!(
-        r#"SELECT session_id AS "session_id!" FROM (
-               SELECT session_id, last_activity_at FROM journal_sessions
-               WHERE account_id = n8v_account()
-               ORDER BY last_activity_at DESC, session_id DESC OFFSET $1) AS beyond
-           ORDER BY last_activity_at, session_id LIMIT $2"#,
-        cap,
-        batch
-    )
-});
-
-/// The oldest calls beyond the account's newest `cap_calls`, at most `batch` of them.
-const CALLS_OVER_CAP: (&str, Pick) = ("calls over the cap", |cap, batch| {
-    sqlx::query_scalar!(
-        r#"SELECT call_id AS "call_id!" FROM (
-               SELECT call_id, created_at FROM journal_calls WHERE account_id = n8v_account()
-               ORDER BY created_at DESC, call_id DESC OFFSET $1) AS beyond
-           ORDER BY created_at, call_id LIMIT $2"#,
-        cap,
-        batch
-    )
-});
-
-/// Caps pick what is over them in one statement: the rows beyond the newest `cap`. Deleting the
-/// oldest rows never pushes another row past the cap, so a row one pass sees beyond it is
-/// beyond it for every pass, and two passes at once cannot together remove more than the
-/// excess (a count read before another pass commits, then a pick read after, could). Each pass
-/// counts only the rows its own `DELETE`s removed. A batch at a time, until nothing is over.
-#[tracing::instrument(skip_all, err, fields(statement = name))]
-async fn over_cap(
-    tx: &mut TenantTx,
-    (name, pick): (&'static str, Pick),
-    cap: i64,
-    batch: i64,
-) -> sqlx::Result<Vec<Uuid>> {
-    pick(cap, batch).fetch_all(tx.conn()).await
-}
-
+/// Caps pick what is over them in one statement: the rows beyond the newest `cap`, the oldest
+/// `batch` of them. Deleting the oldest rows never pushes another row past the cap, so a row one
+/// pass sees beyond it is beyond it for every pass, and two passes at once cannot together
+/// remove more than the excess (a count read before another pass commits, then a pick read
+/// after, could). Each pass counts only the rows its own `DELETE`s removed. A batch at a time,
+/// until nothing is over.
 /// The oldest sessions over the cap go with their calls (and summaries), a batch at a time.
 #[tracing::instrument(skip_all, err)]
 async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u64, u64)> {
     let (mut sessions, mut calls) = (0, 0);
     loop {
         let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-        let doomed = over_cap(&mut tx, SESSIONS_OVER_CAP, rules.cap_sessions, rules.batch).await?;
+        let doomed = sqlx::query_scalar!(
+            r#"SELECT session_id AS "session_id!" FROM (
+                   SELECT session_id, last_activity_at FROM journal_sessions
+                   WHERE account_id = n8v_account()
+                   ORDER BY last_activity_at DESC, session_id DESC OFFSET $1) AS beyond
+               ORDER BY last_activity_at, session_id LIMIT $2"#,
+            rules.cap_sessions,
+            rules.batch
+        )
+        .fetch_all(tx.conn())
+        .await?;
         if doomed.is_empty() {
             tx.commit().await?;
             return Ok((sessions, calls));
@@ -216,7 +189,16 @@ async fn cap_calls(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<u64> {
     let mut calls = 0;
     loop {
         let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
-        let doomed = over_cap(&mut tx, CALLS_OVER_CAP, rules.cap_calls, rules.batch).await?;
+        let doomed = sqlx::query_scalar!(
+            r#"SELECT call_id AS "call_id!" FROM (
+                   SELECT call_id, created_at FROM journal_calls WHERE account_id = n8v_account()
+                   ORDER BY created_at DESC, call_id DESC OFFSET $1) AS beyond
+               ORDER BY created_at, call_id LIMIT $2"#,
+            rules.cap_calls,
+            rules.batch
+        )
+        .fetch_all(tx.conn())
+        .await?;
         if doomed.is_empty() {
             tx.commit().await?;
             return Ok(calls);
