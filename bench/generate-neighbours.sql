@@ -40,3 +40,5 @@ UPDATE journal_sessions s
         WHERE c.account_id = s.account_id AND c.session_id = s.session_id
           AND c.created_at <= s.last_activity_at - interval '30 seconds')
  WHERE s.ended_at IS NULL AND s.account_id IN (:'busy', :'tiny');
+
+\ir fold-purposes.sql

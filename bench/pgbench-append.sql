@@ -51,9 +51,10 @@ WITH audit AS (
          FROM target t),
      touched AS (
        UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, now()), journal_only = s.journal_only AND false,
-           (counted_calls, counted_writes, counted_through) = (SELECT s.counted_calls + f.calls, s.counted_writes + f.writes,
-               GREATEST(s.counted_through, now() - interval '30 seconds')
-             FROM n8v_own_call_counts(s.session_id, s.counted_through, now() - interval '30 seconds') f)
+           (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) = (SELECT s.counted_calls + f.calls,
+               s.counted_writes + f.writes, GREATEST(s.counted_through, now() - interval '30 seconds'), f.purposes, f.marked
+             FROM n8v_own_call_fold(s.session_id, s.counted_through, now() - interval '30 seconds',
+                                    s.folded_purposes, s.folded_marked) f)
          FROM target c
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id
           AND (s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false)))

@@ -60,8 +60,10 @@ pub const FUNCTIONS: &[&str] = &[
     // Search candidates: ids of the caller's own matches, read again under the policies.
     "n8v_session_matches(tsquery, timestamptz)",
     "n8v_call_matches(tsquery, timestamptz)",
-    // The counts folded onto a session (migration 0015).
-    "n8v_own_call_counts(uuid, timestamptz, timestamptz)",
+    // The counts and purposes folded onto a session, and the reads that add to them (0015, 0016).
+    "n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])",
+    "n8v_first_distinct(text[], text[], integer)",
+    "n8v_marked(text)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

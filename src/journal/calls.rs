@@ -74,11 +74,13 @@ macro_rules! record_statement {
      touched AS ( \
        UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $25), \
            journal_only = s.journal_only AND $23, \
-           (counted_calls, counted_writes, counted_through) = (SELECT s.counted_calls + f.calls, \
-               s.counted_writes + f.writes, \
-               GREATEST(s.counted_through, $25::timestamptz - interval '30 seconds') \
-             FROM n8v_own_call_counts(s.session_id, s.counted_through, \
-                                      $25::timestamptz - interval '30 seconds') f) \
+           (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) = \
+             (SELECT s.counted_calls + f.calls, s.counted_writes + f.writes, \
+               GREATEST(s.counted_through, $25::timestamptz - interval '30 seconds'), \
+               f.purposes, f.marked \
+             FROM n8v_own_call_fold(s.session_id, s.counted_through, \
+                                    $25::timestamptz - interval '30 seconds', \
+                                    s.folded_purposes, s.folded_marked) f) \
          FROM target c \
         WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
           AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \
@@ -91,7 +93,8 @@ macro_rules! record_statement {
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
 /// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
 /// it writes the session's row (at most once a minute) it folds the calls made until 30 s
-/// earlier into the session's counts (`n8v_own_call_counts`, migration 0015).
+/// earlier into the session's counts and folded purposes (`n8v_own_call_fold`, migrations 0015
+/// and 0016).
 pub const RECORD: &str = record_statement!(std::concat!());
 
 /// The request's writes in one statement: the audit entry (when given), then the call (when

@@ -48,7 +48,7 @@ pub mod window;
 pub use calls::{AuditRecord, CallRecord, record};
 pub use cursor::Cursor;
 pub use meta::Purpose;
-pub use views::{AuditEntry, Call, Session};
+pub use views::{AuditEntry, Call, MARKED as MARKED_PURPOSES, Session};
 
 /// The implicit-session rules are settings (`N8V_*`), kept with the others.
 pub use crate::config::SessionRules;

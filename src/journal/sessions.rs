@@ -34,19 +34,22 @@ pub(crate) const CALL_COUNT: &str = call_count!("counted_calls", "");
 pub const COUNT_LAG: &str = "interval '30 seconds'";
 
 /// The SET item that folds the calls of the `journal_sessions` row in scope made up to
-/// `{through}` less [`COUNT_LAG`] into its counts. Every statement that closes a session (or
-/// moves its stored last activity, see `calls::RECORD`) folds: the row is written anyway.
-macro_rules! fold_counts {
+/// `{through}` less [`COUNT_LAG`] into its counts and its folded purposes (migrations 0015 and
+/// 0016). Every statement that closes a session (or moves its stored last activity, see
+/// `calls::RECORD`) folds: the row is written anyway.
+macro_rules! fold_calls {
     ($through:literal) => {
         concat!(
-            "(counted_calls, counted_writes, counted_through) = (SELECT \
-               journal_sessions.counted_calls + f.calls, journal_sessions.counted_writes + f.writes, \
+            "(counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) = \
+             (SELECT journal_sessions.counted_calls + f.calls, \
+               journal_sessions.counted_writes + f.writes, \
                GREATEST(journal_sessions.counted_through, ",
             $through,
-            "::timestamptz - interval '30 seconds') \
-             FROM n8v_own_call_counts(journal_sessions.session_id, journal_sessions.counted_through, ",
+            "::timestamptz - interval '30 seconds'), f.purposes, f.marked \
+             FROM n8v_own_call_fold(journal_sessions.session_id, journal_sessions.counted_through, ",
             $through,
-            "::timestamptz - interval '30 seconds') f)"
+            "::timestamptz - interval '30 seconds', journal_sessions.folded_purposes, \
+               journal_sessions.folded_marked) f)"
         )
     };
 }
@@ -128,7 +131,7 @@ pub async fn join_or_issue(
            AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
            AND ({LAST_ACTIVITY} <= $2 OR started_at <= $3) \
          RETURNING session_id, {CALL_COUNT}",
-        fold_counts!("$4")
+        fold_calls!("$4")
     )))
     .bind(&scopes)
     .bind(fresh_after)
@@ -222,7 +225,7 @@ pub async fn end(
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
            AND session_id = $1 AND ended_at IS NULL \
          RETURNING {SESSION_COLUMNS}",
-        fold_counts!("$2")
+        fold_calls!("$2")
     )))
     .bind(id)
     .bind(now)
@@ -271,7 +274,7 @@ pub async fn close_quiet(
          WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL \
            AND last_activity_at <= $2 \
          RETURNING ended_at IS NOT NULL, {CALL_COUNT}",
-        fold_counts!("$3")
+        fold_calls!("$3")
     )))
     .bind(session)
     .bind(cutoff)

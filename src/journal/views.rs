@@ -116,7 +116,7 @@ pub struct Provisional {
     pub calls: i32,
     /// How many of those calls wrote.
     pub writes: i32,
-    /// The most recent distinct purposes (up to 5, of the last 50 calls), newest first.
+    /// The most recent distinct purposes (up to 5), newest first.
     pub recent_purposes: Vec<String>,
 }
 
@@ -209,11 +209,13 @@ pub(crate) fn active_sessions_sql(order: &str) -> String {
     format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
 }
 
-/// The session columns, plus the newest distinct purposes for the provisional account (only computed for
-/// sessions without a summary).
-/// The last activity and the counts are derived from the calls (no counter on the session's
-/// row: see `calls::record`). The last activity goes through the function here: written out,
-/// the planner evaluated it far more often (a 6 s catch-up at the caps in `bench/run`).
+/// The session columns, plus the newest distinct purposes for the provisional account (only
+/// computed for sessions without a summary): those of the calls made since the session's calls
+/// were last folded (migration 0016), then the folded ones.
+/// The last activity and the counts are derived from the calls and the folds (no counter on the
+/// session's row: see `calls::record`). The last activity goes through the function here:
+/// written out, the planner evaluated it far more often (a 6 s catch-up at the caps in
+/// `bench/run`).
 pub(crate) const SESSION_COLUMNS: &str = concat!(
     "account_id, session_id, credential_id, kind, assistant, organization_id, repository, \
      scopes, goal, outcome, handoff, started_at, ",
@@ -224,13 +226,12 @@ pub(crate) const SESSION_COLUMNS: &str = concat!(
     call_count!("counted_writes", " AND c.wrote"),
     " AS write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, \
-    CASE WHEN summary IS NULL THEN ARRAY(SELECT r.purpose FROM ( \
-        SELECT c.purpose, max(c.created_at) AS at FROM (SELECT c.purpose, c.created_at \
-            FROM journal_calls c \
-            WHERE c.account_id = journal_sessions.account_id \
-              AND c.session_id = journal_sessions.session_id AND c.purpose IS NOT NULL \
-            ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50) c \
-        GROUP BY c.purpose ORDER BY at DESC LIMIT 5) r ORDER BY r.at DESC) \
+    CASE WHEN summary IS NULL THEN n8v_first_distinct(ARRAY(SELECT c.purpose \
+        FROM journal_calls c \
+        WHERE c.account_id = journal_sessions.account_id \
+          AND c.session_id = journal_sessions.session_id \
+          AND c.created_at > journal_sessions.counted_through AND c.purpose IS NOT NULL \
+        ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50), folded_purposes, 5) \
     ELSE ARRAY[]::text[] END AS recent_purposes"
 );
 
@@ -463,12 +464,36 @@ impl Session {
     }
 }
 
-/// How many of an unsummarised session's newest purposes are read for markers.
+/// Hands [`MARKED`]'s text to a macro, after the tokens given with it (as `calls::RECORD`).
+macro_rules! marked_statement {
+    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
+        $($then)::+!(
+            $($before)*
+            r#"SELECT s.session_id, n8v_first_distinct(ARRAY(SELECT p.purpose FROM (
+                   SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
+                   WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                     AND c.created_at > s.counted_through AND c.purpose IS NOT NULL
+                   ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
+                   WHERE n8v_marked(p.purpose) ORDER BY p.created_at DESC, p.call_id DESC),
+                 s.folded_marked, 100) AS "purposes!"
+               FROM journal_sessions s
+               WHERE (s.account_id, s.session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))"#
+            $(, $arg)*
+        )
+    };
+}
+
+/// The statement [`marked_purposes`] runs (public for the plan test, `tests/api/plans.rs`):
+/// `$1` the sessions' accounts, `$2` their ids, `$3` how many of each one's unfolded calls.
+pub const MARKED: &str = marked_statement!(std::concat!());
+
+/// How many of an unsummarised session's newest calls made since its last fold are read for
+/// markers; the folded ones keep its newest 100 marked purposes (migration 0016).
 pub const MARKED_PURPOSE_CALLS: i64 = 100;
 
-/// For each session without a stored summary, the purposes of its newest 100 calls that may
-/// hold a marker (a code summary reads all of them once the session closes). Read as the
-/// caller, under the same policies as the sessions.
+/// For each session without a stored summary, its newest purposes that may hold a marker (a
+/// code summary reads all of them once the session closes): those of its calls made since its
+/// last fold, then the folded ones. Read as the caller, under the same policies as the sessions.
 #[tracing::instrument(skip_all, err)]
 pub async fn marked_purposes(
     tx: &mut TenantTx,
@@ -482,26 +507,12 @@ pub async fn marked_purposes(
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows = sqlx::query!(
-        r#"SELECT s.session_id AS "session_id!", p.purpose AS "purpose!"
-           FROM unnest($1::uuid[], $2::uuid[]) AS s(account_id, session_id)
-           CROSS JOIN LATERAL (SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
-               WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-                 AND c.purpose IS NOT NULL
-               ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
-           WHERE p.purpose ~* '(decided|decision|question|todo)\s*:'
-           ORDER BY p.created_at DESC, p.call_id DESC"#,
-        &accounts,
-        &ids,
-        MARKED_PURPOSE_CALLS
-    )
-    .fetch_all(tx.conn())
-    .await?
-    .into_iter()
-    .map(|r| (r.session_id, r.purpose));
-    let mut out: HashMap<SessionId, Vec<String>> = HashMap::new();
-    for (session, purpose) in rows {
-        out.entry(SessionId(session)).or_default().push(purpose);
-    }
-    Ok(out)
+    let rows = marked_statement!(sqlx::query!(), &accounts, &ids, MARKED_PURPOSE_CALLS)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter(|r| !r.purposes.is_empty())
+        .map(|r| (SessionId(r.session_id), r.purposes))
+        .collect())
 }

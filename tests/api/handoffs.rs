@@ -401,6 +401,110 @@ async fn an_open_sessions_provisional_account_names_distinct_purposes_and_counts
     assert_eq!(md.matches("- Log step").count(), 1, "{md}");
 }
 
+/// Issue 25: an unsummarised session's purposes are folded onto it with its counts (migration
+/// 0016), so reads need not go through its calls: the newest distinct purposes and the marked
+/// ones, whatever their age in the session (a marker 110 calls back is still carried), are what
+/// the list, the brief and the window show before a summary is written.
+#[tokio::test]
+async fn an_unsummarised_sessions_purposes_and_markers_are_folded_onto_it() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.first_record(&a.token).await;
+    let id = app
+        .start_session(&a.token, Some("Open the tidy-up"), json!({"goal": "Tidy"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut purposes = vec!["Decided: keep the v1 route".to_owned()];
+    purposes.extend((0..110).map(|i| format!("Log step {}", i % 3)));
+    purposes.extend([
+        "Question: who owns billing?".to_owned(),
+        "Check the log".to_owned(),
+    ]);
+    for purpose in &purposes {
+        app.clock.advance(Duration::seconds(1));
+        app.append(&a.token, &record, Some(&id), Some(purpose), "line")
+            .await;
+    }
+    // Two minutes on, the next call moves the stored last activity, and folds the calls made
+    // until 30 s before it.
+    app.clock.advance(Duration::minutes(2));
+    app.append(&a.token, &record, Some(&id), Some("Log step 1"), "line")
+        .await;
+    let folded = || async {
+        let (calls, recent, marked): (i32, Vec<String>, Vec<String>) = sqlx::query_as(
+            "SELECT counted_calls, folded_purposes, folded_marked FROM journal_sessions \
+             WHERE account_id = $1 AND kind = 'explicit'",
+        )
+        .bind(a.id)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+        (calls, recent, marked)
+    };
+    let (calls, recent, marked) = folded().await;
+    // The opening and the 113 appends; not the last one, made after the fold's bound.
+    assert_eq!(calls, 114);
+    assert_eq!(
+        recent,
+        [
+            "Check the log",
+            "Question: who owns billing?",
+            "Log step 1",
+            "Log step 0",
+            "Log step 2"
+        ]
+    );
+    assert_eq!(
+        marked,
+        ["Question: who owns billing?", "Decided: keep the v1 route"]
+    );
+
+    // The read puts the calls since the fold first: the last append's purpose leads.
+    let read = app.session_detail(&a.token, &id).await;
+    let provisional = &read["session"]["provisional"];
+    assert_eq!(
+        provisional["recent_purposes"],
+        json!([
+            "Log step 1",
+            "Check the log",
+            "Question: who owns billing?",
+            "Log step 0",
+            "Log step 2"
+        ]),
+        "{read}"
+    );
+    assert_eq!(provisional["calls"], 115, "{read}");
+
+    // Ending folds again, up to 30 s before the end; the end call itself is read live.
+    app.clock.advance(Duration::minutes(1));
+    app.end_session(&a.token, &id, json!({"outcome": "Tidied"}))
+        .ok(200)
+        .await;
+    let (calls, recent, _) = folded().await;
+    // And the read above, which named no session and so joined this open one.
+    assert_eq!(calls, 116);
+    assert_eq!(recent[0], "Log step 1");
+    let brief = brief(&app, &a.token).await;
+    let session = &brief["sessions"][0];
+    assert!(session["summary"].is_null(), "{brief:#}");
+    assert_eq!(
+        texts(&brief, "decisions"),
+        ["keep the v1 route"],
+        "{brief:#}"
+    );
+    assert_eq!(
+        texts(&brief, "open_questions"),
+        ["who owns billing?"],
+        "{brief:#}"
+    );
+    let md = window(&app, &a.token, 9_500).await;
+    assert!(md.contains("- Decided: keep the v1 route"), "{md}");
+    assert!(md.contains("- Open: who owns billing?"), "{md}");
+}
+
 /// A local server speaking the OpenAI `chat/completions` wire format; it keeps the models it
 /// was asked for.
 async fn openai_compatible() -> (String, Arc<Mutex<Vec<String>>>) {

@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use n8v_journal::admin;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
-use n8v_journal::journal::{calls, catchup, reads, search, window};
+use n8v_journal::journal::{self, calls, catchup, reads, search, window};
 use n8v_journal::records;
 use n8v_journal::scopes::Scopes;
 use reqwest::Method;
@@ -675,7 +675,8 @@ async fn sessions_of(
 /// Issue 25. Another account's ten open sessions of 2,000 calls each cost a small account's
 /// reads nothing: its list, brief, window and search read none of those calls. And an
 /// account's own reads of those ten sessions read what the page shows, not the 20,000 calls:
-/// their counts come folded on the session (migration 0015) by the appends that name them.
+/// their counts and purposes come folded on the session (migrations 0015 and 0016) by the
+/// appends that name them.
 #[tokio::test]
 async fn reads_touch_no_other_accounts_calls_and_not_the_whole_of_their_own() {
     let app = common::spawn_app().await;
@@ -739,13 +740,39 @@ async fn reads_touch_no_other_accounts_calls_and_not_the_whole_of_their_own() {
         if name == "search" {
             continue;
         }
-        // Per session: its newest call, the calls since its count was folded (the append's
-        // own), and the 50 newest for the purposes of a session without a summary.
+        // Per session: its newest call, and the calls since its counts and purposes were
+        // folded (the append's own) for the counts and the provisional purposes.
         let read = calls_read_by(&app, busy.id, busy.key_id, sql, types, args).await;
         assert!(
-            read <= 11 * 60,
+            read <= 200,
             "the {name} of 10 sessions × 2,000 calls read {read} calls"
         );
+    }
+    // The purposes that may carry a marker, which the brief and the window read for sessions
+    // without a summary: those since the fold, then the folded ones.
+    for (who, most) in [(&small, 100), (&busy, 200)] {
+        let sessions: Vec<Uuid> =
+            sqlx::query_scalar("SELECT session_id FROM journal_sessions WHERE account_id = $1")
+                .bind(who.id)
+                .fetch_all(&app.owner)
+                .await
+                .unwrap();
+        let array = |ids: Vec<String>| format!("'{{{}}}'", ids.join(","));
+        let args = format!(
+            "{}, {}, 100",
+            array(sessions.iter().map(|_| who.id.to_string()).collect()),
+            array(sessions.iter().map(Uuid::to_string).collect())
+        );
+        let read = calls_read_by(
+            &app,
+            who.id,
+            who.key_id,
+            journal::MARKED_PURPOSES,
+            "uuid[], uuid[], bigint",
+            &args,
+        )
+        .await;
+        assert!(read <= most, "the marked purposes read {read} calls");
     }
 
     // The counts stay exact: 2,000 calls and 1,000 writes each, the ten appends that folded

@@ -589,7 +589,7 @@ export type Provisional = {
      */
     calls: number;
     /**
-     * The most recent distinct purposes (up to 5, of the last 50 calls), newest first.
+     * The most recent distinct purposes (up to 5), newest first.
      */
     recent_purposes: Array<string>;
     /**

@@ -15,7 +15,7 @@ class Provisional:
 
     Attributes:
         calls (int): How many calls were recorded in the session.
-        recent_purposes (list[str]): The most recent distinct purposes (up to 5, of the last 50 calls), newest first.
+        recent_purposes (list[str]): The most recent distinct purposes (up to 5), newest first.
         writes (int): How many of those calls wrote.
     """
 
