@@ -37,6 +37,7 @@ WITH audit AS (
        (SELECT s.session_id FROM journal_sessions s
          WHERE s.account_id = n8v_account() AND s.credential_id = n8v_credential()
            AND s.ended_at IS NULL AND s.scopes = string_to_array(replace('records#read,records#write', '#', chr(58)), ',')
+           AND s.agent = n8v_agent('pgbench')
            AND (s.kind = 'explicit' OR (s.started_at > now() - interval '12 hours' AND (s.last_activity_at > now() - interval '30 minutes'
                 OR (s.last_activity_at > now() - interval '31 minutes'
                     AND n8v_own_last_activity(s.session_id, s.last_activity_at) > now() - interval '30 minutes'))))

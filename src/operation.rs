@@ -195,6 +195,7 @@ impl Operation {
                 .session
                 .or(self.explicit_session)
                 .filter(|s| !self.deleted.contains(s)),
+            assistant: self.context.assistant.clone(),
             operation: self.spec.name(self.context.via),
             organization: self.organization,
             purpose: self.context.purpose.as_ref().map(|p| p.as_str().to_owned()),

@@ -64,6 +64,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])",
     "n8v_first_distinct(text[], text[], integer)",
     "n8v_marked(text)",
+    // The assistant a session belongs to, as its sessions keep it (0017).
+    "n8v_agent(text)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

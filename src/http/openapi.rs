@@ -87,7 +87,7 @@ pub struct JournalHeaders(
     /// The conversation making the request (ses_…); omit to join your recent open session or get a new one
     #[param(nullable = false, example = "ses_01M72AZ1M0ETFB59TDWH9EDD1R")]
     Option<String>,
-    /// The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+    /// The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
     #[param(nullable = false, example = "Claude")]
     Option<String>,
 );

@@ -13,6 +13,9 @@ pub struct CallRecord {
     /// The session the call belongs to; `None`: the caller's fresh session, which [`record`]
     /// finds itself (see [`sessions::join_or_issue`] for the rules).
     pub session_id: Option<SessionId>,
+    /// Who made it (`X-Assistant`, else the user agent): a call that names no session joins
+    /// only a session of the same assistant (migration 0017).
+    pub assistant: String,
     pub operation: &'static str,
     /// The organization whose Record the call acted on: that organization's activity.
     pub organization: Option<OrganizationId>,
@@ -56,7 +59,7 @@ macro_rules! record_statement {
        (SELECT s.session_id FROM journal_sessions s \
          WHERE $8 AND $9::uuid IS NULL \
            AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
-           AND s.ended_at IS NULL AND s.scopes = $10 \
+           AND s.ended_at IS NULL AND s.scopes = $10 AND s.agent = n8v_agent($28) \
            AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
                 OR (s.last_activity_at > $12 \
                     AND n8v_own_last_activity(s.session_id, s.last_activity_at) > $11)))) \
@@ -150,7 +153,8 @@ pub async fn record(
         call.map(|c| c.duration_ms),
         at,
         call.and_then(|c| c.organization).map(|o| o.0),
-        at - sessions::ACTIVITY_SLACK
+        at - sessions::ACTIVITY_SLACK,
+        call.map(|c| c.assistant.as_str())
     )
     .fetch_optional(tx.conn())
     .await?;

@@ -92,11 +92,12 @@ pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionI
     }
 }
 
-/// The session a call that names none joins: the same caller's most recently active open
-/// session — an explicit one while it is open, an implicit one while it is fresh (quiet for less
-/// than 30 minutes, younger than 12 hours) — or a new implicit one. Stale implicit sessions are
-/// retired on the way. A unique index (one open implicit session per credential and scope set)
-/// makes concurrent first calls agree on one session. Only sessions recorded with the caller's
+/// The session a call that names none joins: the same caller's (its credential's and its
+/// assistant's, see migration 0017) most recently active open session — an explicit one while it
+/// is open, an implicit one while it is fresh (quiet for less than 30 minutes, younger than 12
+/// hours) — or a new implicit one. The assistant's stale implicit sessions are retired on the
+/// way. A unique index (one open implicit session per credential, scope set and assistant) makes
+/// concurrent first calls agree on one session. Only sessions recorded with the caller's
 /// exact scopes are joined, so a session never holds calls it would hide from their maker.
 #[tracing::instrument(skip_all, err)]
 pub async fn join_or_issue(
@@ -111,7 +112,7 @@ pub async fn join_or_issue(
     let open: Option<SessionId> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT session_id FROM journal_sessions \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND ended_at IS NULL AND scopes = $1 \
+           AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5) \
            AND (kind = 'explicit' OR (started_at > $3 AND (last_activity_at > $2 \
                 OR (last_activity_at > $4 AND {LAST_ACTIVITY} > $2)))) \
          ORDER BY {LAST_ACTIVITY} DESC, session_id DESC LIMIT 1"
@@ -120,6 +121,7 @@ pub async fn join_or_issue(
     .bind(fresh_after)
     .bind(born_after)
     .bind(fresh_after - ACTIVITY_SLACK)
+    .bind(&opening.assistant)
     .fetch_optional(tx.conn())
     .await?;
     if let Some(id) = open {
@@ -128,7 +130,7 @@ pub async fn join_or_issue(
     let retired: Vec<(Uuid, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired', {} \
          WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 \
+           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5) \
            AND ({LAST_ACTIVITY} <= $2 OR started_at <= $3) \
          RETURNING session_id, {CALL_COUNT}",
         fold_calls!("$4")
@@ -137,6 +139,7 @@ pub async fn join_or_issue(
     .bind(fresh_after)
     .bind(born_after)
     .bind(now)
+    .bind(&opening.assistant)
     .fetch_all(tx.conn())
     .await?;
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
@@ -147,7 +150,8 @@ pub async fn join_or_issue(
         r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
                repository, scopes, started_at, last_activity_at)
            VALUES (n8v_account(), $1, n8v_credential(), 'implicit', $2, $3, $4, $5, $5)
-           ON CONFLICT (account_id, credential_id, scopes) WHERE kind = 'implicit' AND ended_at IS NULL
+           ON CONFLICT (account_id, credential_id, scopes, agent)
+               WHERE kind = 'implicit' AND ended_at IS NULL
            DO NOTHING RETURNING session_id AS "session_id: SessionId""#,
         ids::new_id(),
         &opening.assistant,

@@ -97,6 +97,49 @@ async fn concurrent_first_calls_share_one_implicit_session() {
     assert!(sessions.iter().all(|s| s == &sessions[0]), "{sessions:?}");
 }
 
+/// Issue 24, part 4: a call that names no session joins only a session of its own assistant
+/// (`X-Assistant`, else the user agent's product name), so `codex` calls on a key do not land in
+/// the implicit session `curl` opened on it, and a new curl version is still curl.
+#[tokio::test]
+async fn each_assistant_on_a_key_gets_its_own_implicit_session() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let append = |assistant: Option<&'static str>, agent: &'static str| {
+        let mut call = app
+            .call(Method::POST, &format!("/api/v1/records/{record}/entries"))
+            .token(&a.token)
+            .purpose("Put the check on record")
+            .header("user-agent", agent)
+            .json(json!({ "line": LINE }));
+        if let Some(name) = assistant {
+            call = call.header("x-assistant", name);
+        }
+        async move {
+            let response = call.send().await;
+            let session = session_of(&response).expect("a journalled call names its session");
+            expect_ok(response, 201).await;
+            session
+        }
+    };
+    let curl = append(None, "curl/7.88.1").await;
+    let codex = append(Some("codex"), "curl/7.88.1").await;
+    assert_ne!(codex, curl, "codex joined curl's session");
+    app.clock.advance(Duration::minutes(5));
+    assert_eq!(append(Some("Codex"), "python-httpx/0.27").await, codex);
+    assert_eq!(append(None, "curl/8.5.0").await, curl);
+    assert_eq!(append(Some("codex"), "curl/7.88.1").await, codex);
+
+    // Each session keeps its own assistant's label and calls.
+    for (id, label, calls) in [(&curl, "curl/7.88.1", 2), (&codex, "codex", 3)] {
+        let read = app.session_detail(&a.token, id).await;
+        assert_eq!(read["session"]["assistant"], label, "{read}");
+        assert_eq!(read["session"]["kind"], "implicit", "{read}");
+        assert_eq!(read["session"]["call_count"], calls, "{read}");
+    }
+}
+
 #[tokio::test]
 async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     let app = common::spawn_app().await;

@@ -160,6 +160,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     ];
     let functions = [
         "n8v_account()",
+        "n8v_agent(text)",
         "n8v_begin(uuid,uuid,text,boolean)",
         "n8v_call_matches(tsquery,timestamp with time zone)",
         "n8v_credential()",

@@ -1011,7 +1011,7 @@ export type GetAuditEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1087,7 +1087,7 @@ export type MintTokenData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1167,7 +1167,7 @@ export type GetCatchUpData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1241,7 +1241,7 @@ export type DeleteJournalDayData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1314,7 +1314,7 @@ export type ListDigestsData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1395,7 +1395,7 @@ export type DeleteDigestData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1468,7 +1468,7 @@ export type GetJournalEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1544,7 +1544,7 @@ export type PostEpisodeData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1624,7 +1624,7 @@ export type SearchJournalData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1726,7 +1726,7 @@ export type ListSessionsData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1830,7 +1830,7 @@ export type StartSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1910,7 +1910,7 @@ export type DeleteSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -1983,7 +1983,7 @@ export type GetSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -2072,7 +2072,7 @@ export type EndSessionData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -2157,7 +2157,7 @@ export type ListRecordsData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -2225,7 +2225,7 @@ export type ListRecordEntriesData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -2310,7 +2310,7 @@ export type AppendRecordEntryData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
@@ -2532,7 +2532,7 @@ export type GetJournalMarkdownData = {
          */
         'X-Session-Id'?: string;
         /**
-         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
          */
         'X-Assistant'?: string;
     };
