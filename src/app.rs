@@ -106,19 +106,24 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             .context("applying migrations")?;
     }
     // The owner's connection; tenant work logs in as the login role derived from it.
-    let db = match (config.pooler, &config.direct_database_url) {
-        (Pooler::Transaction, Some(direct)) => {
-            Db::connect_through_pooler(
-                &database.url,
-                direct,
+    let db = match config.pooler {
+        Pooler::None => {
+            Db::connect(
+                &database.owner_url,
                 &config.app_role,
                 config.db_max_connections,
             )
             .await
         }
-        _ => {
-            Db::connect(
-                &database.owner_url,
+        // Tenant work through the pooler (DATABASE_URL), the rest straight to PostgreSQL.
+        Pooler::Transaction => {
+            let direct = config
+                .direct_database_url
+                .as_deref()
+                .context("N8V_DATABASE_POOLER=transaction needs N8V_DIRECT_DATABASE_URL")?;
+            Db::connect_through_pooler(
+                &database.url,
+                direct,
                 &config.app_role,
                 config.db_max_connections,
             )

@@ -630,6 +630,15 @@ mod tests {
     }
 
     #[test]
+    fn the_pooler_setting_is_none_or_transaction() {
+        assert_eq!(Pooler::parse("").unwrap(), Pooler::None);
+        assert_eq!(Pooler::parse("none").unwrap(), Pooler::None);
+        assert_eq!(Pooler::parse(" Transaction ").unwrap(), Pooler::Transaction);
+        let error = Pooler::parse("session").unwrap_err().to_string();
+        assert!(error.contains("N8V_DATABASE_POOLER"), "{error}");
+    }
+
+    #[test]
     fn short_jwt_secrets_are_refused() {
         let error = check_jwt_secret("short-secret").unwrap_err().to_string();
         assert!(error.contains("at least 32"), "{error}");

@@ -83,7 +83,13 @@ impl Db {
             .extra_float_digits(None);
         let mut db = Self::connect_with(direct_url.parse()?, tenant, app_role, max_connections)
             .await
-            .map_err(|e| anyhow::anyhow!("through the pooler (N8V_DATABASE_POOLER): {e:#}"))?;
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{e:#} (N8V_DATABASE_POOLER=transaction: tenant work connects through the \
+                     pooler, the owner's pool to N8V_DIRECT_DATABASE_URL; the pooler must let \
+                     in the owner and the login role)"
+                )
+            })?;
         db.pooled = true;
         Ok(db)
     }
