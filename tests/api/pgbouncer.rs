@@ -3,9 +3,9 @@
 //! connections; the job queue, the workers' passes and the cache listener go straight to the
 //! server. The core journeys pass: a session started, calls journalled in it from many
 //! requests at once, ended, summarised by the real worker, caught up on, searched, expired by
-//! retention, and a revoked key refused on its next request.
+//! retention, and a revoked key refused on its next request; MCP answers through it too.
 
-use crate::common::{self, TestApp, pgbouncer::PgBouncer};
+use crate::common::{self, TestApp, mcp, pgbouncer::PgBouncer};
 use chrono::Duration;
 use n8v_journal::jobs;
 use reqwest::Method;
@@ -27,6 +27,11 @@ async fn append_at_once(app: &TestApp, token: &str, record: &str, session: &str,
         )
     });
     futures::future::join_all(appends).await;
+}
+
+fn ids(results: &Value) -> Vec<&str> {
+    let hits = results["hits"].as_array().unwrap();
+    hits.iter().map(|h| h["id"].as_str().unwrap()).collect()
 }
 
 /// Runs the real workers (apalis on the direct connection) until the session has a summary.
@@ -118,6 +123,11 @@ async fn the_core_journeys_pass_through_pgbouncer_in_transaction_mode() {
         .ok(200)
         .await;
     assert!(found["hits"].to_string().contains(&session), "{found}");
+    // MCP runs the same tenant transactions.
+    let client = mcp::connect(&app, &a.token).await;
+    let tool =
+        mcp::structured(&mcp::call(&client, "journal_search", json!({"q": "redirect"})).await);
+    assert_eq!(ids(&tool), ids(&found), "{tool}");
 
     // Past the calls' 90 days, retention (a worker pass, through the pooler) expires them.
     let calls = |account| {
