@@ -28,6 +28,11 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "ci: installing chromium for the browser tests"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# The PgBouncer test (tests/api/pgbouncer.rs) starts Debian's pgbouncer itself.
+if [ ! -x /usr/sbin/pgbouncer ]; then
+    echo "ci: installing pgbouncer for the PgBouncer test"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null
+fi
 export N8V_BROWSER_MODULES="${N8V_BROWSER_MODULES:-/var/tmp/n8v-journal-browser}"
 mkdir -p "$N8V_BROWSER_MODULES"
 if ! cmp -s "$ci_root/tests/browser/package-lock.json" "$N8V_BROWSER_MODULES/package-lock.json" \

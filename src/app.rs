@@ -1,7 +1,7 @@
 //! Wiring: which database, migrations, the HTTP server and the workers, and shutdown.
 
 use crate::clock::SystemClock;
-use crate::config::Config;
+use crate::config::{Config, Pooler};
 use crate::db::embedded::EmbeddedPostgres;
 use crate::db::{self, Db};
 use crate::http::{self, AppState};
@@ -106,12 +106,30 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             .context("applying migrations")?;
     }
     // The owner's connection; tenant work logs in as the login role derived from it.
-    let db = Db::connect(
-        &database.owner_url,
-        &config.app_role,
-        config.db_max_connections,
-    )
-    .await
+    let db = match config.pooler {
+        Pooler::None => {
+            Db::connect(
+                &database.owner_url,
+                &config.app_role,
+                config.db_max_connections,
+            )
+            .await
+        }
+        // Tenant work through the pooler (DATABASE_URL), the rest straight to PostgreSQL.
+        Pooler::Transaction => {
+            let direct = config
+                .direct_database_url
+                .as_deref()
+                .context("N8V_DATABASE_POOLER=transaction needs N8V_DIRECT_DATABASE_URL")?;
+            Db::connect_through_pooler(
+                &database.url,
+                direct,
+                &config.app_role,
+                config.db_max_connections,
+            )
+            .await
+        }
+    }
     .context("connecting to PostgreSQL")?;
     db::check_separation(db.pool(), &config.app_role, false).await?;
     // One signal, many listeners: the HTTP server and the workers both stop on it.

@@ -10,8 +10,14 @@ use std::time::Duration;
 pub struct Config {
     /// The service's connection. `None` means: run the embedded PostgreSQL cluster.
     pub database_url: Option<String>,
-    /// The owner's connection, used by `migrate` and `admin`. Defaults to `database_url`.
+    /// The owner's connection, used by `migrate` and `admin`. Defaults to `database_url`, or
+    /// to `direct_database_url` behind a pooler.
     pub migration_database_url: Option<String>,
+    /// What `database_url` reaches: PostgreSQL itself, or a pooler in transaction mode.
+    pub pooler: Pooler,
+    /// A connection straight to PostgreSQL, for what needs a session of its own (`LISTEN`, the
+    /// job queue): required with a pooler, unused without one.
+    pub direct_database_url: Option<String>,
     /// The role every tenant transaction runs as (`SET LOCAL ROLE`).
     pub app_role: String,
     pub bind: SocketAddr,
@@ -46,6 +52,31 @@ pub struct Config {
     /// Longest a search's statement may run (PostgreSQL's `statement_timeout`) before it is
     /// stopped and answered `503`.
     pub search_timeout: Duration,
+}
+
+/// `N8V_DATABASE_POOLER`: whether `DATABASE_URL` is a pooler that hands out a server
+/// connection per transaction (PgBouncer's `pool_mode = transaction`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pooler {
+    /// `DATABASE_URL` reaches PostgreSQL itself (the default).
+    #[default]
+    None,
+    /// Transaction pooling: tenant transactions go through it without the statement cache;
+    /// everything that is not one transaction uses `N8V_DIRECT_DATABASE_URL`.
+    Transaction,
+}
+
+impl Pooler {
+    pub fn parse(text: &str) -> anyhow::Result<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "none" => Ok(Self::None),
+            "transaction" => Ok(Self::Transaction),
+            other => anyhow::bail!(
+                "N8V_DATABASE_POOLER is {other:?}; use none (the default: DATABASE_URL is \
+                 PostgreSQL itself) or transaction (a pooler in transaction mode, e.g. PgBouncer)"
+            ),
+        }
+    }
 }
 
 /// When an implicit session stops being reused: after `quiet` without calls, or once it is
@@ -361,6 +392,8 @@ impl std::fmt::Debug for Config {
         let Self {
             database_url,
             migration_database_url,
+            pooler,
+            direct_database_url,
             app_role,
             bind,
             data_dir,
@@ -387,6 +420,11 @@ impl std::fmt::Debug for Config {
             .field(
                 "migration_database_url",
                 &migration_database_url.as_deref().map(redact_url),
+            )
+            .field("pooler", pooler)
+            .field(
+                "direct_database_url",
+                &direct_database_url.as_deref().map(redact_url),
             )
             .field("app_role", app_role)
             .field("bind", bind)
@@ -419,9 +457,26 @@ impl Config {
         if let Some(secret) = &jwt_secret {
             check_jwt_secret(secret)?;
         }
+        let pooler = Pooler::parse(&var("N8V_DATABASE_POOLER").unwrap_or_default())?;
+        let direct_database_url = var("N8V_DIRECT_DATABASE_URL");
+        if pooler == Pooler::Transaction
+            && (database_url.is_none() || direct_database_url.is_none())
+        {
+            anyhow::bail!(
+                "N8V_DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and \
+                 N8V_DIRECT_DATABASE_URL (PostgreSQL itself, for LISTEN, the job queue and \
+                 migrations, which need a session of their own)"
+            );
+        }
         Ok(Self {
-            migration_database_url: var("N8V_MIGRATION_DATABASE_URL").or(database_url.clone()),
+            // Migrations take a session-level lock: behind a pooler they go direct.
+            migration_database_url: var("N8V_MIGRATION_DATABASE_URL").or(match pooler {
+                Pooler::None => database_url.clone(),
+                Pooler::Transaction => direct_database_url.clone(),
+            }),
             database_url,
+            pooler,
+            direct_database_url,
             app_role: var("N8V_APP_ROLE").unwrap_or_else(|| "n8v_app".into()),
             bind: parse("N8V_BIND", "127.0.0.1:8080".parse()?)?,
             data_dir: var("N8V_DATA_DIR")
@@ -466,6 +521,8 @@ impl Config {
         Self {
             database_url: Some(database_url.to_owned()),
             migration_database_url: Some(database_url.to_owned()),
+            pooler: Pooler::None,
+            direct_database_url: None,
             app_role: "n8v_app".into(),
             bind: "127.0.0.1:0".parse().expect("static address"),
             data_dir: "./.n8v-journal".into(),
@@ -543,6 +600,7 @@ mod tests {
         let mut config =
             Config::for_database("postgres://owner:db-pass-123@db:5432/n8v?password=q-pass-456");
         config.jwt_secret = Some("jwt-secret-jwt-secret-jwt-secret-789".into());
+        config.direct_database_url = Some("postgres://owner:direct-pass-321@db/n8v".into());
         config.summaries.gemini = Some(ProviderSettings {
             base_url: "https://u:url-pass-000@gemini.example".into(),
             api_key: "gemini-key-abc".into(),
@@ -557,6 +615,7 @@ mod tests {
         for secret in [
             "db-pass-123",
             "q-pass-456",
+            "direct-pass-321",
             "jwt-secret",
             "gemini-key-abc",
             "proxy-key-def",
@@ -568,6 +627,15 @@ mod tests {
             text.contains("postgres://owner:[redacted]@db:5432/n8v"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_pooler_setting_is_none_or_transaction() {
+        assert_eq!(Pooler::parse("").unwrap(), Pooler::None);
+        assert_eq!(Pooler::parse("none").unwrap(), Pooler::None);
+        assert_eq!(Pooler::parse(" Transaction ").unwrap(), Pooler::Transaction);
+        let error = Pooler::parse("session").unwrap_err().to_string();
+        assert!(error.contains("N8V_DATABASE_POOLER"), "{error}");
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! queue, the workers' passes across accounts, the operator console, credential lookups before
 //! the tenant is known. Tenant transactions run on the login role's pool ([`login`]), whose
 //! connections hold nothing until they become the application role.
+//!
+//! Behind a pooler in transaction mode ([`Db::connect_through_pooler`]) only the login role's
+//! pool goes through it: its work is whole transactions. The owner's pool and the listener
+//! connect straight to PostgreSQL: they run statements outside transactions (the job queue,
+//! the workers' passes, credential lookups) and `LISTEN`, which need a session of their own.
 
 pub mod cache;
 pub mod embedded;
@@ -18,7 +23,7 @@ pub use tenant::{Checks, Tenant, TenantTx};
 
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use std::time::Duration;
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -38,6 +43,8 @@ pub struct Db {
     cache: std::sync::Arc<cache::Cache>,
     /// The listener's own one-connection pool, once [`Db::watch_invalidations`] started it.
     listener: std::sync::Arc<std::sync::OnceLock<PgPool>>,
+    /// Whether `tenant` goes through a pooler in transaction mode (see [`TenantTx::begin_with`]).
+    pooled: bool,
 }
 
 impl Db {
@@ -45,6 +52,7 @@ impl Db {
         Self {
             pool,
             tenant,
+            pooled: false,
             app_role: app_role.into(),
             liveness: Default::default(),
             cache: Default::default(),
@@ -55,16 +63,53 @@ impl Db {
     /// Connects as the owner (`url`) and as the application role's login role (`max_connections`
     /// for tenant work; the owner's pool gets half as many, at least 4).
     pub async fn connect(url: &str, app_role: &str, max_connections: u32) -> anyhow::Result<Self> {
+        let tenant = login::options(url, app_role)?;
+        Self::connect_with(url.parse()?, tenant, app_role, max_connections).await
+    }
+
+    /// Connects tenant work through a pooler in transaction mode (`pooler_url`, as the owner
+    /// there too: the login role's password is derived from it) and the owner's pool straight
+    /// to PostgreSQL (`direct_url`). The pooled connections keep no prepared statement between
+    /// transactions (PgBouncer before 1.21 cannot carry them over) and send no startup
+    /// parameter PgBouncer refuses.
+    pub async fn connect_through_pooler(
+        pooler_url: &str,
+        direct_url: &str,
+        app_role: &str,
+        max_connections: u32,
+    ) -> anyhow::Result<Self> {
+        let tenant = login::options(pooler_url, app_role)?
+            .statement_cache_capacity(0)
+            .extra_float_digits(None);
+        let mut db = Self::connect_with(direct_url.parse()?, tenant, app_role, max_connections)
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{e:#} (N8V_DATABASE_POOLER=transaction: tenant work connects through the \
+                     pooler, the owner's pool to N8V_DIRECT_DATABASE_URL; the pooler must let \
+                     in the owner and the login role)"
+                )
+            })?;
+        db.pooled = true;
+        Ok(db)
+    }
+
+    async fn connect_with(
+        owner: PgConnectOptions,
+        tenant: PgConnectOptions,
+        app_role: &str,
+        max_connections: u32,
+    ) -> anyhow::Result<Self> {
         let pool = PgPoolOptions::new()
             .max_connections((max_connections / 2).max(4))
             .acquire_timeout(Duration::from_secs(10))
-            .connect(url)
+            .connect_with(owner)
             .await?;
         let login = login::login_role(app_role);
         let tenant = PgPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(login::options(url, app_role)?)
+            .connect_with(tenant)
             .await
             .map_err(|e| {
                 anyhow::anyhow!(
@@ -121,7 +166,8 @@ impl Db {
         }
     }
 
-    /// Whether the database answers and every migration this binary knows is applied.
+    /// Whether the database (and, behind a pooler, the pooler) answers and every migration this
+    /// binary knows is applied.
     /// (`/readyz` logs a failure itself, once, at `warn`.)
     #[tracing::instrument(skip_all)]
     pub async fn ready(&self) -> sqlx::Result<bool> {
@@ -130,6 +176,10 @@ impl Db {
             sqlx::query_scalar!("SELECT max(version) FROM _sqlx_migrations WHERE success")
                 .fetch_one(&self.pool)
                 .await?;
+        if self.pooled {
+            // Tenant work goes through the pooler: it must answer too (one simple query).
+            sqlx::Executor::execute(&self.tenant, "SELECT 1").await?;
+        }
         Ok(applied == Some(latest))
     }
 

@@ -70,10 +70,17 @@ impl TenantTx {
         // the checks' function. Then the checks, in the implicit transaction that BEGIN then
         // turns into the real one: when they refuse, nothing after them runs and no
         // transaction stays open (and the role, local to it, is gone with it).
-        let mut sql = format!(
+        let mut sql = String::new();
+        if db.pooled {
+            // Behind a pooler the server connection is whoever's last transaction left it:
+            // its prepared statements are dropped so that ours (`sqlx_s_<n>`, numbered per
+            // client connection, never reused by it) cannot meet a name already taken.
+            sql.push_str("DEALLOCATE ALL; ");
+        }
+        sql.push_str(&format!(
             "SELECT set_config('role', {}, true); ",
             literal(db.app_role())
-        );
+        ));
         if tenant.credential_id.is_some() || checks.flag.is_some() {
             let credential = tenant
                 .credential_id

@@ -19,6 +19,7 @@ mod mcp_python;
 mod openapi;
 mod otlp;
 mod pages;
+mod pgbouncer;
 mod plans;
 mod privacy;
 mod schema_keys;

@@ -82,6 +82,17 @@ app.kubernetes.io/component: {{ index . 1 }}
     secretKeyRef:
       name: {{ include "n8v.secretName" $root }}
       key: N8V_JWT_SECRET
+{{- if eq $root.Values.pooler.mode "transaction" }}
+- name: N8V_DATABASE_POOLER
+  value: "transaction"
+- name: N8V_DIRECT_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "n8v.secretName" $root }}
+      key: N8V_DIRECT_DATABASE_URL
+{{- else if $root.Values.pooler.mode }}
+{{- fail (printf "pooler.mode is %q; use \"transaction\" or leave it empty" $root.Values.pooler.mode) }}
+{{- end }}
 - name: N8V_BIND
   value: "0.0.0.0:8080"
 - name: N8V_MCP_ALLOWED_HOSTS

@@ -5,6 +5,7 @@
 
 pub mod mcp;
 pub mod model;
+pub mod pgbouncer;
 pub mod race;
 pub mod seed;
 
@@ -155,6 +156,26 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestAp
     let db = Db::connect(&db_url, &config.app_role, 5)
         .await
         .expect("connect app pool");
+    spawn_on(db_url, config, db).await
+}
+
+/// The app with tenant work going through `bouncer` (PgBouncer in transaction mode) and the
+/// rest straight to the server, as `N8V_DATABASE_POOLER=transaction` runs it.
+pub async fn spawn_app_through(bouncer: &pgbouncer::PgBouncer) -> TestApp {
+    let db_url = fresh_database().await;
+    let pooled_url = bouncer.url(&db_url);
+    let mut config = Config::for_database(&pooled_url);
+    config.pooler = n8v_journal::config::Pooler::Transaction;
+    config.direct_database_url = Some(db_url.clone());
+    config.rate_limit_per_minute = 10_000;
+    config.auth_failures_per_minute = 10_000;
+    let db = Db::connect_through_pooler(&pooled_url, &db_url, &config.app_role, 5)
+        .await
+        .expect("connect through pgbouncer");
+    spawn_on(db_url, config, db).await
+}
+
+async fn spawn_on(db_url: String, config: Config, db: Db) -> TestApp {
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
     let base = serve(AppState::new(db.clone(), config, clock.clone())).await;
     let owner = sqlx::postgres::PgPoolOptions::new()
