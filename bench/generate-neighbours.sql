@@ -31,14 +31,5 @@ SELECT s.account_id, gen_random_uuid(), s.session_id, s.credential_id, 'appendRe
        s.t + k * interval '1 second'
   FROM gen_sessions s, generate_series(1, s.calls) k;
 
--- The open sessions' counts as the appends left them: folded up to 30 s before the last move of
--- their stored last activity (migration 0015).
-UPDATE journal_sessions s
-   SET (counted_calls, counted_writes, counted_through) = (
-       SELECT count(*), count(*) FILTER (WHERE c.wrote), s.last_activity_at - interval '30 seconds'
-         FROM journal_calls c
-        WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-          AND c.created_at <= s.last_activity_at - interval '30 seconds')
- WHERE s.ended_at IS NULL AND s.account_id IN (:'busy', :'tiny');
-
-\ir fold-purposes.sql
+-- The open sessions' counts and purposes as the appends leave them.
+\ir open-neighbours.sql
