@@ -50,8 +50,9 @@ impl Format {
     }
 }
 
-/// One line of the export: the object the API answers with for it, and its `type`.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+/// One line of the export: the object the API answers with for it, and its `type`. (Its
+/// OpenAPI description is [`ExportLine`]: generators take a `oneOf` of tagged `allOf`s badly.)
+#[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ExportItem {
     /// A session, as `GET /api/v1/journal/sessions/{id}` answers it; at its start.
@@ -63,6 +64,29 @@ pub enum ExportItem {
     /// A week or month digest, as `GET /api/v1/journal/digests` answers it; when it was made.
     Digest(Digest),
     // Open loops (issue 24, part 1) join here as `Loop(…)`, with a source of their own below.
+}
+
+/// One NDJSON line of the export: a JSON object whose `type` says what the rest of it is: a
+/// `Session` (`session`), a `Call` (`call`), a `SessionSummary` (`summary`) or a `Digest`
+/// (`digest`), each with the fields the API answers with for it elsewhere.
+#[derive(utoipa::ToSchema)]
+#[schema(example = json!({"type": "call", "id": "call_01M72B2VP8EMRSV7E9Z0C1HT0H",
+    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R", "operation": "appendRecordEntry"}))]
+#[allow(dead_code)] // documentation only; `ExportItem` is what is written
+pub struct ExportLine {
+    /// What the object is.
+    r#type: ExportType,
+}
+
+/// The kinds of line in the export (`loop` will join them with open loops).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum ExportType {
+    Session,
+    Call,
+    Summary,
+    Digest,
 }
 
 /// A session's stored summary, with what wrote it and what it cost.

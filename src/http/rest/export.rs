@@ -4,7 +4,7 @@ use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiQuery, AppState};
-use crate::journal::export::{self, ExportItem, Format};
+use crate::journal::export::{self, ExportLine, Format};
 use crate::ops::export::{ExportJournal, ExportPlan};
 use axum::body::Body;
 use axum::extract::State;
@@ -38,9 +38,9 @@ pub struct ExportQuery {
     params(ExportQuery, JournalHeaders),
     responses(
         (status = 200, description = "The journal, oldest first: NDJSON lines (each one \
-            `ExportItem`) or a markdown document",
+            `ExportLine`; a `summary` line is a `SessionSummary`) or a markdown document",
             content(
-                (ExportItem = "application/x-ndjson"),
+                (ExportLine = "application/x-ndjson"),
                 (String = "text/markdown"),
             )),
         (status = 400, description = "A `format` other than `ndjson` or `markdown`, an unknown \

@@ -18,6 +18,8 @@ from .episode_entry import EpisodeEntry
 from .episode_posted import EpisodePosted
 from .episode_request import EpisodeRequest
 from .episode_turn import EpisodeTurn
+from .export_line import ExportLine
+from .export_type import ExportType
 from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
@@ -33,6 +35,7 @@ from .search_results import SearchResults
 from .session import Session
 from .session_detail import SessionDetail
 from .session_list import SessionList
+from .session_summary import SessionSummary
 from .set_flag import SetFlag
 from .start_request import StartRequest
 from .summary import Summary
@@ -58,6 +61,8 @@ __all__ = (
     "EpisodePosted",
     "EpisodeRequest",
     "EpisodeTurn",
+    "ExportLine",
+    "ExportType",
     "FlagValue",
     "Handoff",
     "Health",
@@ -73,6 +78,7 @@ __all__ = (
     "Session",
     "SessionDetail",
     "SessionList",
+    "SessionSummary",
     "SetFlag",
     "StartRequest",
     "Summary",
