@@ -45,8 +45,6 @@ use utoipa_swagger_ui::SwaggerUi;
             flags, such as `assistantJournal`, globally or for an account."),
         (name = "health", description = "Liveness and readiness probes; no credentials needed."),
     ),
-    // The export's `summary` lines: named by the export's description, not by a schema.
-    components(schemas(crate::journal::export::SessionSummary)),
     modifiers(&BearerAuth)
 )]
 pub struct ApiDoc;

@@ -66,27 +66,18 @@ pub enum ExportItem {
     // Open loops (issue 24, part 1) join here as `Loop(…)`, with a source of their own below.
 }
 
-/// One NDJSON line of the export: a JSON object whose `type` says what the rest of it is: a
-/// `Session` (`session`), a `Call` (`call`), a `SessionSummary` (`summary`) or a `Digest`
-/// (`digest`), each with the fields the API answers with for it elsewhere.
-#[derive(utoipa::ToSchema)]
-#[schema(example = json!({"type": "call", "id": "call_01M72B2VP8EMRSV7E9Z0C1HT0H",
-    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R", "operation": "appendRecordEntry"}))]
-#[allow(dead_code)] // documentation only; `ExportItem` is what is written
-pub struct ExportLine {
-    /// What the object is.
-    r#type: ExportType,
-}
-
-/// The kinds of line in the export (`loop` will join them with open loops).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum ExportType {
-    Session,
-    Call,
-    Summary,
-    Digest,
+// Written as `ExportItem` (which adds the `type`); described untagged, as a plain `oneOf` of
+// the four objects, since the SDK generators take a `oneOf` of tagged `allOf`s badly.
+/// One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
+/// `digest`) says which of these it is, with that object's fields besides.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // documentation only
+pub enum ExportLine {
+    Session(Box<Session>),
+    Call(Call),
+    Summary(SessionSummary),
+    Digest(Digest),
 }
 
 /// A session's stored summary, with what wrote it and what it cost.

@@ -38,7 +38,7 @@ pub struct ExportQuery {
     params(ExportQuery, JournalHeaders),
     responses(
         (status = 200, description = "The journal, oldest first: NDJSON lines (each one \
-            `ExportLine`; a `summary` line is a `SessionSummary`) or a markdown document",
+            object, `ExportLine`, with its `type`) or a markdown document",
             content(
                 (ExportLine = "application/x-ndjson"),
                 (String = "text/markdown"),

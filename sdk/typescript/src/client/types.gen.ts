@@ -442,21 +442,10 @@ export type EpisodeTurn = {
 };
 
 /**
- * One NDJSON line of the export: a JSON object whose `type` says what the rest of it is: a
- * `Session` (`session`), a `Call` (`call`), a `SessionSummary` (`summary`) or a `Digest`
- * (`digest`), each with the fields the API answers with for it elsewhere.
+ * One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
+ * `digest`) says which of these it is, with that object's fields besides.
  */
-export type ExportLine = {
-    /**
-     * What the object is.
-     */
-    type: ExportType;
-};
-
-/**
- * The kinds of line in the export (`loop` will join them with open loops).
- */
-export type ExportType = 'session' | 'call' | 'summary' | 'digest';
+export type ExportLine = Session | Call | SessionSummary | Digest;
 
 /**
  * A feature flag's value.
@@ -1724,7 +1713,7 @@ export type ExportJournalError = ExportJournalErrors[keyof ExportJournalErrors];
 
 export type ExportJournalResponses = {
     /**
-     * The journal, oldest first: NDJSON lines (each one `ExportLine`; a `summary` line is a `SessionSummary`) or a markdown document
+     * The journal, oldest first: NDJSON lines (each one object, `ExportLine`, with its `type`) or a markdown document
      */
     200: ExportLine;
 };

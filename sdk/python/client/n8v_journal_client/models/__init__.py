@@ -18,8 +18,6 @@ from .episode_entry import EpisodeEntry
 from .episode_posted import EpisodePosted
 from .episode_request import EpisodeRequest
 from .episode_turn import EpisodeTurn
-from .export_line import ExportLine
-from .export_type import ExportType
 from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
@@ -61,8 +59,6 @@ __all__ = (
     "EpisodePosted",
     "EpisodeRequest",
     "EpisodeTurn",
-    "ExportLine",
-    "ExportType",
     "FlagValue",
     "Handoff",
     "Health",
