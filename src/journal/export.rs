@@ -150,14 +150,18 @@ pub fn sessions_sql() -> String {
 
 /// The calls of those sessions, oldest first, after `($1, $2)`, `$3` of them: the account's
 /// own from its time index, then those of the organizations it owns from their sessions.
+/// The own session's check is a scalar subquery, not `EXISTS`: the planner turned `EXISTS` into
+/// a join over every session and sorted all the calls left for each page (220 ms a page half
+/// way through the caps account, 38 s in all); this way the time index is read in order and
+/// stops at the page (an invisible session gives NULL, which keeps the call out).
 pub fn calls_sql() -> String {
     let after = "c.created_at >= $1 AND (c.created_at, c.call_id) > ($1, $2)";
     let order = "ORDER BY created_at, call_id LIMIT $3";
     format!(
         "SELECT {CALL_COLUMNS} FROM (\
            (SELECT c.* FROM journal_calls c WHERE c.account_id = n8v_account() AND {after} \
-              AND EXISTS (SELECT 1 FROM journal_sessions s WHERE s.account_id = c.account_id \
-                          AND s.session_id = c.session_id AND NOT s.journal_only) \
+              AND NOT (SELECT s.journal_only FROM journal_sessions s \
+                       WHERE s.account_id = c.account_id AND s.session_id = c.session_id) \
             ORDER BY c.created_at, c.call_id LIMIT $3) \
            UNION ALL \
            (SELECT c.* FROM journal_sessions s JOIN journal_calls c \
