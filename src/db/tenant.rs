@@ -70,13 +70,7 @@ impl TenantTx {
         // the checks' function. Then the checks, in the implicit transaction that BEGIN then
         // turns into the real one: when they refuse, nothing after them runs and no
         // transaction stays open (and the role, local to it, is gone with it).
-        let mut sql = String::new();
-        if db.pooled {
-            // Behind a pooler the server connection is whoever's last transaction left it:
-            // its prepared statements are dropped so that ours (`sqlx_s_<n>`, numbered per
-            // client connection, never reused by it) cannot meet a name already taken.
-            sql.push_str("DEALLOCATE ALL; ");
-        }
+        let mut sql = leftovers(db).to_owned();
         sql.push_str(&format!(
             "SELECT set_config('role', {}, true); ",
             literal(db.app_role())
@@ -93,22 +87,30 @@ impl TenantTx {
                 tenant.account_id
             ));
         }
-        sql.push_str(&format!(
-            "BEGIN; SELECT set_config('app.account_id', '{}', true), \
-             set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
-             set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
-            tenant.account_id,
-            tenant
-                .credential_id
-                .map(|c| c.to_string())
-                .unwrap_or_default(),
-            literal(&tenant.scopes.joined()),
-            literal(tenant.repository.as_deref().unwrap_or_default()),
-            if tenant.service { "on" } else { "" },
-        ));
+        sql.push_str("BEGIN; ");
+        sql.push_str(&settings(tenant));
         if checks.savepoint {
             sql.push_str("; SAVEPOINT operation");
         }
+        let tx = db.tenant.begin_with(sqlx::AssertSqlSafe(sql)).await?;
+        Ok(Self {
+            tx,
+            tenant: tenant.clone(),
+        })
+    }
+
+    /// A read-only transaction on one snapshot (`REPEATABLE READ`), for a read paged over many
+    /// statements (the export) that must see the same data throughout. `BEGIN` comes first
+    /// (the isolation level must precede any query), so it makes no checks that could refuse
+    /// inside the open transaction: it is for work an operation has just checked and recorded.
+    pub async fn begin_snapshot(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
+        let sql = format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; {}\
+             SELECT set_config('role', {}, true); {}",
+            leftovers(db),
+            literal(db.app_role()),
+            settings(tenant)
+        );
         let tx = db.tenant.begin_with(sqlx::AssertSqlSafe(sql)).await?;
         Ok(Self {
             tx,
@@ -141,6 +143,31 @@ impl TenantTx {
             .await?;
         Ok(())
     }
+}
+
+/// What a transaction's first message starts with: behind a pooler the server connection is
+/// whoever's last transaction left it, so its prepared statements are dropped, and ours
+/// (`sqlx_s_<n>`, numbered per client connection, never reused by it) cannot meet a name
+/// already taken.
+fn leftovers(db: &Db) -> &'static str {
+    if db.pooled { "DEALLOCATE ALL; " } else { "" }
+}
+
+/// The statement that sets the tenant's settings for the rest of the transaction.
+fn settings(tenant: &Tenant) -> String {
+    format!(
+        "SELECT set_config('app.account_id', '{}', true), \
+         set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
+         set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
+        tenant.account_id,
+        tenant
+            .credential_id
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+        literal(&tenant.scopes.joined()),
+        literal(tenant.repository.as_deref().unwrap_or_default()),
+        if tenant.service { "on" } else { "" },
+    )
 }
 
 /// A string as an SQL literal: `E'…'` with quotes and backslashes escaped, so the meaning

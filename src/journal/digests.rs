@@ -40,7 +40,12 @@ pub struct Digest {
     pub created_at: DateTime<Utc>,
 }
 
-struct DigestRow {
+/// The digest columns, as [`DigestRow`] reads them (for the statements built at run time).
+pub(crate) const DIGEST_COLUMNS: &str = "digest_id, period, period_start, period_end, \
+    session_count, summary, model, cost_usd, created_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DigestRow {
     digest_id: Uuid,
     period: String,
     period_start: NaiveDate,

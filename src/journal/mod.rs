@@ -35,6 +35,7 @@ pub mod calls;
 pub mod catchup;
 mod cursor;
 pub mod digests;
+pub mod export;
 pub mod handoff;
 pub mod meta;
 pub mod reads;

@@ -10,6 +10,7 @@
 pub mod account;
 pub mod audit;
 pub mod episodes;
+pub mod export;
 pub mod flags;
 pub mod journal;
 pub mod records;

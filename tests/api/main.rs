@@ -10,6 +10,7 @@ mod browser;
 mod cli;
 mod digests;
 mod edge;
+mod export;
 mod handoffs;
 mod import;
 mod journal;

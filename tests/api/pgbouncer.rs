@@ -123,6 +123,20 @@ async fn the_core_journeys_pass_through_pgbouncer_in_transaction_mode() {
         .ok(200)
         .await;
     assert!(found["hits"].to_string().contains(&session), "{found}");
+    // The export pages through one snapshot transaction of its own.
+    let export = app
+        .call(Method::GET, "/api/v1/journal/export")
+        .token(&a.token)
+        .send()
+        .await;
+    assert_eq!(export.status(), 200);
+    let export = export.text().await.unwrap();
+    assert!(
+        export
+            .lines()
+            .any(|l| l.contains("\"type\":\"session\"") && l.contains(&session)),
+        "{export}"
+    );
     // MCP runs the same tenant transactions.
     let client = mcp::connect(&app, &a.token).await;
     let tool =

@@ -9,6 +9,7 @@
 
 pub mod console;
 mod csrf;
+mod export;
 mod journal;
 mod render;
 mod user;
@@ -31,6 +32,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/journal/sessions/{id}", get(journal::session))
         .route("/journal/entries/{id}", get(journal::entry))
         .route("/journal/audit/{id}", get(journal::audit))
+        .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
         .route(
             "/journal/sign-in",

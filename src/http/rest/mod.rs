@@ -7,6 +7,7 @@ mod audit;
 pub(crate) mod catch_up;
 mod digests;
 mod episodes;
+pub(crate) mod export;
 mod health;
 pub(crate) mod journal;
 pub(crate) mod records;
@@ -38,6 +39,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))
+        .routes(routes!(export::export))
         .routes(routes!(search::search))
         .routes(routes!(catch_up::catch_up))
         .routes(routes!(audit::audit))

@@ -3,8 +3,10 @@
 
 #![allow(dead_code)]
 
+pub mod bulk;
 pub mod mcp;
 pub mod model;
+pub mod page;
 pub mod pgbouncer;
 pub mod race;
 pub mod seed;

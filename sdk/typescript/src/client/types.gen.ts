@@ -442,6 +442,12 @@ export type EpisodeTurn = {
 };
 
 /**
+ * One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
+ * `digest`) says which of these it is, with that object's fields besides.
+ */
+export type ExportLine = Session | Call | SessionSummary | Digest;
+
+/**
  * A feature flag's value.
  */
 export type FlagValue = {
@@ -840,6 +846,35 @@ export type SessionList = {
      * The sessions, newest first.
      */
     sessions: Array<Session>;
+};
+
+/**
+ * A session's stored summary, with what wrote it and what it cost.
+ */
+export type SessionSummary = {
+    /**
+     * When it was stored (an episode's, written with its session: when the session ended).
+     */
+    at: string;
+    /**
+     * What it cost, in US dollars (an exact decimal).
+     */
+    cost_usd?: string | null;
+    input_tokens?: number | null;
+    /**
+     * The model that wrote it, or `code`.
+     */
+    model?: string | null;
+    /**
+     * Why a code summary was written instead, if it was.
+     */
+    note?: string | null;
+    output_tokens?: number | null;
+    /**
+     * The session summarised (`ses_…`).
+     */
+    session_id: SessionId;
+    summary: Summary;
 };
 
 /**
@@ -1611,6 +1646,79 @@ export type PostEpisodeResponses = {
 };
 
 export type PostEpisodeResponse = PostEpisodeResponses[keyof PostEpisodeResponses];
+
+export type ExportJournalData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * `ndjson` (the default: one JSON object a line) or `markdown` (one readable document).
+         */
+        format?: string;
+    };
+    url: '/api/v1/journal/export';
+};
+
+export type ExportJournalErrors = {
+    /**
+     * A `format` other than `ndjson` or `markdown`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ExportJournalError = ExportJournalErrors[keyof ExportJournalErrors];
+
+export type ExportJournalResponses = {
+    /**
+     * The journal, oldest first: NDJSON lines (each one object, `ExportLine`, with its `type`) or a markdown document
+     */
+    200: ExportLine;
+};
+
+export type ExportJournalResponse = ExportJournalResponses[keyof ExportJournalResponses];
 
 export type SearchJournalData = {
     body?: never;

@@ -33,6 +33,7 @@ from .search_results import SearchResults
 from .session import Session
 from .session_detail import SessionDetail
 from .session_list import SessionList
+from .session_summary import SessionSummary
 from .set_flag import SetFlag
 from .start_request import StartRequest
 from .summary import Summary
@@ -73,6 +74,7 @@ __all__ = (
     "Session",
     "SessionDetail",
     "SessionList",
+    "SessionSummary",
     "SetFlag",
     "StartRequest",
     "Summary",

@@ -1,0 +1,29 @@
+//! "Download my journal": the export (`GET /api/v1/journal/export`) as the signed-in user, on
+//! the page's own cookie, so a plain link downloads it.
+
+use super::render::error_page;
+use super::user::PageUser;
+use crate::http::AppState;
+use crate::http::rest::export::streamed;
+use crate::ops::export::ExportJournal;
+use axum::extract::{Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+pub struct DownloadQuery {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+pub async fn download(
+    State(state): State<AppState>,
+    user: PageUser,
+    Query(q): Query<DownloadQuery>,
+) -> Response {
+    let finished = user.run(&state, ExportJournal { format: q.format }).await;
+    match finished.result {
+        Ok(plan) => streamed(&state, plan),
+        Err(e) => error_page(&e, true),
+    }
+}

@@ -1,0 +1,92 @@
+//! `GET /api/v1/journal/export`: the whole visible journal, streamed as NDJSON or markdown.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::{ApiQuery, AppState};
+use crate::journal::export::{self, ExportLine, Format};
+use crate::ops::export::{ExportJournal, ExportPlan};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use futures_util::TryStreamExt;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `ndjson` (the default: one JSON object a line) or `markdown` (one readable document).
+    #[param(example = "ndjson")]
+    pub format: Option<String>,
+}
+
+/// Export the journal.
+///
+/// Everything this credential can read of the journal, oldest first, streamed: the sessions
+/// the session list shows, their calls, their stored summaries, and the week and month digests.
+/// As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
+/// `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
+/// Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
+/// the body is sent.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/export",
+    operation_id = "exportJournal",
+    tag = "journal",
+    params(ExportQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "The journal, oldest first: NDJSON lines (each one \
+            object, `ExportLine`, with its `type`) or a markdown document",
+            content(
+                (ExportLine = "application/x-ndjson"),
+                (String = "text/markdown"),
+            )),
+        (status = 400, description = "A `format` other than `ndjson` or `markdown`, an unknown \
+            query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn export(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(q): ApiQuery<ExportQuery>,
+) -> Response {
+    let input = ExportJournal { format: q.format };
+    Reply(call.run(&state, input).await).render(|plan| streamed(&state, plan))
+}
+
+/// The export's answer: its body read from the database as the client takes it, a page at a
+/// time. A failure midway ends the body early (logged): a complete markdown document ends with
+/// its tally line.
+pub(crate) fn streamed(state: &AppState, plan: ExportPlan) -> Response {
+    let (content_type, extension) = match plan.format {
+        Format::Ndjson => ("application/x-ndjson", "ndjson"),
+        Format::Markdown => ("text/markdown; charset=utf-8", "md"),
+    };
+    let body = export::stream(state.db.clone(), plan.tenant, plan.format)
+        .inspect_err(|e| tracing::error!(error = %e, "the export stopped midway"));
+    let day = state.clock.now().format("%Y-%m-%d");
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"journal-{day}.{extension}\""),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        Body::from_stream(body),
+    )
+        .into_response()
+}

@@ -1,0 +1,395 @@
+//! The export: the caller's whole visible journal (the sessions the list shows, their calls,
+//! their summaries, and the week and month digests) merged in time order, read a page at a
+//! time from one snapshot, so an account at the caps (20,000 sessions, 100,000 calls) streams
+//! out in bounded memory: at most [`PAGE`] rows of each kind are held at once.
+//!
+//! Visibility is the policies' business, as for every read: the statements run in the caller's
+//! tenant transaction and name the same sessions the list names (`visible_sessions`, without
+//! the sessions that only read the journal); a call or summary is exported with its session.
+
+use super::digests::{DIGEST_COLUMNS, Digest, DigestRow};
+use super::views::{
+    CALL_COLUMNS, Call, CallRow, OWNED_ORGANIZATIONS, SESSION_COLUMNS, Session, SessionRow,
+    visible_sessions,
+};
+use crate::db::{Db, Tenant, TenantTx};
+use crate::error::Result;
+use crate::ids::{AccountId, SessionId};
+use crate::summarize::Summary;
+use chrono::{DateTime, NaiveDate, Utc};
+use futures_util::Stream;
+use serde::Serialize;
+use std::collections::VecDeque;
+use uuid::Uuid;
+
+mod markdown;
+
+/// Rows one statement reads, per kind.
+pub const PAGE: i64 = 500;
+
+/// How the export is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object per line, each with its `type` (the default).
+    Ndjson,
+    /// One readable document.
+    Markdown,
+}
+
+impl Format {
+    /// `ndjson` (or nothing) or `markdown`.
+    pub fn parse(text: Option<&str>) -> std::result::Result<Self, String> {
+        match text.map(str::trim) {
+            None | Some("") | Some("ndjson") => Ok(Format::Ndjson),
+            Some("markdown") => Ok(Format::Markdown),
+            Some(other) => Err(format!(
+                "format {:?} is neither ndjson nor markdown",
+                crate::ids::shown(other)
+            )),
+        }
+    }
+}
+
+/// One line of the export: the object the API answers with for it, and its `type`. (Its
+/// OpenAPI description is [`ExportLine`]: generators take a `oneOf` of tagged `allOf`s badly.)
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ExportItem {
+    /// A session, as `GET /api/v1/journal/sessions/{id}` answers it; at its start.
+    Session(Box<Session>),
+    /// A call of an exported session, as `GET /api/v1/journal/entries/{id}` answers it.
+    Call(Call),
+    /// The stored summary of an exported session; at the time it was stored.
+    Summary(SessionSummary),
+    /// A week or month digest, as `GET /api/v1/journal/digests` answers it; when it was made.
+    Digest(Digest),
+    // Open loops (issue 24, part 1) join here as `Loop(…)`, with a source of their own below.
+}
+
+// Written as `ExportItem` (which adds the `type`); described untagged, as a plain `oneOf` of
+// the four objects, since the SDK generators take a `oneOf` of tagged `allOf`s badly.
+/// One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
+/// `digest`) says which of these it is, with that object's fields besides.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // documentation only
+pub enum ExportLine {
+    Session(Box<Session>),
+    Call(Call),
+    Summary(SessionSummary),
+    Digest(Digest),
+}
+
+/// A session's stored summary, with what wrote it and what it cost.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SessionSummary {
+    /// The session summarised (`ses_…`).
+    pub session_id: SessionId,
+    pub summary: Summary,
+    /// The model that wrote it, or `code`.
+    pub model: Option<String>,
+    /// What it cost, in US dollars (an exact decimal).
+    pub cost_usd: Option<String>,
+    pub input_tokens: Option<i64>,
+    pub output_tokens: Option<i64>,
+    /// Why a code summary was written instead, if it was.
+    pub note: Option<String>,
+    /// When it was stored (an episode's, written with its session: when the session ended).
+    pub at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    session_id: Uuid,
+    summary: serde_json::Value,
+    summary_model: Option<String>,
+    summary_cost_usd: Option<rust_decimal::Decimal>,
+    summary_input_tokens: Option<i64>,
+    summary_output_tokens: Option<i64>,
+    summary_note: Option<String>,
+    stored_at: DateTime<Utc>,
+}
+
+impl From<SummaryRow> for SessionSummary {
+    fn from(r: SummaryRow) -> Self {
+        SessionSummary {
+            session_id: SessionId(r.session_id),
+            summary: serde_json::from_value(r.summary).unwrap_or_default(),
+            model: r.summary_model,
+            cost_usd: r.summary_cost_usd.map(|c| c.normalize().to_string()),
+            input_tokens: r.summary_input_tokens,
+            output_tokens: r.summary_output_tokens,
+            note: r.summary_note,
+            at: r.stored_at,
+        }
+    }
+}
+
+impl ExportItem {
+    /// Where the item sits in the export: its time, its kind, its id. Within a kind this is
+    /// the order its statement reads in (time, id), so the last key read is the next cursor.
+    fn key(&self) -> (DateTime<Utc>, u8, Uuid) {
+        match self {
+            ExportItem::Session(s) => (s.started_at, 0, s.id.0),
+            ExportItem::Call(c) => (c.at, 1, c.id.0),
+            ExportItem::Summary(s) => (s.at, 2, s.session_id.0),
+            ExportItem::Digest(d) => (d.created_at, 3, d.id.0),
+        }
+    }
+}
+
+/// The sessions the list shows, oldest first, after `($1, $2)`, `$3` of them.
+pub fn sessions_sql() -> String {
+    let order = "started_at, session_id LIMIT $3";
+    let from = visible_sessions(
+        "NOT journal_only AND (started_at, session_id) > ($1, $2)",
+        Some(order),
+    );
+    format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
+}
+
+/// The calls of those sessions, oldest first, after `($1, $2)`, `$3` of them: the account's
+/// own from its time index, then those of the organizations it owns from their sessions.
+/// The own session's check is a scalar subquery, not `EXISTS`: the planner turned `EXISTS` into
+/// a join over every session and sorted all the calls left for each page (220 ms a page half
+/// way through the caps account, 38 s in all); this way the time index is read in order and
+/// stops at the page (an invisible session gives NULL, which keeps the call out).
+pub fn calls_sql() -> String {
+    let after = "c.created_at >= $1 AND (c.created_at, c.call_id) > ($1, $2)";
+    let order = "ORDER BY created_at, call_id LIMIT $3";
+    format!(
+        "SELECT {CALL_COLUMNS} FROM (\
+           (SELECT c.* FROM journal_calls c WHERE c.account_id = n8v_account() AND {after} \
+              AND NOT (SELECT s.journal_only FROM journal_sessions s \
+                       WHERE s.account_id = c.account_id AND s.session_id = c.session_id) \
+            ORDER BY c.created_at, c.call_id LIMIT $3) \
+           UNION ALL \
+           (SELECT c.* FROM journal_sessions s JOIN journal_calls c \
+              ON c.account_id = s.account_id AND c.session_id = s.session_id \
+            WHERE s.account_id <> n8v_account() AND s.organization_id = ANY ({OWNED_ORGANIZATIONS}) \
+              AND NOT s.journal_only AND {after} \
+            ORDER BY c.created_at, c.call_id LIMIT $3)\
+         ) journal_calls {order}"
+    )
+}
+
+/// The stored summaries of those sessions, in the order they were stored, after `($1, $2)`,
+/// `$3` of them. The time is the ledger's for the snapshot the summary describes; an episode's
+/// summary has none (it came with the session) and takes the session's end.
+pub fn summaries_sql() -> String {
+    let from = visible_sessions("NOT journal_only AND summary IS NOT NULL", None);
+    format!(
+        "SELECT * FROM (SELECT s.session_id, s.summary, s.summary_model, s.summary_cost_usd, \
+                s.summary_input_tokens, s.summary_output_tokens, s.summary_note, \
+                COALESCE(l.created_at, s.ended_at, s.started_at) AS stored_at \
+           FROM {from} s LEFT JOIN session_summaries l ON l.account_id = s.account_id \
+                AND l.session_id = s.session_id AND l.snapshot = s.summary_snapshot) t \
+         WHERE (stored_at, session_id) > ($1, $2) ORDER BY stored_at, session_id LIMIT $3"
+    )
+}
+
+/// The digests the caller may read, in the order they were made, after `($1, $2)`.
+pub fn digests_sql() -> String {
+    format!(
+        "SELECT {DIGEST_COLUMNS} FROM journal_digests WHERE (created_at, digest_id) > ($1, $2) \
+         ORDER BY created_at, digest_id LIMIT $3"
+    )
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Session,
+    Call,
+    Summary,
+    Digest,
+}
+
+/// One kind's rows: the page read and not yet sent, and where the next page starts.
+struct Source {
+    kind: Kind,
+    page: VecDeque<ExportItem>,
+    after: (DateTime<Utc>, Uuid),
+    done: bool,
+}
+
+/// Before anything the journal holds.
+fn start() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(1, 1, 1)
+        .expect("a date")
+        .and_time(chrono::NaiveTime::MIN)
+        .and_utc()
+}
+
+async fn rows<R>(tx: &mut TenantTx, sql: String, after: (DateTime<Utc>, Uuid)) -> Result<Vec<R>>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+{
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(after.0)
+        .bind(after.1)
+        .bind(PAGE)
+        .fetch_all(tx.conn())
+        .await?)
+}
+
+impl Source {
+    fn new(kind: Kind) -> Self {
+        Self {
+            kind,
+            page: VecDeque::new(),
+            after: (start(), Uuid::nil()),
+            done: false,
+        }
+    }
+
+    /// Reads the next page once the last one is sent.
+    async fn fill(&mut self, tx: &mut TenantTx) -> Result<()> {
+        if self.done || !self.page.is_empty() {
+            return Ok(());
+        }
+        let after = self.after;
+        let items: Vec<ExportItem> = match self.kind {
+            Kind::Session => rows::<SessionRow>(tx, sessions_sql(), after)
+                .await?
+                .into_iter()
+                .map(|r| ExportItem::Session(Box::new(r.into())))
+                .collect(),
+            Kind::Call => rows::<CallRow>(tx, calls_sql(), after)
+                .await?
+                .into_iter()
+                .map(|r| ExportItem::Call(r.into()))
+                .collect(),
+            Kind::Summary => rows::<SummaryRow>(tx, summaries_sql(), after)
+                .await?
+                .into_iter()
+                .map(|r| ExportItem::Summary(r.into()))
+                .collect(),
+            Kind::Digest => rows::<DigestRow>(tx, digests_sql(), after)
+                .await?
+                .into_iter()
+                .map(|r| ExportItem::Digest(r.into()))
+                .collect(),
+        };
+        self.done = (items.len() as i64) < PAGE;
+        if let Some(last) = items.last() {
+            let (at, _, id) = last.key();
+            self.after = (at, id);
+        }
+        self.page.extend(items);
+        Ok(())
+    }
+}
+
+/// The merge of every kind's pages in time order.
+pub struct Export {
+    sources: Vec<Source>,
+}
+
+impl Default for Export {
+    fn default() -> Self {
+        let kinds = [Kind::Session, Kind::Call, Kind::Summary, Kind::Digest];
+        Self {
+            sources: kinds.into_iter().map(Source::new).collect(),
+        }
+    }
+}
+
+impl Export {
+    /// The next items in time order, at most [`PAGE`]; none once everything is read.
+    pub async fn next(&mut self, tx: &mut TenantTx) -> Result<Vec<ExportItem>> {
+        let mut out = Vec::new();
+        while out.len() < PAGE as usize {
+            for source in &mut self.sources {
+                source.fill(tx).await?;
+            }
+            let first = self
+                .sources
+                .iter_mut()
+                .filter(|s| !s.page.is_empty())
+                .min_by_key(|s| s.page[0].key());
+            match first.and_then(|s| s.page.pop_front()) {
+                Some(item) => out.push(item),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What the stream has done so far.
+enum Progress {
+    Begin(Db, Tenant),
+    Reading(Box<Reading>),
+    Done,
+}
+
+struct Reading {
+    tx: TenantTx,
+    export: Export,
+    tally: markdown::Tally,
+}
+
+/// The export as text chunks (a page of items each), read in one read-only snapshot
+/// transaction that lives as long as the stream; dropping the stream rolls it back.
+pub fn stream(db: Db, tenant: Tenant, format: Format) -> impl Stream<Item = Result<String>> {
+    futures_util::stream::try_unfold(Progress::Begin(db, tenant), move |progress| {
+        step(progress, format)
+    })
+}
+
+/// The stream's next chunk: the markdown header first, then a page at a time, then the end.
+async fn step(progress: Progress, format: Format) -> Result<Option<(String, Progress)>> {
+    let mut reading = match progress {
+        Progress::Done => return Ok(None),
+        Progress::Reading(reading) => reading,
+        Progress::Begin(db, tenant) => {
+            let reading = Reading {
+                tx: TenantTx::begin_snapshot(&db, &tenant).await?,
+                export: Export::default(),
+                tally: markdown::Tally::default(),
+            };
+            let head = match format {
+                Format::Ndjson => String::new(),
+                Format::Markdown => markdown::HEADER.to_owned(),
+            };
+            return Ok(Some((head, Progress::Reading(Box::new(reading)))));
+        }
+    };
+    let items = reading.export.next(&mut reading.tx).await?;
+    if items.is_empty() {
+        let Reading { tx, tally, .. } = *reading;
+        tx.commit().await?;
+        let tail = match format {
+            Format::Ndjson => String::new(),
+            Format::Markdown => tally.footer(),
+        };
+        return Ok(Some((tail, Progress::Done)));
+    }
+    let text = match format {
+        Format::Ndjson => ndjson(&items),
+        Format::Markdown => {
+            let reader = AccountId(reading.tx.tenant().account_id);
+            let sessions: Vec<Session> = items
+                .iter()
+                .filter_map(|i| match i {
+                    ExportItem::Session(s) => Some(Session::clone(s)),
+                    _ => None,
+                })
+                .collect();
+            let purposes = super::views::marked_purposes(&mut reading.tx, &sessions).await?;
+            markdown::render(&items, reader, &purposes, &mut reading.tally)
+        }
+    };
+    Ok(Some((text, Progress::Reading(reading))))
+}
+
+/// Items as NDJSON: one object a line, each ending in a newline.
+pub fn ndjson(items: &[ExportItem]) -> String {
+    let mut out = String::new();
+    for item in items {
+        // Serializing our own types to a string cannot fail.
+        out.push_str(&serde_json::to_string(item).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}

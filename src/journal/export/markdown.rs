@@ -1,0 +1,105 @@
+//! The export as one readable document: sessions as `/journal.md` writes them, each call as a
+//! line naming its session, summaries and digests as short sections, all in time order. Every
+//! text from the journal goes through `window::inert`, as in `/journal.md`.
+
+use super::ExportItem;
+use crate::ids::{AccountId, SessionId};
+use crate::journal::window::{entry, inert};
+use std::collections::HashMap;
+
+pub const HEADER: &str = "# Assistant journal: export\n\n\
+    Everything this credential can read, oldest first: each session where it started, its \
+    calls as they were made (each names its session), summaries when they were stored, and \
+    week and month digests when they were made.\n\n";
+
+/// How many items of each kind were written: the document's last line says so, which also
+/// tells a reader that it is complete.
+#[derive(Default)]
+pub struct Tally {
+    sessions: usize,
+    calls: usize,
+    summaries: usize,
+    digests: usize,
+}
+
+impl Tally {
+    pub fn footer(&self) -> String {
+        format!(
+            "---\nEnd of the export: {} sessions, {} calls, {} summaries, {} digests.\n",
+            self.sessions, self.calls, self.summaries, self.digests
+        )
+    }
+}
+
+/// Items as markdown; `purposes` holds the marked purposes of the sessions among them without
+/// a summary (see `views::marked_purposes`).
+pub fn render(
+    items: &[ExportItem],
+    reader: AccountId,
+    purposes: &HashMap<SessionId, Vec<String>>,
+    tally: &mut Tally,
+) -> String {
+    let mut out = String::new();
+    for item in items {
+        match item {
+            ExportItem::Session(s) => {
+                tally.sessions += 1;
+                let text = entry(s, reader, purposes.get(&s.id).map_or(&[], Vec::as_slice));
+                // The heading, then the id the session's calls and summary name.
+                let (heading, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+                out.push_str(&format!("\n{heading}\n- Session {}\n{rest}", s.id));
+            }
+            ExportItem::Call(c) => {
+                tally.calls += 1;
+                let purpose = c.purpose.as_deref().map(inert).unwrap_or_default();
+                out.push_str(&format!(
+                    "- {} · {} · {} · {} {}{}{purpose}\n",
+                    c.at.format("%Y-%m-%d %H:%M:%S"),
+                    c.session_id,
+                    inert(&c.operation),
+                    c.outcome,
+                    c.status,
+                    if purpose.is_empty() { "" } else { " · " },
+                ));
+            }
+            ExportItem::Summary(s) => {
+                tally.summaries += 1;
+                out.push_str(&format!(
+                    "\n### Summary of {} ({}, {})\n",
+                    s.session_id,
+                    inert(s.model.as_deref().unwrap_or("-")),
+                    s.at.format("%Y-%m-%d %H:%M")
+                ));
+                bullets(&mut out, &s.summary);
+            }
+            ExportItem::Digest(d) => {
+                tally.digests += 1;
+                let period = if d.period == "month" { "Month" } else { "Week" };
+                out.push_str(&format!(
+                    "\n## {period} of {} · {} sessions (digest)\n",
+                    d.period_start, d.session_count
+                ));
+                bullets(&mut out, &d.summary);
+            }
+        }
+    }
+    out
+}
+
+fn bullets(out: &mut String, summary: &crate::summarize::Summary) {
+    let mut bullet =
+        |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
+    if !summary.summary.is_empty() {
+        bullet("", &summary.summary);
+    }
+    let sections = [
+        ("Decided: ", &summary.decisions),
+        ("Started: ", &summary.work_started),
+        ("Done: ", &summary.work_finished),
+        ("Open: ", &summary.open_questions),
+    ];
+    for (prefix, items) in sections {
+        items.iter().for_each(|text| bullet(prefix, text));
+    }
+    out.push('\n');
+}

@@ -1,0 +1,45 @@
+//! Exporting the journal: the operation checks and records the call; the export itself is read
+//! afterwards, streamed from its own snapshot (see `journal::export`), so the answer can be as
+//! long as the journal without holding it in memory or the operation's transaction open.
+
+use super::{Op, Operation, Services};
+use crate::auth::Scope;
+use crate::db::Tenant;
+use crate::error::{Error, Result};
+use crate::journal::export::Format;
+use crate::operation::{JournalUse, Spec};
+
+/// Exports the caller's whole visible journal.
+#[derive(Debug, Default)]
+pub struct ExportJournal {
+    /// `ndjson` (the default) or `markdown`.
+    pub format: Option<String>,
+}
+
+/// What to stream, once the call is recorded: for whom, and how.
+#[derive(Debug)]
+pub struct ExportPlan {
+    pub tenant: Tenant,
+    pub format: Format,
+}
+
+impl Op for ExportJournal {
+    // No MCP tool: a whole journal does not fit in a tool result (see the README).
+    const SPEC: Spec = Spec {
+        id: "exportJournal",
+        tool: None,
+        journal: JournalUse::Read,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = ExportPlan;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<ExportPlan> {
+        let format = Format::parse(self.format.as_deref()).map_err(Error::BadRequest)?;
+        Ok(ExportPlan {
+            tenant: op.tenant().clone(),
+            format,
+        })
+    }
+}

@@ -1,0 +1,48 @@
+//! The journal pages as a browser reaches them: sign in with a key, then send the cookie.
+
+use super::TestApp;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE, SET_COOKIE};
+
+/// A client that does not follow redirects (a page's redirect is part of its answer).
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// `name=value` of the cookie the response sets.
+fn cookie_set(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(|v| v.split(';').next().unwrap().to_owned())
+}
+
+/// Signs in at `/journal/sign-in` with `key`; the `Cookie` header to send afterwards.
+pub async fn sign_in(app: &TestApp, key: &str) -> String {
+    let http = client();
+    let form = http
+        .get(app.url("/journal/sign-in"))
+        .header(ACCEPT, "text/html")
+        .send()
+        .await
+        .unwrap();
+    let pre = cookie_set(&form, "n8v_pre").expect("a pre-sign-in cookie");
+    let html = form.text().await.unwrap();
+    let at = html.find("name=\"csrf\" value=\"").expect("a CSRF token") + 19;
+    let csrf = html[at..].split('"').next().unwrap();
+    let signed = http
+        .post(app.url("/journal/sign-in"))
+        .header(ACCEPT, "text/html")
+        .header(COOKIE, pre)
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string([("key", key), ("csrf", csrf)]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    cookie_set(&signed, "n8v_journal").expect("the sign-in cookie")
+}
