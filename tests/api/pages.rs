@@ -4,39 +4,9 @@
 
 use crate::common;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
+use crate::common::page::{client, csrf, set_cookie, value};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE, LOCATION};
 use serde_json::json;
-
-fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-/// `name=value` of a cookie the response sets, with its attributes.
-fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
-    response
-        .headers()
-        .get_all(SET_COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|v| v.starts_with(&format!("{name}=")))
-        .map(str::to_owned)
-}
-
-fn value(set: &str) -> String {
-    set.split(';').next().unwrap().to_owned()
-}
-
-/// The CSRF token of the first form on a page.
-fn csrf(html: &str) -> String {
-    let at = html
-        .find("name=\"csrf\" value=\"")
-        .expect("a form with a CSRF token")
-        + 19;
-    html[at..].split('"').next().unwrap().to_owned()
-}
 
 struct Browser {
     http: reqwest::Client,

@@ -11,15 +11,29 @@ pub fn client() -> reqwest::Client {
         .unwrap()
 }
 
-/// `name=value` of the cookie the response sets.
-fn cookie_set(response: &reqwest::Response, name: &str) -> Option<String> {
+/// `name=value` of a cookie the response sets, with its attributes.
+pub fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
     response
         .headers()
         .get_all(SET_COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .find(|v| v.starts_with(&format!("{name}=")))
-        .map(|v| v.split(';').next().unwrap().to_owned())
+        .map(str::to_owned)
+}
+
+/// The `name=value` part of a `Set-Cookie` value: what a browser sends back.
+pub fn value(set: &str) -> String {
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// The CSRF token of the first form on a page.
+pub fn csrf(html: &str) -> String {
+    let at = html
+        .find("name=\"csrf\" value=\"")
+        .expect("a form with a CSRF token")
+        + 19;
+    html[at..].split('"').next().unwrap().to_owned()
 }
 
 /// Signs in at `/journal/sign-in` with `key`; the `Cookie` header to send afterwards.
@@ -31,18 +45,16 @@ pub async fn sign_in(app: &TestApp, key: &str) -> String {
         .send()
         .await
         .unwrap();
-    let pre = cookie_set(&form, "n8v_pre").expect("a pre-sign-in cookie");
-    let html = form.text().await.unwrap();
-    let at = html.find("name=\"csrf\" value=\"").expect("a CSRF token") + 19;
-    let csrf = html[at..].split('"').next().unwrap();
+    let pre = value(&set_cookie(&form, "n8v_pre").expect("a pre-sign-in cookie"));
+    let csrf = csrf(&form.text().await.unwrap());
     let signed = http
         .post(app.url("/journal/sign-in"))
         .header(ACCEPT, "text/html")
         .header(COOKIE, pre)
         .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("key", key), ("csrf", csrf)]).unwrap())
+        .body(serde_urlencoded::to_string([("key", key), ("csrf", csrf.as_str())]).unwrap())
         .send()
         .await
         .unwrap();
-    cookie_set(&signed, "n8v_journal").expect("the sign-in cookie")
+    value(&set_cookie(&signed, "n8v_journal").expect("the sign-in cookie"))
 }
