@@ -3,9 +3,7 @@
 -- counts are folded (bench/generate-neighbours.sql, and again when bench/run ends the sessions).
 UPDATE journal_sessions s
    SET (folded_purposes, folded_marked) = (
-       SELECT n8v_first_distinct(a.newest, '{}', 5),
-              n8v_first_distinct(ARRAY(SELECT t FROM unnest(a.newest) WITH ORDINALITY AS u(t, n)
-                                       WHERE n8v_marked(t) ORDER BY n), '{}', 100)
+       SELECT n8v_recent_purposes(a.newest, '{}'), n8v_marked_purposes(a.newest, '{}')
          FROM (SELECT coalesce(array_agg(c.purpose ORDER BY c.created_at DESC, c.call_id DESC)
                                    FILTER (WHERE c.purpose IS NOT NULL), '{}') AS newest
                  FROM journal_calls c

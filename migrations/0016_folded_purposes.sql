@@ -31,6 +31,19 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN ARRAY(SELECT u.t FROM unnest(p_newer || p_older) WITH ORDINALITY AS u(t, n)
               GROUP BY u.t ORDER BY min(u.n) LIMIT p_limit);
 
+-- The rules of the two folded lists, for the fold, the backfill and the reads alike: given
+-- purposes newest first (p_newer) and the list so far (p_older), the newest distinct ones, at
+-- most 5; and the newest distinct ones that may carry a marker, at most 100.
+CREATE FUNCTION n8v_recent_purposes(p_newer text[], p_older text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN n8v_first_distinct(p_newer, p_older, 5);
+
+CREATE FUNCTION n8v_marked_purposes(p_newer text[], p_older text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN n8v_first_distinct(ARRAY(SELECT u.t FROM unnest(p_newer) WITH ORDINALITY AS u(t, n)
+                                WHERE n8v_marked(u.t) ORDER BY u.n),
+                          p_older, 100);
+
 -- The fold of the calls of one of the caller's sessions made in (p_from, p_through], as
 -- n8v_own_call_counts (0015) counted them, plus the purposes merged into the folded ones. One
 -- pass over those calls.
@@ -50,11 +63,8 @@ BEGIN
      WHERE c.account_id = n8v_account() AND c.session_id = p_session
        AND (n8v_service() OR c.credential_id = n8v_credential())
        AND c.created_at > p_from AND c.created_at <= p_through;
-    purposes := n8v_first_distinct(newest, p_purposes, 5);
-    marked := n8v_first_distinct(
-        ARRAY(SELECT t FROM unnest(newest) WITH ORDINALITY AS u(t, n) WHERE n8v_marked(t)
-              ORDER BY n),
-        p_marked, 100);
+    purposes := n8v_recent_purposes(newest, p_purposes);
+    marked := n8v_marked_purposes(newest, p_marked);
 END $$;
 REVOKE ALL ON FUNCTION n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])
     FROM PUBLIC;
@@ -64,10 +74,8 @@ DROP FUNCTION n8v_own_call_counts(uuid, timestamptz, timestamptz);
 -- What is folded already (every session's calls up to its counted_through), folded now, in one
 -- statement. Sessions with a summary never show these, so only the others are read.
 UPDATE journal_sessions s
-   SET folded_purposes = n8v_first_distinct(f.newest, '{}', 5),
-       folded_marked = n8v_first_distinct(
-           ARRAY(SELECT t FROM unnest(f.newest) WITH ORDINALITY AS u(t, n) WHERE n8v_marked(t)
-                 ORDER BY n), '{}', 100)
+   SET folded_purposes = n8v_recent_purposes(f.newest, '{}'),
+       folded_marked = n8v_marked_purposes(f.newest, '{}')
   FROM (SELECT s2.account_id, s2.session_id,
                coalesce(array_agg(c.purpose ORDER BY c.created_at DESC, c.call_id DESC)
                             FILTER (WHERE c.purpose IS NOT NULL), '{}') AS newest

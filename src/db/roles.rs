@@ -62,6 +62,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_call_matches(tsquery, timestamptz)",
     // The counts and purposes folded onto a session, and the reads that add to them (0015, 0016).
     "n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])",
+    "n8v_recent_purposes(text[], text[])",
+    "n8v_marked_purposes(text[], text[])",
     "n8v_first_distinct(text[], text[], integer)",
     "n8v_marked(text)",
     // The assistant a session belongs to, as its sessions keep it (0017).

@@ -226,12 +226,12 @@ pub(crate) const SESSION_COLUMNS: &str = concat!(
     call_count!("counted_writes", " AND c.wrote"),
     " AS write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, \
-    CASE WHEN summary IS NULL THEN n8v_first_distinct(ARRAY(SELECT c.purpose \
+    CASE WHEN summary IS NULL THEN n8v_recent_purposes(ARRAY(SELECT c.purpose \
         FROM journal_calls c \
         WHERE c.account_id = journal_sessions.account_id \
           AND c.session_id = journal_sessions.session_id \
           AND c.created_at > journal_sessions.counted_through AND c.purpose IS NOT NULL \
-        ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50), folded_purposes, 5) \
+        ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50), folded_purposes) \
     ELSE ARRAY[]::text[] END AS recent_purposes"
 );
 
@@ -469,13 +469,12 @@ macro_rules! marked_statement {
     ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
         $($then)::+!(
             $($before)*
-            r#"SELECT s.session_id, n8v_first_distinct(ARRAY(SELECT p.purpose FROM (
-                   SELECT c.purpose, c.created_at, c.call_id FROM journal_calls c
+            r#"SELECT s.session_id, n8v_marked_purposes(ARRAY(SELECT c.purpose
+                   FROM journal_calls c
                    WHERE c.account_id = s.account_id AND c.session_id = s.session_id
                      AND c.created_at > s.counted_through AND c.purpose IS NOT NULL
-                   ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3) p
-                   WHERE n8v_marked(p.purpose) ORDER BY p.created_at DESC, p.call_id DESC),
-                 s.folded_marked, 100) AS "purposes!"
+                   ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3),
+                 s.folded_marked) AS "purposes!"
                FROM journal_sessions s
                WHERE (s.account_id, s.session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))"#
             $(, $arg)*
