@@ -3,7 +3,7 @@
 
 use super::{SessionRules, sessions};
 use crate::db::TenantTx;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 
@@ -54,17 +54,24 @@ macro_rules! record_statement {
            status, created_at) \
        SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
      target AS ( \
-       SELECT $9::uuid AS session_id WHERE $8 AND $9::uuid IS NOT NULL \
+       SELECT s.session_id, \
+              s.last_activity_at < $27 OR (s.journal_only AND NOT $23) AS due \
+         FROM journal_sessions s \
+        WHERE $8 AND s.account_id = n8v_account() AND s.session_id = $9::uuid \
        UNION ALL \
-       (SELECT s.session_id FROM journal_sessions s \
-         WHERE $8 AND $9::uuid IS NULL \
-           AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
-           AND s.ended_at IS NULL AND s.scopes = $10 AND s.agent = n8v_agent($28) \
-           AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
-                OR (s.last_activity_at > $12 \
-                    AND n8v_own_last_activity(s.session_id, s.last_activity_at) > $11)))) \
-         ORDER BY n8v_own_last_activity(s.session_id, s.last_activity_at) DESC, \
-                  s.session_id DESC \
+       (SELECT f.session_id, f.due FROM ( \
+          SELECT s.session_id, s.last_activity_at, count(*) OVER () AS fresh, \
+                 s.last_activity_at < $27 OR (s.journal_only AND NOT $23) AS due \
+            FROM journal_sessions s \
+           WHERE $8 AND $9::uuid IS NULL \
+             AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
+             AND s.ended_at IS NULL AND s.scopes = $10 AND s.agent = n8v_agent($28) \
+             AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
+                  OR (s.last_activity_at > $12 \
+                      AND n8v_own_last_activity(s.session_id, s.last_activity_at) > $11))))) f \
+         ORDER BY CASE WHEN f.fresh > 1 \
+                       THEN n8v_own_last_activity(f.session_id, f.last_activity_at) END DESC, \
+                  f.session_id DESC \
          LIMIT 1)), \
      call AS ( \
        INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
@@ -73,37 +80,27 @@ macro_rules! record_statement {
        SELECT n8v_account(), $14, t.session_id, n8v_credential(), $15, $16, $17, $18, $18 < 400, \
            $19, $20, $21, $22, $23, $24, $2, $25, $26, \
            CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END \
-         FROM target t), \
-     touched AS ( \
-       UPDATE journal_sessions s SET last_activity_at = GREATEST(s.last_activity_at, $25), \
-           journal_only = s.journal_only AND $23, \
-           (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) = \
-             (SELECT s.counted_calls + f.calls, s.counted_writes + f.writes, \
-               GREATEST(s.counted_through, $25::timestamptz - interval '30 seconds'), \
-               f.purposes, f.marked \
-             FROM n8v_own_call_fold(s.session_id, s.counted_through, \
-                                    $25::timestamptz - interval '30 seconds', \
-                                    s.folded_purposes, s.folded_marked) f) \
-         FROM target c \
-        WHERE s.account_id = n8v_account() AND s.session_id = c.session_id \
-          AND (s.last_activity_at < $27 OR (s.journal_only AND NOT $23))) \
-     SELECT session_id AS \"session_id!: SessionId\" FROM target" $(, $arg)*
+         FROM target t) \
+     SELECT session_id AS \"session_id!: SessionId\", due AS \"due!\" FROM target" $(, $arg)*
         )
     };
 }
 
 /// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
-/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012). When
-/// it writes the session's row (at most once a minute) it folds the calls made until 30 s
-/// earlier into the session's counts and folded purposes (`n8v_own_call_fold`, migrations 0015
-/// and 0016).
+/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012), which
+/// it asks only to choose among two or more fresh sessions (a call to it cost about a fifth of
+/// the whole transaction, `bench/RESULTS.md`; nearly every call has one candidate). It says
+/// whether the session's row is due to be written ([`sessions::touch`]), which it leaves to a statement of
+/// its own: that update, with its policies, cost every append about a sixth of its time when it
+/// sat in this statement, though it runs at most once a minute per session.
 pub const RECORD: &str = record_statement!(std::concat!());
 
 /// The request's writes in one statement: the audit entry (when given), then the call (when
-/// given) in its session, which is the named one or else the caller's fresh session. No
-/// session counter is touched (the counts are derived from the calls); the session's stored
-/// last activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
+/// given) in its session, which is the named one or else the caller's fresh session; then, at
+/// most once a minute per session, the session's row ([`sessions::touch`]). No session counter
+/// is touched on each call (the counts are derived from the calls); the session's stored last
+/// activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
 /// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
 /// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
 /// every call in it reads the journal; opening or closing it is a hand-off, not a read.
@@ -126,7 +123,7 @@ pub async fn record(
         .unwrap_or_default();
     let fresh_after = at - rules.quiet;
     let recorded = record_statement!(
-        sqlx::query_scalar!(),
+        sqlx::query!(),
         audit.is_some(),
         audit_id.0,
         audit.map(|a| a.request_id),
@@ -158,5 +155,17 @@ pub async fn record(
     )
     .fetch_optional(tx.conn())
     .await?;
-    Ok(recorded)
+    let Some(recorded) = recorded else {
+        if let Some(named) = call.and_then(|c| c.session_id) {
+            return Err(Error::Internal(anyhow::anyhow!(
+                "the call's session {named} is not the caller's to record in"
+            )));
+        }
+        return Ok(None);
+    };
+    if recorded.due {
+        let journal_read = call.is_some_and(|c| c.journal_read);
+        sessions::touch(tx, recorded.session_id, at, journal_read).await?;
+    }
+    Ok(Some(recorded.session_id))
 }

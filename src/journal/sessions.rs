@@ -36,7 +36,7 @@ pub const COUNT_LAG: &str = "interval '30 seconds'";
 /// The SET item that folds the calls of the `journal_sessions` row in scope made up to
 /// `{through}` less [`COUNT_LAG`] into its counts and its folded purposes (migrations 0015 and
 /// 0016). Every statement that closes a session (or moves its stored last activity, see
-/// `calls::RECORD`) folds: the row is written anyway.
+/// [`touch`]) folds: the row is written anyway.
 macro_rules! fold_calls {
     ($through:literal) => {
         concat!(
@@ -52,6 +52,35 @@ macro_rules! fold_calls {
                journal_sessions.folded_marked) f)"
         )
     };
+}
+
+/// Writes a session's row for a call recorded in it (`calls::RECORD` says when it is due: its
+/// stored last activity is more than [`ACTIVITY_SLACK`] behind, or its `journal_only` mark must
+/// flip): moves the stored last activity up to the call's time, keeps the mark only while every
+/// call reads the journal, and folds the calls made until 30 s earlier into its counts and folded
+/// purposes. The condition is checked again here: a concurrent call's touch may have written
+/// the row meanwhile.
+#[tracing::instrument(skip_all, err)]
+pub async fn touch(
+    tx: &mut TenantTx,
+    id: SessionId,
+    at: DateTime<Utc>,
+    journal_read: bool,
+) -> Result<()> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE journal_sessions SET last_activity_at = GREATEST(last_activity_at, $2), \
+             journal_only = journal_only AND $3, {} \
+         WHERE account_id = n8v_account() AND session_id = $1 \
+           AND (last_activity_at < $4 OR (journal_only AND NOT $3))",
+        fold_calls!("$2")
+    )))
+    .bind(id)
+    .bind(at)
+    .bind(journal_read)
+    .bind(at - ACTIVITY_SLACK)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
 }
 
 /// Where a new session is being opened, as far as the caller knows it.
