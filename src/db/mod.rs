@@ -100,15 +100,11 @@ impl Db {
         app_role: &str,
         max_connections: u32,
     ) -> anyhow::Result<Self> {
-        let pool = PgPoolOptions::new()
-            .max_connections((max_connections / 2).max(4))
-            .acquire_timeout(Duration::from_secs(10))
+        let pool = pool_options((max_connections / 2).max(4), Duration::from_secs(10))
             .connect_with(owner)
             .await?;
         let login = login::login_role(app_role);
-        let tenant = PgPoolOptions::new()
-            .max_connections(max_connections)
-            .acquire_timeout(Duration::from_secs(10))
+        let tenant = pool_options(max_connections, Duration::from_secs(10))
             .connect_with(tenant)
             .await
             .map_err(|e| {
@@ -131,12 +127,8 @@ impl Db {
         max_connections: u32,
         acquire_timeout: Duration,
     ) -> anyhow::Result<Self> {
-        let lazy = |options| {
-            PgPoolOptions::new()
-                .max_connections(max_connections)
-                .acquire_timeout(acquire_timeout)
-                .connect_lazy_with(options)
-        };
+        let lazy =
+            |options| pool_options(max_connections, acquire_timeout).connect_lazy_with(options);
         let pool = lazy(url.parse()?);
         let tenant = lazy(login::options(url, app_role)?);
         Ok(Self::with_pools(pool, tenant, app_role))
@@ -279,6 +271,30 @@ pub struct CredentialRow {
     pub repository: Option<String>,
     pub revoked_at: Option<chrono::DateTime<chrono::Utc>>,
     pub operator: bool,
+}
+
+/// How long a pooled connection may sit idle before its next use checks that it is still there.
+/// A connection in steady use is not checked: sqlx's default (`test_before_acquire`) pings on
+/// every acquire, one more round trip per request, which cost the journalled append about a
+/// tenth of its rate (`bench/RESULTS.md`). A connection that breaks in use fails its request
+/// with a 503 either way (`tests/api/unavailable.rs`).
+pub const IDLE_CHECK: Duration = Duration::from_secs(5);
+
+/// The options of the service's pools: at most `max` connections, an acquire waiting at most
+/// `acquire_timeout`, and a ping only for a connection idle for [`IDLE_CHECK`] or longer.
+fn pool_options(max: u32, acquire_timeout: Duration) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(max)
+        .acquire_timeout(acquire_timeout)
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= IDLE_CHECK {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
 }
 
 /// Applies the migrations as the owner and makes sure the application role and its login role
