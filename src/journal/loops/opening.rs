@@ -89,8 +89,8 @@ async fn open_lines(
     )
     .fetch_one(tx.conn())
     .await?;
-    let kinds: Vec<&str> = lines.iter().map(|l| l.kind.as_str()).collect();
-    let keys: Vec<&str> = lines.iter().map(|l| l.key.as_str()).collect();
+    // Each line as a new item first; the lines that join an item take its id below.
+    let mut all = Rows::of(lines.iter().map(|l| (ids::new_id(), l)));
     // The open, fresh item of each line's text that this credential opened in a session whose
     // scopes the closing one holds: one it can surely read (see the module).
     let found = sqlx::query!(
@@ -102,24 +102,26 @@ async fn open_lines(
                   AND o.session_id = l.session_id
             WHERE o.credential_id = $3 AND o.scopes <@ $4
             ORDER BY t.n, l.created_at, l.loop_id"#,
-        &kinds as &[&str],
-        &keys as &[&str],
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
         credential,
         &session.scopes,
         now - stale_after()
     )
     .fetch_all(tx.conn())
     .await?;
-    let mut items: Vec<Uuid> = lines.iter().map(|_| ids::new_id()).collect();
     let mut joined = vec![false; lines.len()];
     for row in found {
         let i = (row.n - 1) as usize;
-        items[i] = row.loop_id;
+        all.ids[i] = row.loop_id;
         joined[i] = true;
     }
-    let pairs = || items.iter().copied().zip(lines);
-    let new = Rows::of(pairs().zip(&joined).filter(|(_, j)| !**j).map(|(p, _)| p));
-    let all = Rows::of(pairs());
+    let new = Rows::of(
+        (all.ids.iter().copied().zip(lines))
+            .zip(&joined)
+            .filter(|(_, joined)| !**joined)
+            .map(|(line, _)| line),
+    );
     sqlx::query!(
         "INSERT INTO journal_loops (account_id, loop_id, kind, item_key, text, stated,
              session_id, created_at)
