@@ -16,6 +16,7 @@ pub enum Kind {
     Entry,
     Audit,
     Digest,
+    Item,
 }
 
 impl Kind {
@@ -30,6 +31,7 @@ impl Kind {
             Kind::Entry => "ent",
             Kind::Audit => "aud",
             Kind::Digest => "dig",
+            Kind::Item => "itm",
         }
     }
 
@@ -44,6 +46,7 @@ impl Kind {
             Kind::Entry => "Record entry",
             Kind::Audit => "audit entry",
             Kind::Digest => "digest",
+            Kind::Item => "item",
         }
     }
 }
@@ -249,6 +252,10 @@ typed_id!(
 typed_id!(
     /// A week or month digest (`dig_…`).
     DigestId, Kind::Digest, "dig"
+);
+typed_id!(
+    /// An open loop: an open question or next step a session handed on (`itm_…`).
+    ItemId, Kind::Item, "itm"
 );
 
 #[cfg(test)]

@@ -73,6 +73,8 @@ pub struct Operation {
     context: CallContext,
     explicit_session: Option<SessionId>,
     session: Option<SessionId>,
+    /// `session` was joined or issued by [`Operation::session_now`], after the savepoint.
+    settled: bool,
     organization: Option<OrganizationId>,
     deleted: Vec<SessionId>,
     result_ids: Vec<String>,
@@ -106,6 +108,7 @@ impl Operation {
             context,
             explicit_session,
             session: None,
+            settled: false,
             organization: None,
             deleted: Vec::new(),
             result_ids: Vec::new(),
@@ -159,6 +162,25 @@ impl Operation {
         self.wrote = true;
     }
 
+    /// Why the call is made, as the journal keeps it.
+    pub fn purpose(&self) -> Option<&str> {
+        self.context.purpose.as_ref().map(|p| p.as_str())
+    }
+
+    /// The session the call is recorded in, settled now instead of when it finishes: the one
+    /// it names, else the caller's session it joins (or is issued), by the rules `finish`
+    /// applies. For operations that keep which session did them (closing an open item).
+    pub async fn session_now(&mut self) -> Result<SessionId> {
+        if let Some(id) = self.session.or(self.explicit_session) {
+            return Ok(id);
+        }
+        let opening = self.opening();
+        let id = sessions::join_or_issue(&mut self.tx, &opening, self.now, self.rules).await?;
+        self.session = Some(id);
+        self.settled = true;
+        Ok(id)
+    }
+
     /// The call belongs to this session (session start and end name their own).
     pub fn use_session(&mut self, session: SessionId) {
         self.session = Some(session);
@@ -181,6 +203,10 @@ impl Operation {
     pub async fn finish(mut self, status: u16) -> Result<Option<SessionId>> {
         if status >= 400 {
             self.tx.rollback_to_savepoint().await?;
+            // A session settled after the savepoint may be gone with it: settle it again.
+            if self.settled {
+                self.session = None;
+            }
         }
         let audit = calls::AuditRecord {
             id: AuditId(ids::new_id()),

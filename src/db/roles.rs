@@ -29,6 +29,9 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
+    // Open loops: opened and closed by tenant work; deleted only with their sessions (0018).
+    ("journal_loops", "SELECT, INSERT, UPDATE"),
+    ("journal_loop_sources", "SELECT, INSERT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and

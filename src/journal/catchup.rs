@@ -1,18 +1,22 @@
 //! The catch-up brief: what happened since a time or a session, for a new conversation.
 //!
 //! It is assembled from what sessions say of themselves (goals, outcomes, the hand-offs their
-//! assistants stated at the end), from their summaries, and from the Records. Decisions, open
-//! questions and next steps come newest session first; within a session, those its assistant
+//! assistants stated at the end), from their summaries, from the open items (`loops`) and from
+//! the Records. Decisions come newest session first; within a session, those its assistant
 //! stated come ahead of those its summary derived (or, before it has one, those its own text
-//! marks); each item once. Everything is read as the
-//! caller, so the same visibility rules hold as for every other read.
+//! marks); each item once. Open questions and next steps are the items still open, whatever
+//! the window (each with its `id` and `age`), with, in time order among them, the lines of the
+//! window's sessions that are no item: what an open session's text marks, a model summary's
+//! own questions, sessions closed before items existed. Everything is read as the caller, so
+//! the same visibility rules hold as for every other read.
 
 use super::handoff::Line;
+use super::loops::{self, Loop, LoopKind};
 use super::sessions::ACTIVITY_SLACK;
 use super::views::{self, OWNED_ORGANIZATIONS, Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{AccountId, CallId, Kind, OrganizationId, RecordId, SessionId, TypedId};
+use crate::ids::{AccountId, CallId, ItemId, Kind, OrganizationId, RecordId, SessionId, TypedId};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -38,6 +42,36 @@ pub struct Item {
     /// True when the session's assistant stated it in the hand-off it ended the session with;
     /// false when a summary derived it or code read it from the session's marked text.
     pub stated: bool,
+    /// For an open question or next step that is an open item: its id (`itm_…`), to close it
+    /// (`POST /api/v1/journal/loops/{id}/close`, or `session_end`'s `resolved`). Absent for a
+    /// line that is no item (yet): one an open session's text marks, a model summary's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<ItemId>,
+    /// With `id`: whole days the item has been open (0 on the day it was opened).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age: Option<i64>,
+}
+
+impl Item {
+    fn line(text: String, session_id: SessionId, stated: bool) -> Self {
+        Item {
+            text,
+            session_id,
+            stated,
+            id: None,
+            age: None,
+        }
+    }
+}
+
+impl From<Loop> for Item {
+    fn from(l: Loop) -> Self {
+        Item {
+            id: Some(l.id),
+            age: Some(l.age),
+            ..Item::line(l.text, l.session_id, l.stated)
+        }
+    }
 }
 
 #[derive(Default)]
@@ -56,12 +90,37 @@ fn ordered(lines: Vec<(Line, SessionId)>) -> Vec<Item> {
     lines
         .into_iter()
         .filter(|(line, _)| seen.insert(crate::summarize::marked::item_key(&line.text)))
-        .map(|(line, session_id)| Item {
-            text: line.text,
-            session_id,
-            stated: line.stated,
-        })
+        .map(|(line, session_id)| Item::line(line.text, session_id, line.stated))
         .collect()
+}
+
+/// The open `items` (newest first) and, among them by time, the `lines` (newest session first,
+/// each at its session's last activity in `sessions`) that repeat no item and no newer line.
+fn still_open(items: Vec<Loop>, lines: Vec<(Line, SessionId)>, sessions: &[Session]) -> Vec<Item> {
+    let key = |text: &str| crate::summarize::marked::item_key(text);
+    let items_keys: std::collections::HashSet<String> =
+        items.iter().map(|i| key(&i.text)).collect();
+    let at = |id: SessionId| {
+        sessions
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| s.last_activity_at)
+    };
+    let mut timed: Vec<(Option<DateTime<Utc>>, Item)> = items
+        .into_iter()
+        .map(|i| (Some(i.created_at), Item::from(i)))
+        .collect();
+    let lines = lines
+        .into_iter()
+        .filter(|(line, _)| !items_keys.contains(&key(&line.text)));
+    timed.extend(
+        ordered(lines.collect())
+            .into_iter()
+            .map(|i| (at(i.session_id), i)),
+    );
+    // Stable: items before lines at the same time, and each in its own order.
+    timed.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    timed.into_iter().map(|(_, item)| item).collect()
 }
 
 /// A Record that changed in the window.
@@ -112,9 +171,13 @@ pub struct CatchUp {
     pub work_started: Vec<Item>,
     /// Work finished.
     pub work_finished: Vec<Item>,
-    /// Questions waiting for you (ordered as decisions are).
+    /// Questions waiting for you: every open item (with `id` and `age`) whatever the window,
+    /// newest first (at most 50; `GET /api/v1/journal/loops` lists them all), and, in time
+    /// order among them, the questions of the window's sessions that are no item (an open
+    /// session's marked questions, a model summary's own). Never a closed item, nor a stale one.
     pub open_questions: Vec<Item>,
-    /// What the assistants said should happen next, newest session first.
+    /// What the assistants said should happen next: the open next-step items, as
+    /// `open_questions` lists questions.
     pub next_steps: Vec<Item>,
     /// Sessions active in the window, newest first.
     pub sessions: Vec<Session>,
@@ -166,6 +229,7 @@ pub async fn catch_up(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
     include_records: bool,
+    now: DateTime<Utc>,
 ) -> Result<CatchUp> {
     let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(catch_up_sql()))
         .bind(since)
@@ -190,9 +254,11 @@ pub async fn catch_up(
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = views::marked_purposes(tx, &sessions).await?;
+    let keys = loops::keys_of(tx, &sessions).await?;
     let mut brief = Brief::default();
     for s in &sessions {
         let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
+        let carried = loops::without_items(carried, keys.get(&s.id));
         let tag = |lines: Vec<Line>, into: &mut Vec<(Line, SessionId)>| {
             into.extend(lines.into_iter().map(|l| (l, s.id)))
         };
@@ -200,11 +266,7 @@ pub async fn catch_up(
         tag(carried.open_questions, &mut brief.open_questions);
         tag(carried.next_steps, &mut brief.next_steps);
         let from = |texts: &[String], into: &mut Vec<Item>| {
-            into.extend(texts.iter().map(|t| Item {
-                text: t.clone(),
-                session_id: s.id,
-                stated: false,
-            }))
+            into.extend(texts.iter().map(|t| Item::line(t.clone(), s.id, false)))
         };
         match &s.summary {
             Some(summary) => {
@@ -227,13 +289,15 @@ pub async fn catch_up(
         Vec::new()
     };
     let organization_activity = organization_activity(tx, since).await?;
+    let open_questions = loops::carried(tx, LoopKind::Question, now).await?;
+    let next_steps = loops::carried(tx, LoopKind::NextStep, now).await?;
     Ok(CatchUp {
         since,
         decisions: ordered(brief.decisions),
         work_started: brief.work_started,
         work_finished: brief.work_finished,
-        open_questions: ordered(brief.open_questions),
-        next_steps: ordered(brief.next_steps),
+        open_questions: still_open(open_questions, brief.open_questions, &sessions),
+        next_steps: still_open(next_steps, brief.next_steps, &sessions),
         sessions,
         records,
         organization_activity,

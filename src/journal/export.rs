@@ -8,6 +8,7 @@
 //! the sessions that only read the journal); a call or summary is exported with its session.
 
 use super::digests::{DIGEST_COLUMNS, Digest, DigestRow};
+use super::loops::{self, Loop};
 use super::views::{
     CALL_COLUMNS, Call, CallRow, OWNED_ORGANIZATIONS, SESSION_COLUMNS, Session, SessionRow,
     visible_sessions,
@@ -63,13 +64,15 @@ pub enum ExportItem {
     Summary(SessionSummary),
     /// A week or month digest, as `GET /api/v1/journal/digests` answers it; when it was made.
     Digest(Digest),
-    // Open loops (issue 24, part 1) join here as `Loop(…)`, with a source of their own below.
+    /// An open loop (an open question or next step a session handed on), as
+    /// `GET /api/v1/journal/loops` answers it, in its state now; when it was opened.
+    Loop(Loop),
 }
 
 // Written as `ExportItem` (which adds the `type`); described untagged, as a plain `oneOf` of
 // the four objects, since the SDK generators take a `oneOf` of tagged `allOf`s badly.
-/// One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
-/// `digest`) says which of these it is, with that object's fields besides.
+/// One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary`,
+/// `digest` or `loop`) says which of these it is, with that object's fields besides.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 #[allow(dead_code)] // documentation only
@@ -78,6 +81,7 @@ pub enum ExportLine {
     Call(Call),
     Summary(SessionSummary),
     Digest(Digest),
+    Loop(Loop),
 }
 
 /// A session's stored summary, with what wrote it and what it cost.
@@ -134,6 +138,7 @@ impl ExportItem {
             ExportItem::Call(c) => (c.at, 1, c.id.0),
             ExportItem::Summary(s) => (s.at, 2, s.session_id.0),
             ExportItem::Digest(d) => (d.created_at, 3, d.id.0),
+            ExportItem::Loop(l) => (l.created_at, 4, l.id.0),
         }
     }
 }
@@ -202,6 +207,7 @@ enum Kind {
     Call,
     Summary,
     Digest,
+    Loop,
 }
 
 /// One kind's rows: the page read and not yet sent, and where the next page starts.
@@ -210,6 +216,8 @@ struct Source {
     page: VecDeque<ExportItem>,
     after: (DateTime<Utc>, Uuid),
     done: bool,
+    /// When the export began: items' stale state and age are read at this time.
+    now: DateTime<Utc>,
 }
 
 /// Before anything the journal holds.
@@ -233,12 +241,13 @@ where
 }
 
 impl Source {
-    fn new(kind: Kind) -> Self {
+    fn new(kind: Kind, now: DateTime<Utc>) -> Self {
         Self {
             kind,
             page: VecDeque::new(),
             after: (start(), Uuid::nil()),
             done: false,
+            now,
         }
     }
 
@@ -269,6 +278,11 @@ impl Source {
                 .into_iter()
                 .map(|r| ExportItem::Digest(r.into()))
                 .collect(),
+            Kind::Loop => loops::export_page(tx, after, PAGE, self.now)
+                .await?
+                .into_iter()
+                .map(ExportItem::Loop)
+                .collect(),
         };
         self.done = (items.len() as i64) < PAGE;
         if let Some(last) = items.last() {
@@ -285,16 +299,21 @@ pub struct Export {
     sources: Vec<Source>,
 }
 
-impl Default for Export {
-    fn default() -> Self {
-        let kinds = [Kind::Session, Kind::Call, Kind::Summary, Kind::Digest];
+impl Export {
+    /// An export read at `now` (the clock items' stale state and age are derived from).
+    pub fn new(now: DateTime<Utc>) -> Self {
+        let kinds = [
+            Kind::Session,
+            Kind::Call,
+            Kind::Summary,
+            Kind::Digest,
+            Kind::Loop,
+        ];
         Self {
-            sources: kinds.into_iter().map(Source::new).collect(),
+            sources: kinds.into_iter().map(|k| Source::new(k, now)).collect(),
         }
     }
-}
 
-impl Export {
     /// The next items in time order, at most [`PAGE`]; none once everything is read.
     pub async fn next(&mut self, tx: &mut TenantTx) -> Result<Vec<ExportItem>> {
         let mut out = Vec::new();
@@ -318,7 +337,7 @@ impl Export {
 
 /// What the stream has done so far.
 enum Progress {
-    Begin(Db, Tenant),
+    Begin(Db, Tenant, DateTime<Utc>),
     Reading(Box<Reading>),
     Done,
 }
@@ -331,8 +350,13 @@ struct Reading {
 
 /// The export as text chunks (a page of items each), read in one read-only snapshot
 /// transaction that lives as long as the stream; dropping the stream rolls it back.
-pub fn stream(db: Db, tenant: Tenant, format: Format) -> impl Stream<Item = Result<String>> {
-    futures_util::stream::try_unfold(Progress::Begin(db, tenant), move |progress| {
+pub fn stream(
+    db: Db,
+    tenant: Tenant,
+    format: Format,
+    now: DateTime<Utc>,
+) -> impl Stream<Item = Result<String>> {
+    futures_util::stream::try_unfold(Progress::Begin(db, tenant, now), move |progress| {
         step(progress, format)
     })
 }
@@ -342,10 +366,10 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
     let mut reading = match progress {
         Progress::Done => return Ok(None),
         Progress::Reading(reading) => reading,
-        Progress::Begin(db, tenant) => {
+        Progress::Begin(db, tenant, now) => {
             let reading = Reading {
                 tx: TenantTx::begin_snapshot(&db, &tenant).await?,
-                export: Export::default(),
+                export: Export::new(now),
                 tally: markdown::Tally::default(),
             };
             let head = match format {

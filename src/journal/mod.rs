@@ -37,6 +37,7 @@ mod cursor;
 pub mod digests;
 pub mod export;
 pub mod handoff;
+pub mod loops;
 pub mod meta;
 pub mod reads;
 pub mod retention;

@@ -3,6 +3,7 @@
 
 use super::SessionRules;
 use super::handoff::Handoff;
+use super::loops;
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
@@ -172,9 +173,11 @@ pub async fn join_or_issue(
     .fetch_all(tx.conn())
     .await?;
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
+    let closed: Vec<SessionId> = retired.iter().map(|(s, _)| SessionId(*s)).collect();
     for (session, calls) in retired {
         enqueue_summary(tx, session, calls).await?;
     }
+    loops::open_from_closed(tx, &closed, None, now).await?;
     let inserted = sqlx::query_scalar!(
         r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
                repository, scopes, started_at, last_activity_at)
@@ -243,13 +246,15 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
 
 /// Closes one of the caller's own open sessions with its outcome, exactly once: the update
 /// only matches an open session, so of two concurrent ends (or an end racing the quiet sweep)
-/// one closes it and enqueues its summary, and the other is told it has ended (409).
+/// one closes it, enqueues its summary and opens its items (`loops`; `purpose` is the end
+/// call's own, not recorded yet), and the other is told it has ended (409).
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn end(
     tx: &mut TenantTx,
     id: SessionId,
     outcome: Option<&str>,
     handoff: Option<&Handoff>,
+    purpose: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<Session> {
     let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -281,12 +286,13 @@ pub async fn end(
         });
     };
     enqueue_summary(tx, id.0, row.call_count).await?;
+    loops::open_from_closed(tx, &[id], purpose, now).await?;
     crate::telemetry::sessions_closed("ended", 1);
     Ok(row.into())
 }
 
 /// Closes a session the sweep found quiet (unless a call came in meanwhile or it was closed
-/// already); returns whether it closed it.
+/// already), with its summary job and its items (`loops`); returns whether it closed it.
 #[tracing::instrument(skip_all, err)]
 pub async fn close_quiet(
     tx: &mut TenantTx,
@@ -318,6 +324,7 @@ pub async fn close_quiet(
     match closed {
         Some(calls) => {
             enqueue_summary(tx, session, calls).await?;
+            loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
             Ok(true)
         }
         None => Ok(false),

@@ -2,7 +2,6 @@
 
 use super::handoff::{self, Carried};
 use crate::db::TenantTx;
-use crate::error::Result;
 use crate::ids::{AccountId, AuditId, CallId, KeyId, OrganizationId, SessionId};
 use crate::summarize::marked::Marked;
 use chrono::{DateTime, Utc};
@@ -497,7 +496,7 @@ pub const MARKED_PURPOSE_CALLS: i64 = 100;
 pub async fn marked_purposes(
     tx: &mut TenantTx,
     sessions: &[Session],
-) -> Result<HashMap<SessionId, Vec<String>>> {
+) -> sqlx::Result<HashMap<SessionId, Vec<String>>> {
     let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
         .iter()
         .filter(|s| s.summary.is_none())

@@ -2,7 +2,8 @@
 //! to a character budget (newest kept, oldest left out whole), ending with a pointer to the
 //! journal tools for the rest.
 
-use super::handoff::Line;
+use super::handoff::{Carried, Line};
+use super::loops::{self, LoopKind};
 use super::sessions::ACTIVITY_SLACK;
 use super::views::{Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
@@ -50,12 +51,12 @@ pub fn inert(text: &str) -> String {
     out
 }
 
-/// One entry: time range, assistant, project, then what the assistant stated at the end
-/// (decisions, open questions, next steps), then the summary's bullets (or, without a summary
-/// yet, the goal, outcome and latest purposes, and what they mark). A session of another
+/// One entry: time range, assistant, project, then the summary's bullets (or, without a summary
+/// yet, the goal, outcome and latest purposes), then what it `carried` (see
+/// `Session::carried`): decisions, open questions, next steps. A session of another
 /// account (an organization member's, read by the organization's owner) says whose it is, so a
 /// hook never presents it as the reader's own notes.
-pub fn entry(s: &Session, reader: AccountId, purposes: &[String]) -> String {
+pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
     let end = s.ended_at.unwrap_or(s.last_activity_at);
     let project = s
         .repository
@@ -110,7 +111,6 @@ pub fn entry(s: &Session, reader: AccountId, purposes: &[String]) -> String {
             }
         }
     }
-    let carried = s.carried(purposes);
     fn texts(lines: &[Line]) -> Vec<&str> {
         lines.iter().map(|l| l.text.as_str()).collect()
     }
@@ -138,7 +138,9 @@ pub fn window_sql() -> String {
     active_sessions_sql("started_at DESC, session_id DESC")
 }
 
-/// The window as markdown, at most `max_chars` characters, and the sessions it shows.
+/// The window as markdown, at most `max_chars` characters, and the sessions it shows. The open
+/// items ("Still open", in up to half the budget) lead; a session's entry leaves its items'
+/// lines to them.
 #[tracing::instrument(skip_all, err)]
 pub async fn render(
     tx: &mut TenantTx,
@@ -154,16 +156,24 @@ pub async fn render(
     let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
     let reader = AccountId(tx.tenant().account_id);
     let purposes = super::views::marked_purposes(tx, &sessions).await?;
+    let keys = loops::keys_of(tx, &sessions).await?;
     let entries: Vec<String> = sessions
         .iter()
-        .map(|s| entry(s, reader, purposes.get(&s.id).map_or(&[], Vec::as_slice)))
+        .map(|s| {
+            let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
+            entry(s, reader, &loops::without_items(carried, keys.get(&s.id)))
+        })
         .collect();
+    let mut open = loops::carried(tx, LoopKind::Question, now).await?;
+    open.extend(loops::carried(tx, LoopKind::NextStep, now).await?);
+    open.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+    let still_open = loops::markdown(&open, max_chars / 2);
     let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
         .await?
         .iter()
         .map(week_entry)
         .collect();
-    let (markdown, kept) = fit(&entries, &weeks, max_chars);
+    let (markdown, kept) = fit(&still_open, &entries, &weeks, max_chars);
     Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
 }
 
@@ -193,12 +203,19 @@ pub fn week_entry(d: &super::digests::Digest) -> String {
     out
 }
 
-/// Keeps the newest entries (given newest first) that fit, shows them oldest first, then as
-/// many of `weeks` (week digests, newest first) as still fit, after the session entries; also
-/// says how many session entries it kept.
-pub fn fit(newest_first: &[String], weeks: &[String], max_chars: usize) -> (String, usize) {
+/// After the header and `lead` (the "Still open" section, already within its share), keeps the
+/// newest entries (given newest first) that fit, shows them oldest first, then as many of
+/// `weeks` (week digests, newest first) as still fit, after the session entries; also says how
+/// many session entries it kept.
+pub fn fit(
+    lead: &str,
+    newest_first: &[String],
+    weeks: &[String],
+    max_chars: usize,
+) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
-    let mut budget = max_chars.saturating_sub(chars(HEADER) + chars(&footer(newest_first.len())));
+    let frame = chars(HEADER) + chars(lead) + chars(&footer(newest_first.len()));
+    let mut budget = max_chars.saturating_sub(frame);
     let mut kept = Vec::new();
     for entry in newest_first {
         let size = chars(entry);
@@ -210,6 +227,7 @@ pub fn fit(newest_first: &[String], weeks: &[String], max_chars: usize) -> (Stri
     }
     let left_out = newest_first.len() - kept.len();
     let mut out = String::from(HEADER);
+    out.push_str(lead);
     if kept.is_empty() && left_out == 0 {
         out.push_str("No sessions in the last 14 days.\n\n");
     }
@@ -246,7 +264,7 @@ mod tests {
         let entries: Vec<String> = (0..50)
             .map(|i| format!("## entry {i:02}\n{}\n\n", "x".repeat(200)))
             .collect();
-        let (out, kept) = fit(&entries, &[], 1_000);
+        let (out, kept) = fit("", &entries, &[], 1_000);
         assert!(kept > 0 && kept < 50);
         assert!(out.chars().count() <= 1_000, "{}", out.chars().count());
         assert!(out.contains("entry 00") && !out.contains("entry 49"));
@@ -258,7 +276,7 @@ mod tests {
             out.contains("older sessions were left out")
                 && out.ends_with("GET /api/v1/journal/sessions).\n")
         );
-        let (all, _) = fit(&entries, &[], MAX_CHARS);
+        let (all, _) = fit("", &entries, &[], MAX_CHARS);
         assert!(all.contains("entry 49") && !all.contains("left out"));
     }
 }

@@ -21,6 +21,8 @@ pub struct ExportJournal {
 pub struct ExportPlan {
     pub tenant: Tenant,
     pub format: Format,
+    /// The operation's time: what open items' stale state and age are read at.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 impl Op for ExportJournal {
@@ -40,6 +42,7 @@ impl Op for ExportJournal {
         Ok(ExportPlan {
             tenant: op.tenant().clone(),
             format,
+            now: op.now(),
         })
     }
 }

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::ids::{CallId, IdArg, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
 use crate::journal::handoff::Handoff;
+use crate::journal::loops;
 use crate::journal::meta::{parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Cursor, Session, sessions, window};
@@ -69,7 +70,8 @@ impl Op for StartSession {
 }
 
 /// Closes one of this credential's open sessions with what happened, and the decisions, open
-/// questions and next steps the assistant hands to the next conversation.
+/// questions and next steps the assistant hands to the next conversation; closes the open
+/// items (`itm_…`) it lists as `resolved`.
 #[derive(Debug)]
 pub struct EndSession {
     pub session: IdArg<SessionId>,
@@ -77,6 +79,7 @@ pub struct EndSession {
     pub decisions: Option<Vec<String>>,
     pub open_questions: Option<Vec<String>>,
     pub next_steps: Option<Vec<String>>,
+    pub resolved: Option<Vec<String>>,
 }
 
 impl Op for EndSession {
@@ -103,8 +106,14 @@ impl Op for EndSession {
             self.next_steps.as_deref(),
         )
         .map_err(bad)?;
+        let resolved = super::loops::resolved(self.resolved.as_deref())?;
         let now = op.now();
-        let session = sessions::end(op.tx(), id, outcome.as_deref(), handoff.as_ref(), now).await?;
+        let purpose = op.purpose().map(str::to_owned);
+        let (outcome, handoff) = (outcome.as_deref(), handoff.as_ref());
+        let session = sessions::end(op.tx(), id, outcome, handoff, purpose.as_deref(), now).await?;
+        // After the session's own items are opened: an item it both states and resolves ends
+        // closed.
+        loops::resolve(op.tx(), &resolved, id, now).await?;
         op.use_session(session.id);
         Ok(session)
     }
@@ -260,7 +269,7 @@ impl Op for ReadCatchUp {
         let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
         // Records only with records:read: what was put on record is read as the caller.
         let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
-        let brief = catchup::catch_up(op.tx(), since, with_records).await?;
+        let brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
         op.results(
             brief.sessions.iter().map(|s| s.id.to_string()),
             Some(brief.sessions.len()),

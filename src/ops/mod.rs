@@ -13,6 +13,7 @@ pub mod episodes;
 pub mod export;
 pub mod flags;
 pub mod journal;
+pub mod loops;
 pub mod records;
 pub mod search;
 pub mod token;

@@ -48,12 +48,12 @@ async fn export_lines(app: &TestApp, token: &str) -> Vec<Value> {
 }
 
 /// A line's place in time: when the session started, the call was made, the summary was
-/// stored, the digest was made.
+/// stored, the digest was made, the open loop was opened.
 fn time_of(line: &Value) -> DateTime<Utc> {
     let field = match line["type"].as_str().unwrap() {
         "session" => "started_at",
         "call" | "summary" => "at",
-        "digest" => "created_at",
+        "digest" | "loop" => "created_at",
         other => panic!("unknown type {other}"),
     };
     line[field].as_str().unwrap().parse().unwrap()
@@ -321,7 +321,9 @@ async fn markdown_is_one_document_with_its_tally() {
         "{text}"
     );
     assert!(
-        text.ends_with("End of the export: 1 sessions, 2 calls, 0 summaries, 0 digests.\n"),
+        text.ends_with(
+            "End of the export: 1 sessions, 2 calls, 0 summaries, 0 digests, 0 loops.\n"
+        ),
         "{text}"
     );
 }

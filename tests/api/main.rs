@@ -15,6 +15,7 @@ mod handoffs;
 mod import;
 mod journal;
 mod lifecycle;
+mod loops;
 mod mcp;
 mod mcp_python;
 mod openapi;

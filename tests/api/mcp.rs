@@ -35,6 +35,7 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
             "journal_digests",
             "journal_entry",
             "journal_episode",
+            "journal_loops",
             "journal_search",
             "journal_session",
             "journal_sessions",

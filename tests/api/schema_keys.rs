@@ -34,6 +34,8 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "session_summaries",
     "summary_budget",
     "journal_digests",
+    "journal_loops",
+    "journal_loop_sources",
 ];
 
 /// A foreign key, its columns in key order on both sides.

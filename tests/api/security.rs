@@ -150,6 +150,9 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("feature_flags", "SELECT"),
         ("journal_calls", "DELETE INSERT SELECT"),
         ("journal_digests", "DELETE INSERT SELECT UPDATE"),
+        // Open loops: opened and closed by tenant work, deleted only with their sessions.
+        ("journal_loop_sources", "INSERT SELECT"),
+        ("journal_loops", "INSERT SELECT UPDATE"),
         ("journal_sessions", "DELETE INSERT SELECT UPDATE"),
         ("organization_members", "SELECT"),
         ("organizations", "SELECT"),

@@ -1,6 +1,7 @@
 //! Tool arguments. Doc comments become the JSON-schema descriptions an assistant reads.
 
 use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
+use crate::journal::loops::MAX_RESOLVED;
 use crate::journal::meta::{
     MAX_ASSISTANT_CHARS, MAX_PURPOSE_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS,
 };
@@ -70,6 +71,28 @@ pub struct SessionEndArgs {
     #[serde(default)]
     #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub next_steps: Option<Vec<String>>,
+    /// Open loops you settled in this session (`itm_…` ids from journal_catch_up or
+    /// journal_loops, at most 100): each is closed, a question as answered, a next step as done.
+    #[serde(default)]
+    #[schemars(length(max = MAX_RESOLVED), inner(length(max = 30)))]
+    pub resolved: Option<Vec<String>>,
+    #[serde(flatten)]
+    pub conversation: Conversation,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct LoopsArgs {
+    /// `open` (the default: not closed, stale ones included), `closed` or `all`.
+    #[serde(default)]
+    #[schemars(length(max = 6))]
+    pub state: Option<String>,
+    /// Page size, 1 to 100 (default 20).
+    #[serde(default)]
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[schemars(length(max = 200))]
+    pub cursor: Option<String>,
     #[serde(flatten)]
     pub conversation: Conversation,
 }

@@ -16,6 +16,7 @@ use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
     ListSessions, ReadCatchUp, StartSession,
 };
+use crate::ops::loops::ListLoops;
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
 use crate::ops::{self, CallContext, ContextError, Op, RawContext, Via};
@@ -33,7 +34,8 @@ Start a conversation with journal_catch_up to read decisions, work started, work
 questions waiting. Then open a session with session_start and one sentence describing the goal; \
 pass the returned session id as `session` on every later call and give each call a `purpose`. \
 Close the session with session_end, what happened, and the decisions, open questions and next \
-steps in your own words. Records are append-only logs: \
+steps in your own words; list in `resolved` the open loops (itm_… ids from the brief or \
+journal_loops) you settled. Records are append-only logs: \
 record_list, record_read, record_append.";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -96,7 +98,9 @@ impl JournalMcp {
     /// Close this conversation's session (`session`) with what happened: the handoff for the
     /// next conversation. Also list, one line each, the decisions you made (`decisions`), the
     /// questions you leave open (`open_questions`) and what should happen next (`next_steps`):
-    /// the next conversation's catch-up brief shows them first, in your words. Needs chats:read.
+    /// the next conversation's catch-up brief shows them first, in your words, and the open
+    /// questions and next steps stay open loops until closed. List in `resolved` the open
+    /// loops (`itm_…`) you settled. Needs chats:read.
     #[tool]
     async fn session_end(
         &self,
@@ -116,6 +120,7 @@ impl JournalMcp {
             decisions: a.decisions.clone(),
             open_questions: a.open_questions.clone(),
             next_steps: a.next_steps.clone(),
+            resolved: a.resolved.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input, Output::Journal)
             .await
@@ -140,6 +145,25 @@ impl JournalMcp {
             repo: a.repo.clone(),
             from,
             to,
+            limit: a.limit,
+            cursor: a.cursor.clone(),
+        };
+        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
+            .await
+    }
+
+    /// List open loops: the open questions and next steps sessions handed on, each an item
+    /// (`itm_…`) with its state (open, stale after 90 days, or done, answered, dropped), newest
+    /// first. `state`: open (default), closed or all. Close items with session_end's
+    /// `resolved`. Needs chats:read.
+    #[tool]
+    async fn journal_loops(
+        &self,
+        Parameters(a): Parameters<LoopsArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = ListLoops {
+            state: a.state.clone(),
             limit: a.limit,
             cursor: a.cursor.clone(),
         };

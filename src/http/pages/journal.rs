@@ -14,6 +14,7 @@ use crate::ops::audit::GetAuditEntry;
 use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, GetEntry, GetSession, ListDigests, ListSessions,
 };
+use crate::ops::loops::ListLoops;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -206,6 +207,8 @@ pub struct TimelineQuery {
     cursor: Option<String>,
     #[serde(default)]
     deleted: Option<String>,
+    #[serde(default)]
+    closed: Option<String>,
 }
 
 /// A period on the timeline: a day of sessions, or a week or month digest.
@@ -243,6 +246,14 @@ pub async fn timeline(
     let digests = match user.run(&state, ListDigests::default()).await.result {
         Ok(d) => d.digests,
         Err(e) => return error_page(&e, true),
+    };
+    // The open loops, on the first page only (they are not a period of the timeline).
+    let loops = match &q.cursor {
+        Some(_) => None,
+        None => match user.run(&state, open_loops()).await.result {
+            Ok(list) => Some(list),
+            Err(e) => return error_page(&e, true),
+        },
     };
     let mut periods: Vec<Period> = Vec::new();
     for s in &list.sessions {
@@ -291,10 +302,20 @@ pub async fn timeline(
             "next_cursor": list.next_cursor,
             "older_page": q.cursor.is_some(),
             "deleted": q.deleted.is_some(),
+            "closed": q.closed.is_some(),
+            "loops": loops,
             "today": today.to_string(),
             "oldest": oldest.to_string(),
         }),
     )
+}
+
+/// The open loops the page shows: the newest 50 not closed (stale ones included).
+fn open_loops() -> ListLoops {
+    ListLoops {
+        limit: Some(50),
+        ..Default::default()
+    }
 }
 
 /// Search as the page runs it: the same operation as `GET /api/v1/journal/search` and the

@@ -11,6 +11,7 @@ pub mod console;
 mod csrf;
 mod export;
 mod journal;
+mod loops;
 mod render;
 mod user;
 
@@ -34,6 +35,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/journal/audit/{id}", get(journal::audit))
         .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
+        .route("/journal/loops/close", post(loops::close))
         .route(
             "/journal/sign-in",
             get(user::sign_in_page).post(user::sign_in),

@@ -37,6 +37,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "summary.html",
         include_str!("../../../templates/summary.html"),
     ),
+    ("loops.html", include_str!("../../../templates/loops.html")),
     (
         "console.html",
         include_str!("../../../templates/console.html"),

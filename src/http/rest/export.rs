@@ -74,7 +74,7 @@ pub(crate) fn streamed(state: &AppState, plan: ExportPlan) -> Response {
         Format::Ndjson => ("application/x-ndjson", "ndjson"),
         Format::Markdown => ("text/markdown; charset=utf-8", "md"),
     };
-    let body = export::stream(state.db.clone(), plan.tenant, plan.format)
+    let body = export::stream(state.db.clone(), plan.tenant, plan.format, plan.now)
         .inspect_err(|e| tracing::error!(error = %e, "the export stopped midway"));
     let day = state.clock.now().format("%Y-%m-%d");
     (

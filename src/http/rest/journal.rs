@@ -87,7 +87,8 @@ pub async fn start(
     "outcome": "Fix ready for review; tests passed",
     "decisions": ["Keep the session cookie SameSite=Lax"],
     "open_questions": ["Should the retry policy be configurable?"],
-    "next_steps": ["Remove the old login route once the fix ships"]
+    "next_steps": ["Remove the old login route once the fix ships"],
+    "resolved": ["itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"]
 }))]
 pub struct EndRequest {
     /// What happened: the handoff for the next conversation (up to 2,000 characters;
@@ -105,7 +106,21 @@ pub struct EndRequest {
     /// What the next conversation should do first (same limits).
     #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
     pub next_steps: Option<Vec<String>>,
+    /// Open loops this session settled (`itm_…`, at most 100), as the brief and
+    /// `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
+    /// `answered`, a next step as `done`. Items closed already stay as they were.
+    #[schema(max_items = 100, value_type = Option<Vec<ItemIdText>>)]
+    pub resolved: Option<Vec<String>>,
 }
+
+/// An item id (`itm_…`).
+#[derive(utoipa::ToSchema)]
+#[schema(
+    pattern = "^itm_[0-9A-HJKMNP-TV-Z]{26}$",
+    example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"
+)]
+#[allow(dead_code)]
+pub struct ItemIdText(String);
 
 /// One hand-off item: one line, at most 300 characters.
 #[derive(utoipa::ToSchema)]
@@ -116,8 +131,10 @@ pub struct HandoffItem(String);
 /// Close a session.
 ///
 /// Close one of this credential's open sessions with what happened: the handoff the next
-/// conversation reads. A session closes exactly once: of two concurrent ends, the second is
-/// told it has ended (`409`). Needs `chats:read`.
+/// conversation reads. Its open questions and next steps (stated, or marked in its text)
+/// become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+/// closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+/// Needs `chats:read`.
 #[utoipa::path(
     post,
     path = "/api/v1/journal/sessions/{id}/end",
@@ -134,14 +151,16 @@ pub struct HandoffItem(String);
         (status = 200, description = "The session, closed", body = Session),
         (status = 400, description = "Malformed JSON, an outcome that is too long or has \
             control characters, a hand-off list with more than 20 items or an item longer than \
-            300 characters or on more than one line, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            300 characters or on more than one line, `resolved` with more than 100 ids or an \
+            entry that is not an item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
             an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's \
-            (`not-found`); sessions cannot be shared across credentials",
+            (`journal-off`), the session (or `X-Session-Id`) is not one of this credential's, \
+            or `resolved` names an item this credential may not close (`not-found`); sessions \
+            cannot be shared across credentials",
             body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The session (or `X-Session-Id`) has already ended \
             (`conflict`)", body = Problem, content_type = "application/problem+json"),
@@ -167,6 +186,7 @@ pub async fn end(
         decisions: body.decisions.clone(),
         open_questions: body.open_questions.clone(),
         next_steps: body.next_steps.clone(),
+        resolved: body.resolved.clone(),
     };
     Reply(call.body(&body).run(&state, input).await)
 }

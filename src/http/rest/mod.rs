@@ -10,6 +10,7 @@ mod episodes;
 pub(crate) mod export;
 mod health;
 pub(crate) mod journal;
+mod loops;
 pub(crate) mod records;
 pub(crate) mod search;
 mod token;
@@ -39,6 +40,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))
+        .routes(routes!(loops::list))
+        .routes(routes!(loops::close))
         .routes(routes!(export::export))
         .routes(routes!(search::search))
         .routes(routes!(catch_up::catch_up))

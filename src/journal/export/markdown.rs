@@ -9,8 +9,9 @@ use std::collections::HashMap;
 
 pub const HEADER: &str = "# Assistant journal: export\n\n\
     Everything this credential can read, oldest first: each session where it started, its \
-    calls as they were made (each names its session), summaries when they were stored, and \
-    week and month digests when they were made.\n\n";
+    calls as they were made (each names its session), summaries when they were stored, \
+    week and month digests when they were made, and open loops (the questions and next steps \
+    sessions handed on, in their state now) when they were opened.\n\n";
 
 /// How many items of each kind were written: the document's last line says so, which also
 /// tells a reader that it is complete.
@@ -20,13 +21,14 @@ pub struct Tally {
     calls: usize,
     summaries: usize,
     digests: usize,
+    loops: usize,
 }
 
 impl Tally {
     pub fn footer(&self) -> String {
         format!(
-            "---\nEnd of the export: {} sessions, {} calls, {} summaries, {} digests.\n",
-            self.sessions, self.calls, self.summaries, self.digests
+            "---\nEnd of the export: {} sessions, {} calls, {} summaries, {} digests, {} loops.\n",
+            self.sessions, self.calls, self.summaries, self.digests, self.loops
         )
     }
 }
@@ -44,7 +46,8 @@ pub fn render(
         match item {
             ExportItem::Session(s) => {
                 tally.sessions += 1;
-                let text = entry(s, reader, purposes.get(&s.id).map_or(&[], Vec::as_slice));
+                let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
+                let text = entry(s, reader, &carried);
                 // The heading, then the id the session's calls and summary name.
                 let (heading, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
                 out.push_str(&format!("\n{heading}\n- Session {}\n{rest}", s.id));
@@ -80,6 +83,24 @@ pub fn render(
                     d.period_start, d.session_count
                 ));
                 bullets(&mut out, &d.summary);
+            }
+            ExportItem::Loop(l) => {
+                tally.loops += 1;
+                let kind = if l.kind == "next_step" {
+                    "Next"
+                } else {
+                    "Open"
+                };
+                let closed = l.closed_at.map_or(String::new(), |at| {
+                    format!(" {}", at.format("%Y-%m-%d %H:%M"))
+                });
+                out.push_str(&format!(
+                    "- {} · {} · {kind}: {} · {}{closed}\n",
+                    l.created_at.format("%Y-%m-%d %H:%M:%S"),
+                    l.id,
+                    inert(&l.text),
+                    l.state,
+                ));
             }
         }
     }

@@ -20,8 +20,9 @@ pub async fn account_tables(app: &TestApp) -> Vec<String> {
     .unwrap()
 }
 
-/// The workers' rows for `account`: a summary budget, a week's digest, and a summary of
-/// `session` at `snapshot`.
+/// The workers' rows for `account`: a summary budget, a week's digest, a summary of
+/// `session` at `snapshot`, and an open item `session` handed on (as the quiet sweep opens
+/// them) with its source.
 pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: i32) {
     sqlx::query(
         "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
@@ -48,6 +49,21 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
     .bind(account)
     .bind(session)
     .bind(snapshot)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "WITH item AS (INSERT INTO journal_loops (account_id, loop_id, kind, item_key, text, \
+             stated, session_id, created_at) \
+           VALUES ($1, gen_random_uuid(), 'question', 'who reviews it', 'Who reviews it?', \
+             false, $2, now()) RETURNING loop_id) \
+         INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key, text, \
+             stated, created_at) \
+         SELECT $1, loop_id, $2, 'question', 'who reviews it', 'Who reviews it?', false, now() \
+           FROM item",
+    )
+    .bind(account)
+    .bind(session)
     .execute(&app.owner)
     .await
     .unwrap();

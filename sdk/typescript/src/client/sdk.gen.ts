@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -169,6 +169,42 @@ export const exportJournal = <ThrowOnError extends boolean = false>(options?: Op
 });
 
 /**
+ * List open loops.
+ *
+ * The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+ * `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
+ * the closing session and time). Newest first; items opened together keep the order they were
+ * stated in. An item is opened when its session closes, from what its assistant stated at
+ * `session_end` and what its text marks; a later statement of an open item's text does not
+ * open a second one. Needs `chats:read`; an item is visible exactly when the session that
+ * opened it is (as in the session list).
+ */
+export const listLoops = <ThrowOnError extends boolean = false>(options?: Options<ListLoopsData, ThrowOnError>) => (options?.client ?? client).get<ListLoopsResponses, ListLoopsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/loops',
+    ...options
+});
+
+/**
+ * Close an open loop.
+ *
+ * Closes one item as `done`, `answered` or `dropped`, in the session this call is recorded in
+ * (`X-Session-Id`, or the session it joins): the brief and `/journal.md` stop carrying it.
+ * A `stale` item can be closed too. Needs `chats:read`; only items of your own account that
+ * this credential can read (an organization's owner reads its members' items but does not
+ * close them). `session_end` closes items too, with its `resolved` list.
+ */
+export const closeLoop = <ThrowOnError extends boolean = false>(options: Options<CloseLoopData, ThrowOnError>) => (options.client ?? client).post<CloseLoopResponses, CloseLoopErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/loops/{id}/close',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Search the journal.
  *
  * PostgreSQL full-text search over sessions' goals, outcomes and summaries, calls' purposes
@@ -244,8 +280,10 @@ export const getSession = <ThrowOnError extends boolean = false>(options: Option
  * Close a session.
  *
  * Close one of this credential's open sessions with what happened: the handoff the next
- * conversation reads. A session closes exactly once: of two concurrent ends, the second is
- * told it has ended (`409`). Needs `chats:read`.
+ * conversation reads. Its open questions and next steps (stated, or marked in its text)
+ * become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+ * closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+ * Needs `chats:read`.
  */
 export const endSession = <ThrowOnError extends boolean = false>(options: Options<EndSessionData, ThrowOnError>) => (options.client ?? client).post<EndSessionResponses, EndSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

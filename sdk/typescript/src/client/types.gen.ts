@@ -163,11 +163,15 @@ export type CatchUp = {
      */
     more: boolean;
     /**
-     * What the assistants said should happen next, newest session first.
+     * What the assistants said should happen next: the open next-step items, as
+     * `open_questions` lists questions.
      */
     next_steps: Array<Item>;
     /**
-     * Questions waiting for you (ordered as decisions are).
+     * Questions waiting for you: every open item (with `id` and `age`) whatever the window,
+     * newest first (at most 50; `GET /api/v1/journal/loops` lists them all), and, in time
+     * order among them, the questions of the window's sessions that are no item (an open
+     * session's marked questions, a model summary's own). Never a closed item, nor a stale one.
      */
     open_questions: Array<Item>;
     /**
@@ -196,6 +200,17 @@ export type CatchUp = {
      * Work started and not finished.
      */
     work_started: Array<Item>;
+};
+
+/**
+ * How an item is closed.
+ */
+export type CloseRequest = {
+    /**
+     * `done` (a next step that was done), `answered` (a question that was answered) or
+     * `dropped` (no longer worth doing or asking).
+     */
+    state: string;
 };
 
 /**
@@ -308,6 +323,12 @@ export type EndRequest = {
      * credentials in it are scrubbed).
      */
     outcome?: string | null;
+    /**
+     * Open loops this session settled (`itm_…`, at most 100), as the brief and
+     * `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
+     * `answered`, a next step as `done`. Items closed already stay as they were.
+     */
+    resolved?: Array<ItemIdText> | null;
 };
 
 /**
@@ -442,10 +463,10 @@ export type EpisodeTurn = {
 };
 
 /**
- * One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary` or
- * `digest`) says which of these it is, with that object's fields besides.
+ * One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary`,
+ * `digest` or `loop`) says which of these it is, with that object's fields besides.
  */
-export type ExportLine = Session | Call | SessionSummary | Digest;
+export type ExportLine = Session | Call | SessionSummary | Digest | Loop;
 
 /**
  * A feature flag's value.
@@ -503,6 +524,11 @@ export type Health = {
  */
 export type Item = {
     /**
+     * With `id`: whole days the item has been open (0 on the day it was opened).
+     */
+    age?: number | null;
+    id?: ItemId | null;
+    /**
      * The session it comes from.
      */
     session_id: SessionId;
@@ -518,9 +544,78 @@ export type Item = {
 };
 
 /**
+ * `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type ItemId = string;
+
+/**
+ * An item id (`itm_…`).
+ */
+export type ItemIdText = string;
+
+/**
  * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type KeyId = string;
+
+/**
+ * An open question or next step a session handed on, and where it stands.
+ */
+export type Loop = {
+    /**
+     * Whole days it has been open (until it was closed); 0 on the day it was opened.
+     */
+    age: number;
+    /**
+     * When it was closed.
+     */
+    closed_at?: string | null;
+    closed_session_id?: SessionId | null;
+    /**
+     * When it was opened (when that session closed).
+     */
+    created_at: string;
+    /**
+     * The item (`itm_…`); close it with `POST /api/v1/journal/loops/{id}/close` or list it in
+     * `session_end`'s `resolved`.
+     */
+    id: ItemId;
+    /**
+     * `question` (an open question) or `next_step`.
+     */
+    kind: string;
+    /**
+     * The session that opened it (`ses_…`).
+     */
+    session_id: SessionId;
+    /**
+     * `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+     */
+    state: string;
+    /**
+     * True when that session's assistant stated it at `session_end`; false when the session's
+     * own text marked it (`Question:`, `TODO:`, a question in the goal or outcome).
+     */
+    stated: boolean;
+    /**
+     * The item in the words of the session that opened it.
+     */
+    text: string;
+};
+
+/**
+ * A page of open loops, newest first.
+ */
+export type LoopList = {
+    /**
+     * The items, newest first (items opened together in the order they were stated).
+     */
+    loops: Array<Loop>;
+    /**
+     * Pass it as `cursor` for the next page; absent on the last page.
+     */
+    next_cursor?: string | null;
+};
 
 /**
  * A call another account made on the Record of an organization you own: that organization's
@@ -1720,6 +1815,176 @@ export type ExportJournalResponses = {
 
 export type ExportJournalResponse = ExportJournalResponses[keyof ExportJournalResponses];
 
+export type ListLoopsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
+         * `answered`, `dropped`) or `all`.
+         */
+        state?: string;
+        /**
+         * How many items to return, from 1 to 100 (default 20).
+         */
+        limit?: number;
+        /**
+         * The `next_cursor` of the previous page.
+         */
+        cursor?: string;
+    };
+    url: '/api/v1/journal/loops';
+};
+
+export type ListLoopsErrors = {
+    /**
+     * A `state` other than open, closed or all, a bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListLoopsError = ListLoopsErrors[keyof ListLoopsErrors];
+
+export type ListLoopsResponses = {
+    /**
+     * A page of items, newest first
+     */
+    200: LoopList;
+};
+
+export type ListLoopsResponse = ListLoopsResponses[keyof ListLoopsResponses];
+
+export type CloseLoopData = {
+    /**
+     * How it ends
+     */
+    body: CloseRequest;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The item to close (`itm_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/journal/loops/{id}/close';
+};
+
+export type CloseLoopErrors = {
+    /**
+     * Malformed JSON, a `state` other than done, answered or dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), no item with this id that this credential may close, or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The item is closed already, or `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type CloseLoopError = CloseLoopErrors[keyof CloseLoopErrors];
+
+export type CloseLoopResponses = {
+    /**
+     * The item, closed
+     */
+    200: Loop;
+};
+
+export type CloseLoopResponse = CloseLoopResponses[keyof CloseLoopResponses];
+
 export type SearchJournalData = {
     body?: never;
     headers?: {
@@ -2196,7 +2461,7 @@ export type EndSessionData = {
 
 export type EndSessionErrors = {
     /**
-     * Malformed JSON, an outcome that is too long or has control characters, a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, an outcome that is too long or has control characters, a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line, `resolved` with more than 100 ids or an entry that is not an item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -2208,7 +2473,7 @@ export type EndSessionErrors = {
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's (`not-found`); sessions cannot be shared across credentials
+     * The assistant journal is off for this account (`journal-off`), the session (or `X-Session-Id`) is not one of this credential's, or `resolved` names an item this credential may not close (`not-found`); sessions cannot be shared across credentials
      */
     404: Problem;
     /**

@@ -6,6 +6,7 @@ from .append_request import AppendRequest
 from .audit_entry import AuditEntry
 from .call import Call
 from .catch_up import CatchUp
+from .close_request import CloseRequest
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
 from .deleted_digest import DeletedDigest
@@ -22,6 +23,8 @@ from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
 from .item import Item
+from .loop import Loop
+from .loop_list import LoopList
 from .organization_activity import OrganizationActivity
 from .problem import Problem
 from .provisional import Provisional
@@ -47,6 +50,7 @@ __all__ = (
     "AuditEntry",
     "Call",
     "CatchUp",
+    "CloseRequest",
     "DeleteAccountRequest",
     "Deleted",
     "DeletedDigest",
@@ -63,6 +67,8 @@ __all__ = (
     "Handoff",
     "Health",
     "Item",
+    "Loop",
+    "LoopList",
     "OrganizationActivity",
     "Problem",
     "Provisional",

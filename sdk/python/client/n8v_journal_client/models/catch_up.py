@@ -26,8 +26,13 @@ class CatchUp:
             decisions (list[Item]): Decisions made in the window, newest session first: within a session, those its
                 assistant stated when it ended it come ahead of those its summary derived; each once.
             more (bool): True when older sessions in the window were left out.
-            next_steps (list[Item]): What the assistants said should happen next, newest session first.
-            open_questions (list[Item]): Questions waiting for you (ordered as decisions are).
+            next_steps (list[Item]): What the assistants said should happen next: the open next-step items, as
+                `open_questions` lists questions.
+            open_questions (list[Item]): Questions waiting for you: every open item (with `id` and `age`) whatever the
+                window,
+                newest first (at most 50; `GET /api/v1/journal/loops` lists them all), and, in time
+                order among them, the questions of the window's sessions that are no item (an open
+                session's marked questions, a model summary's own). Never a closed item, nor a stale one.
             organization_activity (list[OrganizationActivity]): Calls members made on the Records of organizations you own,
                 newest first (with
                 `orgs:read`; at most 50).

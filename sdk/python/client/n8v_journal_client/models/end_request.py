@@ -17,7 +17,7 @@ class EndRequest:
     Example:
         {'decisions': ['Keep the session cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix
             ships'], 'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for review; tests
-            passed'}
+            passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}
 
     Attributes:
         decisions (list[str] | None | Unset): Decisions made in this session, one line each in your own words (at most
@@ -29,12 +29,16 @@ class EndRequest:
             limits).
         outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
             credentials in it are scrubbed).
+        resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
+            `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
+            `answered`, a next step as `done`. Items closed already stay as they were.
     """
 
     decisions: list[str] | None | Unset = UNSET
     next_steps: list[str] | None | Unset = UNSET
     open_questions: list[str] | None | Unset = UNSET
     outcome: None | str | Unset = UNSET
+    resolved: list[str] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         decisions: list[str] | None | Unset
@@ -70,6 +74,15 @@ class EndRequest:
         else:
             outcome = self.outcome
 
+        resolved: list[str] | None | Unset
+        if isinstance(self.resolved, Unset):
+            resolved = UNSET
+        elif isinstance(self.resolved, list):
+            resolved = self.resolved
+
+        else:
+            resolved = self.resolved
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -81,6 +94,8 @@ class EndRequest:
             field_dict["open_questions"] = open_questions
         if outcome is not UNSET:
             field_dict["outcome"] = outcome
+        if resolved is not UNSET:
+            field_dict["resolved"] = resolved
 
         return field_dict
 
@@ -148,11 +163,29 @@ class EndRequest:
 
         outcome = _parse_outcome(d.pop("outcome", UNSET))
 
+        def _parse_resolved(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                resolved_type_0 = cast(list[str], data)
+
+                return resolved_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        resolved = _parse_resolved(d.pop("resolved", UNSET))
+
         end_request = cls(
             decisions=decisions,
             next_steps=next_steps,
             open_questions=open_questions,
             outcome=outcome,
+            resolved=resolved,
         )
 
         return end_request

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="Item")
 
@@ -21,11 +23,15 @@ class Item:
         stated (bool): True when the session's assistant stated it in the hand-off it ended the session with;
             false when a summary derived it or code read it from the session's marked text.
         text (str): What was decided, started, finished, asked or left to do next.
+        age (int | None | Unset): With `id`: whole days the item has been open (0 on the day it was opened).
+        id (None | str | Unset):
     """
 
     session_id: str
     stated: bool
     text: str
+    age: int | None | Unset = UNSET
+    id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -34,6 +40,18 @@ class Item:
         stated = self.stated
 
         text = self.text
+
+        age: int | None | Unset
+        if isinstance(self.age, Unset):
+            age = UNSET
+        else:
+            age = self.age
+
+        id: None | str | Unset
+        if isinstance(self.id, Unset):
+            id = UNSET
+        else:
+            id = self.id
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -44,6 +62,10 @@ class Item:
                 "text": text,
             }
         )
+        if age is not UNSET:
+            field_dict["age"] = age
+        if id is not UNSET:
+            field_dict["id"] = id
 
         return field_dict
 
@@ -56,10 +78,30 @@ class Item:
 
         text = d.pop("text")
 
+        def _parse_age(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        age = _parse_age(d.pop("age", UNSET))
+
+        def _parse_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        id = _parse_id(d.pop("id", UNSET))
+
         item = cls(
             session_id=session_id,
             stated=stated,
             text=text,
+            age=age,
+            id=id,
         )
 
         item.additional_properties = d

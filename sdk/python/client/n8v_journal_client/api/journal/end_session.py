@@ -133,8 +133,10 @@ def sync_detailed(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads. A session closes exactly once: of two concurrent ends, the second is
-    told it has ended (`409`). Needs `chats:read`.
+    conversation reads. Its open questions and next steps (stated, or marked in its text)
+    become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+    closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+    Needs `chats:read`.
 
     Args:
         id (str):
@@ -144,7 +146,7 @@ def sync_detailed(
         body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
             cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
             'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed'}.
+            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,8 +183,10 @@ def sync(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads. A session closes exactly once: of two concurrent ends, the second is
-    told it has ended (`409`). Needs `chats:read`.
+    conversation reads. Its open questions and next steps (stated, or marked in its text)
+    become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+    closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+    Needs `chats:read`.
 
     Args:
         id (str):
@@ -192,7 +196,7 @@ def sync(
         body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
             cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
             'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed'}.
+            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,8 +228,10 @@ async def asyncio_detailed(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads. A session closes exactly once: of two concurrent ends, the second is
-    told it has ended (`409`). Needs `chats:read`.
+    conversation reads. Its open questions and next steps (stated, or marked in its text)
+    become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+    closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+    Needs `chats:read`.
 
     Args:
         id (str):
@@ -235,7 +241,7 @@ async def asyncio_detailed(
         body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
             cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
             'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed'}.
+            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -270,8 +276,10 @@ async def asyncio(
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
-    conversation reads. A session closes exactly once: of two concurrent ends, the second is
-    told it has ended (`409`). Needs `chats:read`.
+    conversation reads. Its open questions and next steps (stated, or marked in its text)
+    become open loops (`GET /api/v1/journal/loops`); `resolved` closes earlier ones. A session
+    closes exactly once: of two concurrent ends, the second is told it has ended (`409`).
+    Needs `chats:read`.
 
     Args:
         id (str):
@@ -281,7 +289,7 @@ async def asyncio(
         body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
             cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
             'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed'}.
+            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

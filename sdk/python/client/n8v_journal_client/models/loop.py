@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="Loop")
+
+
+@_attrs_define
+class Loop:
+    """An open question or next step a session handed on, and where it stands.
+
+    Example:
+        {'age': 3, 'closed_at': None, 'closed_session_id': None, 'created_at': '2026-11-10T10:42:10Z', 'id':
+            'itm_01M72B6Q00EDV8XKQ3RN1Z3H6A', 'kind': 'question', 'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'state':
+            'open', 'stated': True, 'text': 'Should the retry policy be configurable?'}
+
+    Attributes:
+        age (int): Whole days it has been open (until it was closed); 0 on the day it was opened.
+        created_at (datetime.datetime): When it was opened (when that session closed).
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
+        kind (str): `question` (an open question) or `next_step`.
+        session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
+        state (str): `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+        stated (bool): True when that session's assistant stated it at `session_end`; false when the session's
+            own text marked it (`Question:`, `TODO:`, a question in the goal or outcome).
+        text (str): The item in the words of the session that opened it.
+        closed_at (datetime.datetime | None | Unset): When it was closed.
+        closed_session_id (None | str | Unset):
+    """
+
+    age: int
+    created_at: datetime.datetime
+    id: str
+    kind: str
+    session_id: str
+    state: str
+    stated: bool
+    text: str
+    closed_at: datetime.datetime | None | Unset = UNSET
+    closed_session_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        age = self.age
+
+        created_at = self.created_at.isoformat()
+
+        id = self.id
+
+        kind = self.kind
+
+        session_id = self.session_id
+
+        state = self.state
+
+        stated = self.stated
+
+        text = self.text
+
+        closed_at: None | str | Unset
+        if isinstance(self.closed_at, Unset):
+            closed_at = UNSET
+        elif isinstance(self.closed_at, datetime.datetime):
+            closed_at = self.closed_at.isoformat()
+        else:
+            closed_at = self.closed_at
+
+        closed_session_id: None | str | Unset
+        if isinstance(self.closed_session_id, Unset):
+            closed_session_id = UNSET
+        else:
+            closed_session_id = self.closed_session_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "age": age,
+                "created_at": created_at,
+                "id": id,
+                "kind": kind,
+                "session_id": session_id,
+                "state": state,
+                "stated": stated,
+                "text": text,
+            }
+        )
+        if closed_at is not UNSET:
+            field_dict["closed_at"] = closed_at
+        if closed_session_id is not UNSET:
+            field_dict["closed_session_id"] = closed_session_id
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        age = d.pop("age")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        id = d.pop("id")
+
+        kind = d.pop("kind")
+
+        session_id = d.pop("session_id")
+
+        state = d.pop("state")
+
+        stated = d.pop("stated")
+
+        text = d.pop("text")
+
+        def _parse_closed_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                closed_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return closed_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        closed_at = _parse_closed_at(d.pop("closed_at", UNSET))
+
+        def _parse_closed_session_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        closed_session_id = _parse_closed_session_id(d.pop("closed_session_id", UNSET))
+
+        loop = cls(
+            age=age,
+            created_at=created_at,
+            id=id,
+            kind=kind,
+            session_id=session_id,
+            state=state,
+            stated=stated,
+            text=text,
+            closed_at=closed_at,
+            closed_session_id=closed_session_id,
+        )
+
+        loop.additional_properties = d
+        return loop
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,45 @@
+//! The journal page's open loops: closing one from its form (the list itself is on the
+//! timeline, `journal::timeline`). The same operation as `POST /api/v1/journal/loops/{id}/close`,
+//! as the signed-in user.
+
+use super::CsrfKey;
+use super::render::error_page;
+use super::user::{PageUser, csrf_refused};
+use crate::http::AppState;
+use crate::ids::{ItemId, TypedId};
+use crate::ops::loops::CloseLoop;
+use axum::Extension;
+use axum::Form;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct CloseForm {
+    #[serde(default)]
+    csrf: String,
+    /// The item (`itm_…`).
+    target: String,
+    /// `done`, `answered` or `dropped`.
+    state: String,
+}
+
+/// Closes one item from its form on the journal page.
+pub async fn close(
+    State(state): State<AppState>,
+    user: PageUser,
+    Extension(key): Extension<CsrfKey>,
+    Form(form): Form<CloseForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = CloseLoop {
+        item: ItemId::arg(&form.target),
+        state: form.state,
+    };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal?closed=1#loops").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}

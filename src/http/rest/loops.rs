@@ -1,0 +1,138 @@
+//! Open loops over REST: `GET /api/v1/journal/loops` and `POST /api/v1/journal/loops/{id}/close`.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::ids::{ItemId, TypedId};
+use crate::journal::loops::Loop;
+use crate::ops::loops::{CloseLoop, ListLoops, LoopList};
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LoopsQuery {
+    /// `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
+    /// `answered`, `dropped`) or `all`.
+    #[param(pattern = "^(open|closed|all)$", example = "open")]
+    pub state: Option<String>,
+    /// How many items to return, from 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100, example = 20)]
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// List open loops.
+///
+/// The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+/// `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
+/// the closing session and time). Newest first; items opened together keep the order they were
+/// stated in. An item is opened when its session closes, from what its assistant stated at
+/// `session_end` and what its text marks; a later statement of an open item's text does not
+/// open a second one. Needs `chats:read`; an item is visible exactly when the session that
+/// opened it is (as in the session list).
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/loops",
+    operation_id = "listLoops",
+    tag = "journal",
+    params(LoopsQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "A page of items, newest first", body = LoopList),
+        (status = 400, description = "A `state` other than open, closed or all, a bad `limit` \
+            or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(q): ApiQuery<LoopsQuery>,
+) -> Reply<LoopList> {
+    let input = ListLoops {
+        state: q.state,
+        limit: q.limit,
+        cursor: q.cursor,
+    };
+    Reply(call.run(&state, input).await)
+}
+
+/// How an item is closed.
+#[derive(Deserialize, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": "answered"}))]
+pub struct CloseRequest {
+    /// `done` (a next step that was done), `answered` (a question that was answered) or
+    /// `dropped` (no longer worth doing or asking).
+    #[schema(pattern = "^(done|answered|dropped)$")]
+    pub state: String,
+}
+
+/// Close an open loop.
+///
+/// Closes one item as `done`, `answered` or `dropped`, in the session this call is recorded in
+/// (`X-Session-Id`, or the session it joins): the brief and `/journal.md` stop carrying it.
+/// A `stale` item can be closed too. Needs `chats:read`; only items of your own account that
+/// this credential can read (an organization's owner reads its members' items but does not
+/// close them). `session_end` closes items too, with its `resolved` list.
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/loops/{id}/close",
+    operation_id = "closeLoop",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The item to close (`itm_…`)",
+            example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
+        JournalHeaders,
+    ),
+    request_body(content = CloseRequest, content_type = "application/json",
+        description = "How it ends"),
+    responses(
+        (status = 200, description = "The item, closed", body = Loop),
+        (status = 400, description = "Malformed JSON, a `state` other than done, answered or \
+            dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), no item with this id that this credential may close, or \
+            `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The item is closed already, or `X-Session-Id` names a \
+            session that has ended (`conflict`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts \
+            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
+            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape, unknown fields included \
+            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn close(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<CloseRequest>,
+) -> Reply<Loop> {
+    let input = CloseLoop {
+        item: ItemId::arg(&id),
+        state: body.state.clone(),
+    };
+    Reply(call.body(&body).run(&state, input).await)
+}

@@ -1,0 +1,528 @@
+//! Open loops: the open questions and next steps sessions hand on, as items (`itm_…`) that
+//! stay open, whatever the brief's window, until someone closes them (migration 0018).
+//!
+//! - **Opened** when a session closes (`opening`): the questions and next steps its assistant
+//!   stated at `session_end`, and the questions its goal, outcome and purposes mark
+//!   (`summarize::marked`), stated ones first, each once. While a session is open its marked
+//!   questions show in the brief as before, derived and without an id; a model summary's own
+//!   questions, and those of sessions closed before items existed, also stay derived lines.
+//! - **One item per text.** A session stating an open item again (compared by
+//!   [`item_key`], as the brief compares items) joins it as one more source instead of opening
+//!   a second one. It joins only an item that its own credential opened in a session whose
+//!   scopes it holds — an item it can surely read, whether the close is its own end, its retired
+//!   sessions, or the service's quiet sweep (which cannot know the credential's repository
+//!   restriction); another key of the account opens its own item.
+//! - **Closed** as `done`, `answered` or `dropped`, with the closing session and time: by
+//!   `POST /api/v1/journal/loops/{id}/close` or by `session_end`'s `resolved` (a question
+//!   becomes `answered`, a next step `done`). An organization's owner reads its members'
+//!   organization items but does not close them.
+//! - **Stale** is derived when read, never stored: an item open for [`STALE_DAYS`] days or more
+//!   reads as `stale`. It stays listed under `?state=open` and can still be closed, but leaves
+//!   the brief and `/journal.md`, and a new statement of its text opens a fresh item. No job
+//!   has to visit it, and the answer is exact at any clock.
+//! - **Visibility** is the session list's: an item is visible exactly when its opening session
+//!   is (the policies decide, as for calls).
+
+use super::cursor::Cursor;
+use super::handoff::{Carried, Line};
+use super::views::{OWNED_ORGANIZATIONS, Session};
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::{ItemId, SessionId};
+use crate::summarize::marked::item_key;
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use uuid::Uuid;
+
+mod opening;
+pub use opening::open_from_closed;
+
+/// Days an item stays open before it reads as stale.
+pub const STALE_DAYS: i64 = 90;
+/// Most items one page of the list holds.
+pub const MAX_LOOPS_PAGE: i64 = 100;
+/// Most ids one `session_end` may resolve.
+pub const MAX_RESOLVED: usize = 100;
+/// Most open items of each kind the brief and `/journal.md` carry (the list has the rest).
+pub const MAX_CARRIED: i64 = 50;
+
+/// What an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopKind {
+    Question,
+    NextStep,
+}
+
+impl LoopKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LoopKind::Question => "question",
+            LoopKind::NextStep => "next_step",
+        }
+    }
+
+    fn from_db(text: &str) -> Self {
+        if text == "next_step" {
+            LoopKind::NextStep
+        } else {
+            LoopKind::Question
+        }
+    }
+
+    /// What closing it through `session_end`'s `resolved` makes it.
+    const fn resolved(self) -> Closing {
+        match self {
+            LoopKind::Question => Closing::Answered,
+            LoopKind::NextStep => Closing::Done,
+        }
+    }
+}
+
+/// How an item is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closing {
+    Done,
+    Answered,
+    Dropped,
+}
+
+impl Closing {
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        match text.trim() {
+            "done" => Ok(Closing::Done),
+            "answered" => Ok(Closing::Answered),
+            "dropped" => Ok(Closing::Dropped),
+            other => Err(format!(
+                "state {:?} is not one of done, answered, dropped",
+                crate::ids::shown(other)
+            )),
+        }
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Closing::Done => "done",
+            Closing::Answered => "answered",
+            Closing::Dropped => "dropped",
+        }
+    }
+}
+
+/// Which items a list shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StateFilter {
+    /// Not closed: `open` and `stale` (the default).
+    #[default]
+    Open,
+    /// `done`, `answered` or `dropped`.
+    Closed,
+    All,
+}
+
+impl StateFilter {
+    pub fn parse(text: Option<&str>) -> std::result::Result<Self, String> {
+        match text.map(str::trim) {
+            None | Some("") | Some("open") => Ok(StateFilter::Open),
+            Some("closed") => Ok(StateFilter::Closed),
+            Some("all") => Ok(StateFilter::All),
+            Some(other) => Err(format!(
+                "state {:?} is not one of open, closed, all",
+                crate::ids::shown(other)
+            )),
+        }
+    }
+
+    fn condition(self) -> Option<&'static str> {
+        match self {
+            StateFilter::Open => Some("state = 'open'"),
+            StateFilter::Closed => Some("state <> 'open'"),
+            StateFilter::All => None,
+        }
+    }
+}
+
+/// An open question or next step a session handed on, and where it stands.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "id": "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A",
+    "kind": "question",
+    "text": "Should the retry policy be configurable?",
+    "state": "open",
+    "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
+    "stated": true,
+    "created_at": "2026-11-10T10:42:10Z",
+    "age": 3,
+    "closed_at": null,
+    "closed_session_id": null
+}))]
+pub struct Loop {
+    /// The item (`itm_…`); close it with `POST /api/v1/journal/loops/{id}/close` or list it in
+    /// `session_end`'s `resolved`.
+    pub id: ItemId,
+    /// `question` (an open question) or `next_step`.
+    pub kind: &'static str,
+    /// The item in the words of the session that opened it.
+    pub text: String,
+    /// `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+    pub state: &'static str,
+    /// The session that opened it (`ses_…`).
+    pub session_id: SessionId,
+    /// True when that session's assistant stated it at `session_end`; false when the session's
+    /// own text marked it (`Question:`, `TODO:`, a question in the goal or outcome).
+    pub stated: bool,
+    /// When it was opened (when that session closed).
+    pub created_at: DateTime<Utc>,
+    /// Whole days it has been open (until it was closed); 0 on the day it was opened.
+    pub age: i64,
+    /// When it was closed.
+    pub closed_at: Option<DateTime<Utc>>,
+    /// The session that closed it (`ses_…`), when it is one the reader can read and still exists.
+    pub closed_session_id: Option<SessionId>,
+}
+
+#[derive(sqlx::FromRow)]
+struct LoopRow {
+    loop_id: Uuid,
+    kind: String,
+    text: String,
+    state: String,
+    session_id: Uuid,
+    stated: bool,
+    created_at: DateTime<Utc>,
+    closed_at: Option<DateTime<Utc>>,
+    closed_session_id: Option<Uuid>,
+}
+
+/// The columns of a `journal_loops` row in scope; the closing session only when the reader
+/// can read it (the subquery runs under the sessions' policies).
+const LOOP_COLUMNS: &str = "loop_id, kind, text, state, session_id, stated, created_at, \
+    closed_at, (SELECT s.session_id FROM journal_sessions s \
+     WHERE s.account_id = journal_loops.account_id \
+       AND s.session_id = journal_loops.closed_session_id) AS closed_session_id";
+
+/// The item as read at `now`: its stale state and age are derived here.
+fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
+    let open = r.state == "open";
+    let state = match r.state.as_str() {
+        "open" if now - r.created_at >= stale_after() => "stale",
+        "open" => "open",
+        "done" => Closing::Done.as_str(),
+        "answered" => Closing::Answered.as_str(),
+        _ => Closing::Dropped.as_str(),
+    };
+    let until = if open {
+        now
+    } else {
+        r.closed_at.unwrap_or(now)
+    };
+    Loop {
+        id: ItemId(r.loop_id),
+        kind: LoopKind::from_db(&r.kind).as_str(),
+        text: r.text,
+        state,
+        session_id: SessionId(r.session_id),
+        stated: r.stated,
+        created_at: r.created_at,
+        age: (until - r.created_at).num_days().max(0),
+        closed_at: r.closed_at,
+        closed_session_id: r.closed_session_id.map(SessionId),
+    }
+}
+
+fn stale_after() -> Duration {
+    Duration::days(STALE_DAYS)
+}
+
+/// The items a caller may see that meet `conds` (SQL on `journal_loops`), as a FROM item to
+/// name `journal_loops`, each branch cut to `order` (e.g. `"created_at DESC, loop_id LIMIT $3"`):
+/// the account's own through its index, then members' items of organizations it owns through
+/// their sessions (as `views::visible_sessions` splits the sessions; the policies still decide).
+fn visible_loops(conds: &str, order: &str) -> String {
+    format!(
+        "((SELECT * FROM journal_loops WHERE account_id = n8v_account() AND {conds} \
+           ORDER BY {order}) \
+         UNION ALL \
+         (SELECT * FROM journal_loops WHERE account_id <> n8v_account() AND {conds} \
+            AND (account_id, session_id) IN (SELECT s.account_id, s.session_id \
+                 FROM journal_sessions s WHERE s.account_id <> n8v_account() \
+                   AND s.organization_id = ANY ({OWNED_ORGANIZATIONS})) \
+           ORDER BY {order})) journal_loops"
+    )
+}
+
+/// A page of items, newest first (items opened together in the order they were stated).
+pub struct LoopPage {
+    pub items: Vec<Loop>,
+    pub next_cursor: Option<String>,
+}
+
+/// The items the caller can read in `filter`, newest first, `limit` a page after `cursor`.
+#[tracing::instrument(skip_all, err)]
+pub async fn list(
+    tx: &mut TenantTx,
+    filter: StateFilter,
+    limit: i64,
+    cursor: Option<Cursor>,
+    now: DateTime<Utc>,
+) -> Result<LoopPage> {
+    let mut rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last().map(|l| {
+            Cursor {
+                at: l.created_at,
+                id: l.id.0,
+            }
+            .encode()
+        })
+    } else {
+        None
+    };
+    Ok(LoopPage {
+        items: rows,
+        next_cursor,
+    })
+}
+
+/// The items of `kind` still open and not stale, newest first, at most [`MAX_CARRIED`]: what
+/// the brief and `/journal.md` carry, whatever their window.
+#[tracing::instrument(skip_all, err)]
+pub async fn carried(tx: &mut TenantTx, kind: LoopKind, now: DateTime<Utc>) -> Result<Vec<Loop>> {
+    let fresh = "state = 'open' AND created_at > $4";
+    read(tx, Some(fresh), Some(kind), None, MAX_CARRIED, now).await
+}
+
+async fn read(
+    tx: &mut TenantTx,
+    state: Option<&str>,
+    kind: Option<LoopKind>,
+    cursor: Option<Cursor>,
+    limit: i64,
+    now: DateTime<Utc>,
+) -> Result<Vec<Loop>> {
+    let conds = super::views::conditions(
+        &["TRUE"],
+        &[
+            (state.is_some(), state.unwrap_or_default()),
+            (kind.is_some(), "kind = $5"),
+            (
+                cursor.is_some(),
+                "(created_at < $1 OR (created_at = $1 AND loop_id > $2))",
+            ),
+        ],
+    );
+    let order = "created_at DESC, loop_id LIMIT $3";
+    let sql = format!(
+        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY {order}",
+        visible_loops(&conds, order)
+    );
+    let rows: Vec<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(cursor.map(|c| c.at))
+        .bind(cursor.map(|c| c.id))
+        .bind(limit)
+        .bind(now - stale_after())
+        .bind(kind.map(LoopKind::as_str))
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows.into_iter().map(|r| view(r, now)).collect())
+}
+
+/// The items the caller can read, oldest first (items opened together in the order they were
+/// stated), after `($1, $2)`, `$3` of them: the export's rows (`journal::export`).
+/// (The index is read backwards, in time order; PostgreSQL's incremental sort puts the few
+/// items of one time in id order.)
+pub fn export_sql() -> String {
+    let order = "created_at, loop_id LIMIT $3";
+    let after = "(created_at, loop_id) > ($1, $2)";
+    format!(
+        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY {order}",
+        visible_loops(after, order)
+    )
+}
+
+/// Rows of [`export_sql`] as items, read at `now`.
+pub async fn export_page(
+    tx: &mut TenantTx,
+    after: (DateTime<Utc>, Uuid),
+    limit: i64,
+    now: DateTime<Utc>,
+) -> Result<Vec<Loop>> {
+    let rows: Vec<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(export_sql()))
+        .bind(after.0)
+        .bind(after.1)
+        .bind(limit)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows.into_iter().map(|r| view(r, now)).collect())
+}
+
+/// Closes one item the caller may close, as `closing`, in `session`. 404 when there is no such
+/// item for the caller (or it may read but not close it); 409 when it is closed already.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn close(
+    tx: &mut TenantTx,
+    id: ItemId,
+    closing: Closing,
+    session: SessionId,
+    now: DateTime<Utc>,
+) -> Result<Loop> {
+    let closed: Option<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE journal_loops SET state = $2, closed_at = $3, closed_session_id = $4 \
+         WHERE account_id = n8v_account() AND loop_id = $1 AND state = 'open' \
+         RETURNING {LOOP_COLUMNS}"
+    )))
+    .bind(id)
+    .bind(closing.as_str())
+    .bind(now)
+    .bind(session)
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(row) = closed {
+        return Ok(view(row, now));
+    }
+    let found = closable(tx, &[id]).await?;
+    Err(match found.first() {
+        Some((_, state)) => Error::Conflict(format!(
+            "item {id} is closed already ({state}); a new statement of it opens a new item"
+        )),
+        _ => not_closable(id),
+    })
+}
+
+fn not_closable(id: ItemId) -> Error {
+    Error::NotFound(format!(
+        "no item with id {:?} that this credential may close is visible to it (an \
+         organization's owner reads its members' items but does not close them)",
+        id.to_string()
+    ))
+}
+
+/// Of `ids`, those the caller can read in its own account, with their stored state.
+async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, String)>> {
+    let ids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    let rows: Vec<(Uuid, String)> = sqlx::query_as(
+        "SELECT loop_id, state FROM journal_loops \
+         WHERE account_id = n8v_account() AND loop_id = ANY ($1)",
+    )
+    .bind(&ids)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, state)| (ItemId(id), state))
+        .collect())
+}
+
+/// Closes the open items among `ids` in `session` (`session_end`'s `resolved`): a question as
+/// `answered`, a next step as `done`. Items closed already stay as they were closed; an id
+/// that names no item the caller may close is a 404, and nothing is closed.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn resolve(
+    tx: &mut TenantTx,
+    ids: &[ItemId],
+    session: SessionId,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let known: HashSet<ItemId> = closable(tx, ids).await?.into_iter().map(|k| k.0).collect();
+    if let Some(missing) = ids.iter().find(|id| !known.contains(id)) {
+        return Err(not_closable(*missing));
+    }
+    let uuids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    sqlx::query(
+        "UPDATE journal_loops \
+         SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
+             closed_at = $4, closed_session_id = $5 \
+         WHERE account_id = n8v_account() AND loop_id = ANY ($1) AND state = 'open'",
+    )
+    .bind(&uuids)
+    .bind(LoopKind::Question.resolved().as_str())
+    .bind(LoopKind::NextStep.resolved().as_str())
+    .bind(now)
+    .bind(session)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// What a session's items are, by kind and [`item_key`]: the lines of the session the brief
+/// and `/journal.md` leave to the items (read as the caller, under the sources' policy).
+pub type ItemKeys = HashMap<SessionId, HashSet<(LoopKind, String)>>;
+
+/// The items each of `sessions` opened or joined, whatever their state now.
+#[tracing::instrument(skip_all, err)]
+pub async fn keys_of(tx: &mut TenantTx, sessions: &[Session]) -> Result<ItemKeys> {
+    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) =
+        sessions.iter().map(|s| (s.account_id.0, s.id.0)).unzip();
+    if ids.is_empty() {
+        return Ok(ItemKeys::new());
+    }
+    let rows: Vec<(Uuid, String, String)> = sqlx::query_as(
+        "SELECT session_id, kind, item_key FROM journal_loop_sources \
+         WHERE (account_id, session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))",
+    )
+    .bind(&accounts)
+    .bind(&ids)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut keys = ItemKeys::new();
+    for (session, kind, key) in rows {
+        keys.entry(SessionId(session))
+            .or_default()
+            .insert((LoopKind::from_db(&kind), key));
+    }
+    Ok(keys)
+}
+
+/// `carried` without the questions and next steps that are items of its session (`keys`):
+/// those are read as items, open or closed, never again as the session's derived lines.
+pub fn without_items(mut carried: Carried, keys: Option<&HashSet<(LoopKind, String)>>) -> Carried {
+    let Some(keys) = keys else { return carried };
+    let keep = |kind: LoopKind| move |line: &Line| !keys.contains(&(kind, item_key(&line.text)));
+    carried.open_questions.retain(keep(LoopKind::Question));
+    carried.next_steps.retain(keep(LoopKind::NextStep));
+    carried
+}
+
+/// The "Still open" section of `/journal.md`: the open items, newest first, as many as fit in
+/// `max_chars` (then how many were left out); empty when none is open.
+pub fn markdown(items: &[Loop], max_chars: usize) -> String {
+    use super::window::inert;
+    let head = "## Still open\n";
+    let tail = |left: usize| match left {
+        0 => "\n".to_owned(),
+        n => format!("- …and {n} more: GET /api/v1/journal/loops or journal_loops.\n\n"),
+    };
+    let chars = |s: &str| s.chars().count();
+    let frame = chars(head) + chars(&tail(items.len()));
+    if items.is_empty() || frame > max_chars {
+        return String::new();
+    }
+    let mut budget = max_chars - frame;
+    let mut out = head.to_owned();
+    let mut shown = 0;
+    for item in items {
+        let prefix = if item.kind == LoopKind::NextStep.as_str() {
+            "Next"
+        } else {
+            "Open"
+        };
+        let age = match item.age {
+            0 => "opened today".to_owned(),
+            1 => "open 1 day".to_owned(),
+            n => format!("open {n} days"),
+        };
+        let line = format!("- {prefix}: {} · {} · {age}\n", inert(&item.text), item.id);
+        if chars(&line) > budget {
+            break;
+        }
+        budget -= chars(&line);
+        out.push_str(&line);
+        shown += 1;
+    }
+    out.push_str(&tail(items.len() - shown));
+    out
+}

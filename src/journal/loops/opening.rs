@@ -1,0 +1,188 @@
+//! Opening items as sessions close: the end (`sessions::end`), the retired implicit sessions
+//! (`sessions::join_or_issue`) and the quiet sweep (`sessions::close_quiet`) each call
+//! [`open_from_closed`] in the closing transaction, so a session's items exist exactly when
+//! its close does. Never on the per-call write path.
+
+use super::{LoopKind, stale_after};
+use crate::db::TenantTx;
+use crate::ids::{self, SessionId};
+use crate::journal::views::{self, SESSION_COLUMNS, Session, SessionRow};
+use crate::summarize::marked::item_key;
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+/// One question or next step a closing session hands on.
+struct Stated {
+    kind: LoopKind,
+    text: String,
+    stated: bool,
+    key: String,
+}
+
+/// Opens the items of `sessions`, just closed (those that only read the journal hand nothing
+/// on, as they stay out of the list): their stated questions and next steps, then the
+/// questions their goal, outcome and purposes mark. `pending` is a purpose not recorded yet
+/// (the end call's own, recorded once the end commits), read as the newest. Each item joins
+/// the open item with its text that the session's credential opened (see the module), or opens
+/// a new one.
+#[tracing::instrument(skip_all, err)]
+pub async fn open_from_closed(
+    tx: &mut TenantTx,
+    sessions: &[SessionId],
+    pending: Option<&str>,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    if sessions.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
+         WHERE account_id = n8v_account() AND session_id = ANY ($1) AND NOT journal_only \
+         ORDER BY credential_id, session_id"
+    )))
+    .bind(sessions)
+    .fetch_all(tx.conn())
+    .await?;
+    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+    let purposes = views::marked_purposes(tx, &sessions).await?;
+    for session in &sessions {
+        let marked: Vec<String> = pending
+            .map(str::to_owned)
+            .into_iter()
+            .chain(purposes.get(&session.id).into_iter().flatten().cloned())
+            .collect();
+        let carried = session.carried(&marked);
+        let lines: Vec<Stated> = [
+            (LoopKind::Question, carried.open_questions),
+            (LoopKind::NextStep, carried.next_steps),
+        ]
+        .into_iter()
+        .flat_map(|(kind, lines)| {
+            lines.into_iter().map(move |l| Stated {
+                kind,
+                key: item_key(&l.text),
+                text: l.text,
+                stated: l.stated,
+            })
+        })
+        .collect();
+        if !lines.is_empty() {
+            open_lines(tx, session, &lines, now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Opens or joins the items of one session's lines.
+async fn open_lines(
+    tx: &mut TenantTx,
+    session: &Session,
+    lines: &[Stated],
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    let credential = session.key_id.0;
+    // One credential's closes queue here, so two concurrent ends stating the same text open
+    // one item between them (transaction-scoped: released at commit).
+    sqlx::query_scalar!(
+        "SELECT pg_advisory_xact_lock(hashtextextended('n8v-loops:' || $1::uuid::text, 0))",
+        credential
+    )
+    .fetch_one(tx.conn())
+    .await?;
+    // Each line as a new item first; the lines that join an item take its id below.
+    let mut all = Rows::of(lines.iter().map(|l| (ids::new_id(), l)));
+    // The open, fresh item of each line's text that this credential opened in a session whose
+    // scopes the closing one holds: one it can surely read (see the module).
+    let found = sqlx::query!(
+        r#"SELECT DISTINCT ON (t.n) t.n AS "n!", l.loop_id
+             FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(kind, key, n)
+             JOIN journal_loops l ON l.account_id = n8v_account() AND l.kind = t.kind
+                  AND l.item_key = t.key AND l.state = 'open' AND l.created_at > $5
+             JOIN journal_sessions o ON o.account_id = l.account_id
+                  AND o.session_id = l.session_id
+            WHERE o.credential_id = $3 AND o.scopes <@ $4
+            ORDER BY t.n, l.created_at, l.loop_id"#,
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
+        credential,
+        &session.scopes,
+        now - stale_after()
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    let mut joined = vec![false; lines.len()];
+    for row in found {
+        let i = (row.n - 1) as usize;
+        all.ids[i] = row.loop_id;
+        joined[i] = true;
+    }
+    let new = Rows::of(
+        (all.ids.iter().copied().zip(lines))
+            .zip(&joined)
+            .filter(|(_, joined)| !**joined)
+            .map(|(line, _)| line),
+    );
+    sqlx::query!(
+        "INSERT INTO journal_loops (account_id, loop_id, kind, item_key, text, stated,
+             session_id, created_at)
+         SELECT n8v_account(), t.id, t.kind, t.key, t.text, t.stated, $6, $7
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bool[])
+                AS t(id, kind, key, text, stated)",
+        &new.ids,
+        &new.kinds as &[&str],
+        &new.keys as &[&str],
+        &new.texts as &[&str],
+        &new.stated,
+        session.id.0,
+        now
+    )
+    .execute(tx.conn())
+    .await?;
+    sqlx::query!(
+        "INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key,
+             text, stated, created_at)
+         SELECT n8v_account(), t.id, $6, t.kind, t.key, t.text, t.stated, $7
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bool[])
+                AS t(id, kind, key, text, stated)
+         ON CONFLICT DO NOTHING",
+        &all.ids,
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
+        &all.texts as &[&str],
+        &all.stated,
+        session.id.0,
+        now
+    )
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Lines as the columns of an insert.
+struct Rows<'a> {
+    ids: Vec<Uuid>,
+    kinds: Vec<&'a str>,
+    keys: Vec<&'a str>,
+    texts: Vec<&'a str>,
+    stated: Vec<bool>,
+}
+
+impl<'a> Rows<'a> {
+    fn of(lines: impl Iterator<Item = (Uuid, &'a Stated)>) -> Self {
+        let mut rows = Rows {
+            ids: Vec::new(),
+            kinds: Vec::new(),
+            keys: Vec::new(),
+            texts: Vec::new(),
+            stated: Vec::new(),
+        };
+        for (id, line) in lines {
+            rows.ids.push(id);
+            rows.kinds.push(line.kind.as_str());
+            rows.keys.push(&line.key);
+            rows.texts.push(&line.text);
+            rows.stated.push(line.stated);
+        }
+        rows
+    }
+}

@@ -1,0 +1,121 @@
+//! Open loops' operations: list the items sessions handed on, close one. (`session_end`
+//! closes items too, with its `resolved` list: see [`resolved`].) All need `chats:read` and the
+//! `assistantJournal` flag; see `journal::loops` for what an item is.
+
+use super::{Op, Operation, Services, limit, target};
+use crate::auth::Scope;
+use crate::error::{Error, Result};
+use crate::ids::{IdArg, ItemId, TypedId};
+use crate::journal::Cursor;
+use crate::journal::loops::{self, Closing, Loop, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter};
+use crate::operation::{JournalUse, Spec};
+use serde::Serialize;
+
+/// Lists the items the caller can read, newest first.
+#[derive(Debug, Default)]
+pub struct ListLoops {
+    /// `open` (the default: open and stale), `closed` or `all`.
+    pub state: Option<String>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+/// A page of open loops, newest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct LoopList {
+    /// The items, newest first (items opened together in the order they were stated).
+    pub loops: Vec<Loop>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+impl Op for ListLoops {
+    const SPEC: Spec = Spec {
+        id: "listLoops",
+        tool: Some("journal_loops"),
+        journal: JournalUse::Read,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = LoopList;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<LoopList> {
+        let filter = StateFilter::parse(self.state.as_deref()).map_err(Error::BadRequest)?;
+        let limit = limit(self.limit, 20, MAX_LOOPS_PAGE)?;
+        let cursor = self
+            .cursor
+            .as_deref()
+            .map(Cursor::decode)
+            .transpose()
+            .map_err(Error::BadRequest)?;
+        let now = op.now();
+        let page = loops::list(op.tx(), filter, limit, cursor, now).await?;
+        op.results(
+            page.items.iter().map(|l| l.id.to_string()),
+            Some(page.items.len()),
+        );
+        Ok(LoopList {
+            loops: page.items,
+            next_cursor: page.next_cursor,
+        })
+    }
+}
+
+/// Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
+#[derive(Debug)]
+pub struct CloseLoop {
+    pub item: IdArg<ItemId>,
+    pub state: String,
+}
+
+impl Op for CloseLoop {
+    const SPEC: Spec = Spec {
+        id: "closeLoop",
+        tool: None,
+        // It changes the journal rather than reading it, as ending a session does.
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = Loop;
+
+    fn targets(&self) -> Vec<String> {
+        vec![target(&self.item)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Loop> {
+        let id = self.item?;
+        let closing = Closing::parse(&self.state).map_err(Error::BadRequest)?;
+        let session = op.session_now().await?;
+        let now = op.now();
+        let closed = loops::close(op.tx(), id, closing, session, now).await?;
+        op.results([closed.id.to_string()], None);
+        op.wrote();
+        Ok(closed)
+    }
+}
+
+/// `session_end`'s `resolved`: at most [`MAX_RESOLVED`] item ids; anything else is a 400
+/// naming the entry.
+pub(crate) fn resolved(ids: Option<&[String]>) -> Result<Vec<ItemId>> {
+    let ids = ids.unwrap_or_default();
+    if ids.len() > MAX_RESOLVED {
+        return Err(Error::BadRequest(format!(
+            "resolved holds {} ids; give at most {MAX_RESOLVED}",
+            ids.len()
+        )));
+    }
+    ids.iter()
+        .enumerate()
+        .map(|(i, text)| {
+            ItemId::parse(text).ok_or_else(|| {
+                Error::BadRequest(format!(
+                    "resolved[{i}] {:?} is not an item id (itm_…)",
+                    crate::ids::shown(text)
+                ))
+            })
+        })
+        .collect()
+}
