@@ -29,6 +29,9 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
+    // Exposures go only with their sightings, and sightings with their sessions (0019).
+    ("journal_exposures", "SELECT, INSERT, UPDATE"),
+    ("journal_exposure_sightings", "SELECT, INSERT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and
@@ -68,6 +71,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_marked(text)",
     // The assistant a session belongs to, as its sessions keep it (0017).
     "n8v_agent(text)",
+    // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).
+    "n8v_exposure_key()",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

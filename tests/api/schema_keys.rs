@@ -34,6 +34,8 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "session_summaries",
     "summary_budget",
     "journal_digests",
+    "journal_exposures",
+    "journal_exposure_sightings",
 ];
 
 /// A foreign key, its columns in key order on both sides.

@@ -10,6 +10,7 @@
 pub mod console;
 mod csrf;
 mod export;
+mod exposures;
 mod journal;
 mod render;
 mod user;
@@ -34,6 +35,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/journal/audit/{id}", get(journal::audit))
         .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
+        .route(
+            "/journal/exposures/{id}/acknowledge",
+            post(exposures::acknowledge),
+        )
         .route(
             "/journal/sign-in",
             get(user::sign_in_page).post(user::sign_in),
