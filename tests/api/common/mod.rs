@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bulk;
+pub mod logs;
 pub mod mcp;
 pub mod model;
 pub mod page;
