@@ -15,8 +15,9 @@
 //!   `N8V_FINGERPRINT_SECRET` later starts new fingerprints: a credential seen before and after
 //!   makes two exposures.)
 //! * **Recorded with the write.** By [`crate::operation::Operation::finish`], in the
-//!   operation's transaction, once the call is recorded and its session known; only when
-//!   something was scrubbed, so the call path of clean text runs nothing more. A failed
+//!   operation's transaction, once the call is recorded and its session known (so never while
+//!   the journal is off); only when something was scrubbed, so the call path of clean text runs
+//!   nothing more. A failed
 //!   operation keeps what its recorded call holds (purpose, targets) and drops what it did not
 //!   store (its goal, outcome or hand-off).
 //! * **Who sees what.** The account's own: a credential is shown an exposure through the
@@ -115,7 +116,8 @@ impl std::fmt::Debug for ServerSecret {
 
 /// Records what was scrubbed from the texts of one call, in the call's session: one sighting
 /// per text, under the credential's exposure (made on its first sighting). One statement, plus
-/// one for the account's key when the secret is the database's.
+/// one for the account's key when the secret is the database's. Exposures are written in
+/// fingerprint order, so two calls holding the same credentials lock their rows in one order.
 #[tracing::instrument(skip_all, err)]
 pub async fn record(
     tx: &mut TenantTx,

@@ -418,80 +418,33 @@ async fn deleting_a_session_a_day_or_the_account_takes_its_sightings_and_what_it
     assert_eq!(left, 0);
 }
 
-/// Every log line this test's thread writes at the service's most verbose, into a buffer. The
-/// test's runtime runs the app on the same thread, so its requests are captured.
-///
-/// Other tests of this binary run on other threads meanwhile, with no subscriber. With a single
-/// dispatcher registered, tracing asks the registering thread's own default whether a callsite
-/// is of interest (and caches "never" for good when a callsite is first hit on another thread):
-/// a second dispatcher, interested in nothing and kept for the process, makes it ask every
-/// registered dispatcher instead.
-fn capture_logs() -> (tracing::subscriber::DefaultGuard, common::logs::Buffer) {
-    use tracing_subscriber::layer::SubscriberExt;
-    static SECOND: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
-    SECOND.get_or_init(|| tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default()));
-    let buffer = common::logs::Buffer::default();
-    let subscriber = tracing_subscriber::registry().with(common::logs::layer(buffer.clone()));
-    let guard = tracing::subscriber::set_default(subscriber);
-    tracing::callsite::rebuild_interest_cache();
-    (guard, buffer)
-}
-
-/// How many rows of every table of the service's schemas hold a match of `pattern` in a
-/// text, character, JSON, array or byte column (bytes read as text), by table and column.
-async fn stored_matches(app: &TestApp, pattern: &str) -> Vec<(String, i64)> {
-    let columns: Vec<(String, String, String, String)> = sqlx::query_as(
-        "SELECT c.table_schema::text, c.table_name::text, c.column_name::text, c.data_type::text \
-           FROM information_schema.columns c \
-           JOIN information_schema.tables t \
-             ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
-          WHERE c.table_schema IN ('public', 'apalis') AND t.table_type = 'BASE TABLE' \
-            AND c.data_type IN ('text', 'character varying', 'character', 'jsonb', 'json', \
-                                'ARRAY', 'bytea', 'USER-DEFINED') \
-          ORDER BY 1, 2, 3",
+#[tokio::test]
+async fn an_exposure_expires_with_the_last_session_it_was_seen_in() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    call_with(
+        &app,
+        &a.token,
+        None,
+        &format!("Push with {}", github_token()),
     )
-    .fetch_all(&app.owner)
-    .await
-    .unwrap();
-    assert!(
-        columns
-            .iter()
-            .any(|(s, t, _, _)| s == "apalis" && t == "jobs"),
-        "the job rows are searched: {columns:?}"
-    );
-    let mut found = Vec::new();
-    for (schema, table, column, kind) in columns {
-        let text = match kind.as_str() {
-            "bytea" => format!("encode(t.\"{column}\", 'escape')"),
-            _ => format!("t.\"{column}\"::text"),
-        };
-        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM \"{schema}\".\"{table}\" t WHERE {text} ~ $1"
-        )))
-        .bind(pattern)
+    .await;
+    app.clock.advance(Duration::days(401));
+    let counts = n8v_journal::jobs::retention(&app.workers(|_| {}))
+        .await
+        .unwrap();
+    assert_eq!(counts.sessions_deleted, 1, "{counts:?}");
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_exposures")
         .fetch_one(&app.owner)
         .await
         .unwrap();
-        if n > 0 {
-            found.push((format!("{schema}.{table}.{column}"), n));
-        }
-    }
-    found
-}
-
-/// Every eight-character window of `secret`, as one regular expression (letters, digits, `_`).
-fn windows(secret: &str) -> String {
-    let chars: Vec<char> = secret.chars().collect();
-    chars
-        .windows(8)
-        .map(|w| w.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("|")
+    assert_eq!(left, 0, "retention's deletions take the exposure too");
 }
 
 #[tokio::test]
 async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
-    let (_guard, logs) = capture_logs();
+    let (_guard, logs) = common::logs::capture_on_this_thread();
     let app = common::spawn_app().await;
     let a = app.account("A", SCOPES).await;
     app.journal_on(a.id).await;
@@ -538,14 +491,14 @@ async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
     app.get(&a.token, "/journal.md").await;
 
     // The scan finds what is stored (the canary beside the token), and nothing of the token.
-    let control = stored_matches(&app, &windows(&canary)).await;
+    let control = common::scan::stored_matches(&app, &common::scan::windows(&canary)).await;
     assert!(
         control
             .iter()
             .any(|(c, _)| c == "public.journal_calls.purpose"),
         "the scan reads the tables: {control:?}"
     );
-    let stored = stored_matches(&app, &windows(&token)).await;
+    let stored = common::scan::stored_matches(&app, &common::scan::windows(&token)).await;
     assert_eq!(
         stored,
         Vec::<(String, i64)>::new(),
@@ -557,7 +510,7 @@ async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
         "the log capture works: {}",
         &logged[..logged.len().min(2000)]
     );
-    let pattern = regex::Regex::new(&windows(&token)).unwrap();
+    let pattern = regex::Regex::new(&common::scan::windows(&token)).unwrap();
     let line = logged.lines().find(|l| pattern.is_match(l));
     assert!(line.is_none(), "part of the secret logged: {line:?}");
 }

@@ -10,6 +10,7 @@ pub mod model;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
+pub mod scan;
 pub mod seed;
 
 use n8v_journal::admin;
