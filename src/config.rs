@@ -26,6 +26,9 @@ pub struct Config {
     /// die with the process and do not work across replicas; set it in production).
     pub jwt_secret: Option<String>,
     pub jwt_ttl: Duration,
+    /// The server secret scrubbed credentials are fingerprinted under (`N8V_FINGERPRINT_SECRET`,
+    /// see `journal::exposures`). When unset, the database's own random secret (migration 0019).
+    pub fingerprint_secret: Option<String>,
     /// Requests per minute per credential; 0 turns the limit off.
     pub rate_limit_per_minute: u32,
     /// Failed authentications per minute per client address before 429.
@@ -329,15 +332,33 @@ impl Default for SummaryConfig {
     }
 }
 
-/// The shortest `N8V_JWT_SECRET` accepted: 256 bits, as HS256 wants.
+/// The shortest `N8V_JWT_SECRET` (and `N8V_FINGERPRINT_SECRET`) accepted: 256 bits, as HS256
+/// wants.
 pub const MIN_JWT_SECRET_BYTES: usize = 32;
 
 /// Refuses a JWT secret short enough to guess offline from one token.
 pub fn check_jwt_secret(secret: &str) -> anyhow::Result<()> {
+    check_secret(
+        "N8V_JWT_SECRET",
+        secret,
+        "unset it to use a random per-process secret",
+    )
+}
+
+/// Refuses a fingerprint secret short enough to guess from the fingerprints.
+pub fn check_fingerprint_secret(secret: &str) -> anyhow::Result<()> {
+    check_secret(
+        "N8V_FINGERPRINT_SECRET",
+        secret,
+        "unset it to use the database's own random secret",
+    )
+}
+
+fn check_secret(name: &str, secret: &str, otherwise: &str) -> anyhow::Result<()> {
     if secret.len() < MIN_JWT_SECRET_BYTES {
         anyhow::bail!(
-            "N8V_JWT_SECRET is {} bytes; it must be at least {MIN_JWT_SECRET_BYTES} random bytes \
-             (e.g. `openssl rand -hex 32`), or unset it to use a random per-process secret",
+            "{name} is {} bytes; it must be at least {MIN_JWT_SECRET_BYTES} random bytes \
+             (e.g. `openssl rand -hex 32`), or {otherwise}",
             secret.len()
         );
     }
@@ -399,6 +420,7 @@ impl std::fmt::Debug for Config {
             data_dir,
             jwt_secret,
             jwt_ttl,
+            fingerprint_secret,
             rate_limit_per_minute,
             auth_failures_per_minute,
             trusted_proxies,
@@ -431,6 +453,10 @@ impl std::fmt::Debug for Config {
             .field("data_dir", data_dir)
             .field("jwt_secret", &jwt_secret.as_ref().map(|_| "[redacted]"))
             .field("jwt_ttl", jwt_ttl)
+            .field(
+                "fingerprint_secret",
+                &fingerprint_secret.as_ref().map(|_| "[redacted]"),
+            )
             .field("rate_limit_per_minute", rate_limit_per_minute)
             .field("auth_failures_per_minute", auth_failures_per_minute)
             .field("trusted_proxies", trusted_proxies)
@@ -456,6 +482,10 @@ impl Config {
         let jwt_secret = var("N8V_JWT_SECRET");
         if let Some(secret) = &jwt_secret {
             check_jwt_secret(secret)?;
+        }
+        let fingerprint_secret = var("N8V_FINGERPRINT_SECRET");
+        if let Some(secret) = &fingerprint_secret {
+            check_fingerprint_secret(secret)?;
         }
         let pooler = Pooler::parse(&var("N8V_DATABASE_POOLER").unwrap_or_default())?;
         let direct_database_url = var("N8V_DIRECT_DATABASE_URL");
@@ -484,6 +514,7 @@ impl Config {
                 .into(),
             jwt_secret,
             jwt_ttl: Duration::from_secs(parse("N8V_JWT_TTL_SECONDS", 900)?),
+            fingerprint_secret,
             rate_limit_per_minute: parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
             auth_failures_per_minute: parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
             trusted_proxies: parse_trusted_proxies(&var("N8V_TRUSTED_PROXIES").unwrap_or_default())
@@ -528,6 +559,7 @@ impl Config {
             data_dir: "./.n8v-journal".into(),
             jwt_secret: Some("test-secret-test-secret-test-secret".into()),
             jwt_ttl: Duration::from_secs(900),
+            fingerprint_secret: None,
             rate_limit_per_minute: 600,
             auth_failures_per_minute: 30,
             trusted_proxies: Vec::new(),
@@ -600,6 +632,7 @@ mod tests {
         let mut config =
             Config::for_database("postgres://owner:db-pass-123@db:5432/n8v?password=q-pass-456");
         config.jwt_secret = Some("jwt-secret-jwt-secret-jwt-secret-789".into());
+        config.fingerprint_secret = Some("fingerprint-secret-fingerprint-0123".into());
         config.direct_database_url = Some("postgres://owner:direct-pass-321@db/n8v".into());
         config.summaries.gemini = Some(ProviderSettings {
             base_url: "https://u:url-pass-000@gemini.example".into(),
@@ -617,6 +650,7 @@ mod tests {
             "q-pass-456",
             "direct-pass-321",
             "jwt-secret",
+            "fingerprint-secret",
             "gemini-key-abc",
             "proxy-key-def",
             "url-pass-000",
@@ -643,5 +677,8 @@ mod tests {
         let error = check_jwt_secret("short-secret").unwrap_err().to_string();
         assert!(error.contains("at least 32"), "{error}");
         assert!(check_jwt_secret(&"x".repeat(32)).is_ok());
+        let error = check_fingerprint_secret("short").unwrap_err().to_string();
+        assert!(error.contains("N8V_FINGERPRINT_SECRET"), "{error}");
+        assert!(check_fingerprint_secret(&"y".repeat(32)).is_ok());
     }
 }

@@ -17,6 +17,7 @@ pub enum Kind {
     Audit,
     Digest,
     Item,
+    Exposure,
 }
 
 impl Kind {
@@ -32,6 +33,7 @@ impl Kind {
             Kind::Audit => "aud",
             Kind::Digest => "dig",
             Kind::Item => "itm",
+            Kind::Exposure => "exp",
         }
     }
 
@@ -47,6 +49,7 @@ impl Kind {
             Kind::Audit => "audit entry",
             Kind::Digest => "digest",
             Kind::Item => "item",
+            Kind::Exposure => "exposure",
         }
     }
 }
@@ -93,15 +96,22 @@ fn decode_char(c: u8) -> Option<u8> {
     ALPHABET.iter().position(|&a| a == c).map(|p| p as u8)
 }
 
-/// Caller text as it may be shown back (in an error) or kept (as a refused target): its first
-/// 40 characters, `…` when cut, credentials scrubbed. Never the whole of an oversized argument.
+/// Caller text as it may be shown back (in an error) or kept (as a refused target): credentials
+/// scrubbed, then its first 40 characters, `…` when cut. Never the whole of an oversized
+/// argument, and never the start of a credential too long to be recognised once cut.
 pub fn shown(text: &str) -> String {
+    shown_found(text).0
+}
+
+/// [`shown`], with the credentials the scrub removed.
+fn shown_found(text: &str) -> (String, Vec<crate::scrub::Found>) {
     const SHOWN: usize = 40;
-    let mut shown: String = text.chars().take(SHOWN).collect();
-    if text.chars().count() > SHOWN {
+    let scrubbed = crate::scrub::scrub_found(text);
+    let mut shown: String = scrubbed.text.chars().take(SHOWN).collect();
+    if scrubbed.text.chars().count() > SHOWN {
         shown.push('…');
     }
-    crate::scrub::scrub(&shown).into_owned()
+    (shown, scrubbed.found)
 }
 
 /// An id the caller named that is not one of ours: kept short, never stored in full.
@@ -109,19 +119,23 @@ pub fn shown(text: &str) -> String {
 pub struct BadId {
     kind: Kind,
     shown: String,
+    found: Vec<crate::scrub::Found>,
 }
 
 impl BadId {
     fn new(kind: Kind, text: &str) -> Self {
-        Self {
-            kind,
-            shown: shown(text),
-        }
+        let (shown, found) = shown_found(text);
+        Self { kind, shown, found }
     }
 
     /// What the journal keeps as the call's target: the shortened text.
     pub fn shown(&self) -> &str {
         &self.shown
+    }
+
+    /// The credentials scrubbed from what was sent.
+    pub fn found(&self) -> &[crate::scrub::Found] {
+        &self.found
     }
 
     /// The kind of id that was expected.
@@ -256,6 +270,10 @@ typed_id!(
 typed_id!(
     /// An open loop: an open question or next step a session handed on (`itm_…`).
     ItemId, Kind::Item, "itm"
+);
+typed_id!(
+    /// A credential scrubbed from the journal's text, and where it was seen (`exp_…`).
+    ExposureId, Kind::Exposure, "exp"
 );
 
 #[cfg(test)]

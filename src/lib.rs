@@ -6,6 +6,7 @@ pub mod app;
 pub mod auth;
 pub mod clock;
 pub mod config;
+pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod flags;

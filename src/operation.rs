@@ -6,6 +6,8 @@
 //! * on failure the operation's effects are rolled back to the savepoint and the failed call is
 //!   recorded, so a call exists exactly when its operation happened or failed;
 //! * an audit entry is written for every operation; the call links to it;
+//! * credentials scrubbed from what the call keeps are recorded as exposures with it
+//!   (`journal::exposures`), in the same transaction, and only when there are any;
 //! * with the `assistantJournal` flag off, nothing is journalled.
 
 use crate::auth::Scope;
@@ -13,8 +15,10 @@ use crate::db::{Checks, Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::flags::{self, Flag};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
+use crate::journal::exposures::{self, Exposed, Field, ServerSecret};
 use crate::journal::sessions::{self, Opening};
 use crate::journal::{CallRecord, SessionRules, calls};
+use crate::scrub::{Cleaned, Found};
 use crate::sqlstate::{FLAG_CHANGED, REVOKED};
 use chrono::{DateTime, Utc};
 use std::time::Instant;
@@ -80,6 +84,9 @@ pub struct Operation {
     result_ids: Vec<String>,
     result_count: Option<i32>,
     wrote: bool,
+    /// Credentials scrubbed from what the operation itself stores (its goal, outcome,
+    /// hand-off), recorded with the call unless the operation fails.
+    exposed: Vec<Exposed>,
     started: Instant,
     now: DateTime<Utc>,
     rules: SessionRules,
@@ -114,6 +121,7 @@ impl Operation {
             result_ids: Vec::new(),
             result_count: None,
             wrote: false,
+            exposed: Vec::new(),
             started: Instant::now(),
             now,
             rules,
@@ -181,6 +189,19 @@ impl Operation {
         Ok(id)
     }
 
+    /// A `field` text the operation stores, as scrubbed: what the scrub removed is recorded
+    /// with the call (see [`exposures`]).
+    pub fn keep(&mut self, field: Field, text: Option<Cleaned>) -> Option<String> {
+        let text = text?;
+        self.scrubbed(field, &text.found);
+        Some(text.text)
+    }
+
+    /// Credentials scrubbed from a `field` text the operation stores.
+    pub fn scrubbed(&mut self, field: Field, found: &[Found]) {
+        self.exposed.extend(Exposed::each(field, found));
+    }
+
     /// The call belongs to this session (session start and end name their own).
     pub fn use_session(&mut self, session: SessionId) {
         self.session = Some(session);
@@ -199,14 +220,17 @@ impl Operation {
     }
 
     /// Finishes the operation with its HTTP-equivalent status: records what the journal keeps
-    /// and commits. Returns the session the call was recorded in, when journalled.
-    pub async fn finish(mut self, status: u16) -> Result<Option<SessionId>> {
+    /// (with the exposures, under keys from `secret`) and commits. Returns the session the call
+    /// was recorded in, when journalled.
+    pub async fn finish(mut self, status: u16, secret: &ServerSecret) -> Result<Option<SessionId>> {
         if status >= 400 {
             self.tx.rollback_to_savepoint().await?;
             // A session settled after the savepoint may be gone with it: settle it again.
             if self.settled {
                 self.session = None;
             }
+            // What the operation stored is gone; what the call keeps stays.
+            self.exposed.clear();
         }
         let audit = calls::AuditRecord {
             id: AuditId(ids::new_id()),
@@ -256,6 +280,10 @@ impl Operation {
                     "the call could not be recorded in session {id}"
                 )));
             }
+        }
+        self.exposed.append(&mut self.context.exposed);
+        if let Some(session) = session.filter(|_| !self.exposed.is_empty()) {
+            exposures::record(&mut self.tx, session, &self.exposed, self.now, secret).await?;
         }
         self.tx.commit().await.map_err(Error::at_commit)?;
         Ok(session)

@@ -60,14 +60,17 @@
 //!   stays.
 
 use regex::{Regex, RegexSet};
+use sha2::Digest;
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
 mod gitleaks;
 mod keyword_rules;
+mod labels;
 
 pub use keyword_rules::{Allow, GitleaksRule, Target, gitleaks_rule_compiles, gitleaks_rules};
+pub use labels::label;
 
 /// Minimum Shannon entropy (bits per character) for heuristic rules.
 const GENERIC_MIN_ENTROPY: f64 = 3.0;
@@ -251,21 +254,71 @@ static BENIGN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Replaces every credential found in `text` with `[REDACTED:<rule-id>]`.
 pub fn scrub(text: &str) -> Cow<'_, str> {
+    scrub_found(text).text
+}
+
+/// A credential [`scrub`] removed: the rule that named it, and the SHA-256 of its text, so that
+/// the same credential can be recognised when it turns up again (`journal::exposures` keys it
+/// per account) while no copy of the text outlives the scrub. `Debug` shows the rule only.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    pub rule: &'static str,
+    digest: [u8; 32],
+}
+
+impl Found {
+    /// The credential's fingerprint under `key`: HMAC-SHA256 of the SHA-256 of its text. Equal
+    /// credentials give equal fingerprints under one key and unrelated ones under two.
+    pub fn fingerprint(&self, key: &[u8]) -> [u8; 32] {
+        crate::crypto::hmac_sha256(key, &self.digest)
+    }
+}
+
+impl std::fmt::Debug for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Found")
+            .field("rule", &self.rule)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Text as [`scrub`] leaves it, and the credentials it removed (each once).
+pub struct Scrubbed<'a> {
+    pub text: Cow<'a, str>,
+    pub found: Vec<Found>,
+}
+
+/// [`scrub`], telling what it removed. Clean text (the common case) allocates nothing.
+pub fn scrub_found(text: &str) -> Scrubbed<'_> {
     let spans = find_spans(text, false);
     if spans.is_empty() {
-        return Cow::Borrowed(text);
+        return Scrubbed {
+            text: Cow::Borrowed(text),
+            found: Vec::new(),
+        };
     }
     let mut out = String::with_capacity(text.len());
+    let mut found: Vec<Found> = Vec::with_capacity(spans.len());
     let mut last = 0;
     for span in &spans {
         out.push_str(&text[last..span.start]);
         out.push_str(MARKER_PREFIX);
         out.push_str(rule_id(span.rule));
         out.push(']');
+        let one = Found {
+            rule: rule_id(span.rule),
+            digest: sha2::Sha256::digest(&text.as_bytes()[span.start..span.end]).into(),
+        };
+        if !found.iter().any(|f| f.digest == one.digest) {
+            found.push(one);
+        }
         last = span.end;
     }
     out.push_str(&text[last..]);
-    Cow::Owned(out)
+    Scrubbed {
+        text: Cow::Owned(out),
+        found,
+    }
 }
 
 fn rule_id(index: usize) -> &'static str {
@@ -435,7 +488,24 @@ pub fn strip_format_chars(text: &str) -> Cow<'_, str> {
 /// Free text as it is stored (purposes, goals, outcomes, Record lines, the assistant name):
 /// format characters stripped, then credentials scrubbed.
 pub fn clean_text(text: &str) -> String {
-    scrub(&strip_format_chars(text)).into_owned()
+    clean(text).text
+}
+
+/// Text as [`clean`] stores it, and the credentials scrubbed from it (each once).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cleaned {
+    pub text: String,
+    pub found: Vec<Found>,
+}
+
+/// [`clean_text`], telling what the scrub removed.
+pub fn clean(text: &str) -> Cleaned {
+    let visible = strip_format_chars(text);
+    let scrubbed = scrub_found(&visible);
+    Cleaned {
+        text: scrubbed.text.into_owned(),
+        found: scrubbed.found,
+    }
 }
 
 /// A request path as the audit log stores it: percent-decoded (repeatedly, so `%2567hp_…`

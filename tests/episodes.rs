@@ -8,9 +8,8 @@ use common::TestApp;
 use common::model::Model;
 use reqwest::Method;
 use serde_json::{Value, json};
-use std::io::Write;
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex, OnceLock};
 
 const ALL: &str = "chats:read,records:read,records:write";
 const CANARY: &str = "CANARY-7f3a9c";
@@ -20,32 +19,16 @@ const REASONING: &str = "THINKING-0a1b2c";
 const GITHUB_TOKEN: &str = "ghp_Abcdefghijklmnopqrstuvwxyz0123456789";
 
 /// Everything the service logs in this test binary, with `RUST_LOG=trace`.
-fn logs() -> &'static Arc<Mutex<Vec<u8>>> {
-    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+fn logs() -> &'static common::logs::Buffer {
+    static LOGS: OnceLock<common::logs::Buffer> = OnceLock::new();
     LOGS.get_or_init(|| {
-        let buffer = Arc::new(Mutex::new(Vec::new()));
-        let writer = buffer.clone();
-        // The service's own filter at its most verbose: everything it would ever log.
-        use tracing_subscriber::layer::{Layer, SubscriberExt};
+        use tracing_subscriber::layer::SubscriberExt;
         use tracing_subscriber::util::SubscriberInitExt;
-        let fmt = tracing_subscriber::fmt::layer()
-            .with_writer(move || Sink(writer.clone()))
-            .with_filter(n8v_journal::telemetry::log_filter(Some("trace")));
+        let buffer = common::logs::Buffer::default();
+        let fmt = common::logs::layer(buffer.clone());
         tracing_subscriber::registry().with(fmt).try_init().ok();
         buffer
     })
-}
-
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// The local Gemini-speaking server, its gate open or shut (see `common::model`).
@@ -185,7 +168,7 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
             assert_eq!(found, 0, "{needle} stored in {schema}.{table}");
         }
     }
-    let logged = String::from_utf8_lossy(&logs().lock().unwrap()).into_owned();
+    let logged = common::logs::text(logs());
     assert!(!logged.is_empty(), "the log capture works");
     for needle in [CANARY, PRIVATE, TOOL_OUTPUT] {
         let line = logged.lines().find(|l| l.contains(needle));

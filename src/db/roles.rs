@@ -32,6 +32,9 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Open loops: opened and closed by tenant work; deleted only with their sessions (0018).
     ("journal_loops", "SELECT, INSERT, UPDATE"),
     ("journal_loop_sources", "SELECT, INSERT"),
+    // Exposures go only with their sightings, and sightings with their sessions (0019).
+    ("journal_exposures", "SELECT, INSERT, UPDATE"),
+    ("journal_exposure_sightings", "SELECT, INSERT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and
@@ -71,6 +74,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_marked(text)",
     // The assistant a session belongs to, as its sessions keep it (0017).
     "n8v_agent(text)",
+    // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).
+    "n8v_exposure_key()",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

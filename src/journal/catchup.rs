@@ -187,6 +187,9 @@ pub struct CatchUp {
     /// Calls members made on the Records of organizations you own, newest first (with
     /// `orgs:read`; at most 50).
     pub organization_activity: Vec<OrganizationActivity>,
+    /// Credentials scrubbed from the journal's text and not acknowledged since, most recently
+    /// scrubbed first (at most 20), whatever the window: tell the person to rotate them.
+    pub exposures: Vec<super::exposures::Exposure>,
     /// True when older sessions in the window were left out.
     pub more: bool,
 }
@@ -301,6 +304,7 @@ pub async fn catch_up(
         sessions,
         records,
         organization_activity,
+        exposures: Vec::new(),
         more,
     })
 }

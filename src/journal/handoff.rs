@@ -5,6 +5,7 @@
 
 use super::meta::single_line;
 use crate::error::Result;
+use crate::scrub::Found;
 use crate::summarize::marked::{item_key, push_new};
 use serde::{Deserialize, Serialize};
 
@@ -35,18 +36,19 @@ pub struct Handoff {
 impl Handoff {
     /// The three lists as given: each item one line of at most 300 characters (credentials
     /// scrubbed), at most 20 items per list; blank and repeated items dropped. `None` when
-    /// nothing is left.
+    /// nothing is left. Also the credentials scrubbed, once per item they were scrubbed from.
     pub fn parse(
         decisions: Option<&[String]>,
         open_questions: Option<&[String]>,
         next_steps: Option<&[String]>,
-    ) -> Result<Option<Self>, String> {
+    ) -> Result<(Option<Self>, Vec<Found>), String> {
+        let mut found = Vec::new();
         let handoff = Self {
-            decisions: list(decisions, "decisions")?,
-            open_questions: list(open_questions, "open_questions")?,
-            next_steps: list(next_steps, "next_steps")?,
+            decisions: list(decisions, "decisions", &mut found)?,
+            open_questions: list(open_questions, "open_questions", &mut found)?,
+            next_steps: list(next_steps, "next_steps", &mut found)?,
         };
-        Ok((!handoff.is_empty()).then_some(handoff))
+        Ok(((!handoff.is_empty()).then_some(handoff), found))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -54,7 +56,11 @@ impl Handoff {
     }
 }
 
-fn list(items: Option<&[String]>, name: &str) -> Result<Vec<String>, String> {
+fn list(
+    items: Option<&[String]>,
+    name: &str,
+    found: &mut Vec<Found>,
+) -> Result<Vec<String>, String> {
     let items = items.unwrap_or_default();
     if items.len() > MAX_ITEMS {
         return Err(format!(
@@ -69,7 +75,9 @@ fn list(items: Option<&[String]>, name: &str) -> Result<Vec<String>, String> {
             continue;
         }
         let text = single_line(item, MAX_ITEM_CHARS, &format!("{name}[{i}]"))?;
-        push_new(&mut out, &text);
+        if push_new(&mut out, &text.text) {
+            found.extend(text.found);
+        }
     }
     Ok(out)
 }
@@ -138,12 +146,21 @@ mod tests {
         assert!(Handoff::parse(None, None, Some(&two_lines)).is_err());
 
         let secret = "rotate ghp_Abcdefghijklmnopqrstuvwxyz0123456789 next";
-        let parsed = Handoff::parse(None, None, Some(&strings(&[secret, " ", "Rotate X"])))
-            .unwrap()
-            .unwrap();
+        let (parsed, found) = Handoff::parse(
+            None,
+            None,
+            Some(&strings(&[secret, " ", "Rotate X", secret])),
+        )
+        .unwrap();
+        let parsed = parsed.unwrap();
         assert!(!parsed.next_steps[0].contains("ghp_Abcd"), "{parsed:?}");
         assert_eq!(parsed.next_steps.len(), 2);
-        assert_eq!(Handoff::parse(Some(&strings(&[" "])), None, None), Ok(None));
+        assert_eq!(found.len(), 1, "once per item kept: {found:?}");
+        assert_eq!(found[0].rule, "github-pat");
+        assert_eq!(
+            Handoff::parse(Some(&strings(&[" "])), None, None),
+            Ok((None, Vec::new()))
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the values) of its input. Parsed once at the edge.
 
 use crate::ids::{SessionId, TypedId};
-use crate::scrub::{clean_text, scrub};
+use crate::scrub::{Cleaned, Found, clean, clean_text, scrub};
 use serde_json::{Map, Value};
 
 pub const MAX_PURPOSE_CHARS: usize = 500;
@@ -11,7 +11,7 @@ pub const MAX_TEXT_CHARS: usize = 2000;
 
 /// Why a call was made, from `X-Purpose` or the MCP `purpose` argument; scrubbed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Purpose(String);
+pub struct Purpose(Cleaned);
 
 impl Purpose {
     /// `Ok(None)` for an absent or blank purpose; `Err` says what is wrong with a bad one.
@@ -24,7 +24,12 @@ impl Purpose {
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.0.text
+    }
+
+    /// The credentials scrubbed from it.
+    pub fn found(&self) -> &[Found] {
+        &self.0.found
     }
 }
 
@@ -53,8 +58,9 @@ pub fn parse_day(name: &str, text: &str) -> Result<chrono::NaiveDate, String> {
     })
 }
 
-/// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed.
-pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, String> {
+/// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed (and said
+/// which).
+pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, String> {
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
@@ -69,7 +75,7 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<String>, Strin
     {
         return Err(format!("{what} must not contain control characters"));
     }
-    Ok(Some(clean_text(raw)))
+    Ok(Some(clean(raw)))
 }
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
@@ -97,7 +103,7 @@ pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
     Ok(Some(scrub(raw).into_owned()))
 }
 
-pub(crate) fn single_line(raw: &str, max: usize, what: &str) -> Result<String, String> {
+pub(crate) fn single_line(raw: &str, max: usize, what: &str) -> Result<Cleaned, String> {
     if raw.chars().count() > max {
         return Err(format!("{what} must be at most {max} characters"));
     }
@@ -106,7 +112,7 @@ pub(crate) fn single_line(raw: &str, max: usize, what: &str) -> Result<String, S
             "{what} must be one line without control characters"
         ));
     }
-    Ok(clean_text(raw))
+    Ok(clean(raw))
 }
 
 /// Whether a character may appear in an assistant name: letters, digits, spaces and

@@ -36,6 +36,7 @@ pub mod catchup;
 mod cursor;
 pub mod digests;
 pub mod export;
+pub mod exposures;
 pub mod handoff;
 pub mod loops;
 pub mod meta;

@@ -3,6 +3,7 @@
 //! REST headers, MCP arguments or a page request — and checked, typed and scrubbed here.
 
 use crate::ids::SessionId;
+use crate::journal::exposures::{Exposed, Field};
 use crate::journal::meta::{self, Purpose};
 use std::fmt;
 
@@ -26,6 +27,9 @@ pub struct CallContext {
     pub request_id: String,
     pub method: String,
     pub path: String,
+    /// Credentials scrubbed from the purpose and the targets: the call keeps those texts
+    /// whether its operation succeeds or fails.
+    pub exposed: Vec<Exposed>,
 }
 
 /// What an adapter read of a call, as the text arrived: nothing checked yet.
@@ -75,8 +79,13 @@ impl CallContext {
         let session = meta::session_arg(raw.session).map_err(ContextError::Session)?;
         let assistant =
             meta::assistant(raw.assistant, raw.user_agent).map_err(ContextError::Assistant)?;
+        let exposed = purpose
+            .iter()
+            .flat_map(|p| Exposed::each(Field::Purpose, p.found()))
+            .collect();
         Ok(CallContext {
             via: raw.via,
+            exposed,
             purpose,
             session,
             assistant,

@@ -1,6 +1,6 @@
 //! Reading the audit entry a journal call links to.
 
-use super::{Op, Operation, Services, target};
+use super::{Op, Operation, Services, Target, target};
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{AuditId, IdArg};
@@ -24,7 +24,7 @@ impl Op for GetAuditEntry {
     };
     type Output = AuditEntry;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.audit)]
     }
 

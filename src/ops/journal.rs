@@ -1,11 +1,12 @@
 //! The journal's operations: open and close sessions, list and read them, read one call, the
 //! catch-up brief and the markdown window. All need `chats:read` and the `assistantJournal` flag.
 
-use super::{Op, Operation, Services, limit, target};
+use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{CallId, IdArg, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
+use crate::journal::exposures::{self, Field};
 use crate::journal::handoff::Handoff;
 use crate::journal::loops;
 use crate::journal::meta::{parse_repository, parse_text};
@@ -56,7 +57,8 @@ impl Op for StartSession {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
         let mut opening = op.opening();
-        opening.goal = parse_text(self.goal.as_deref(), "goal").map_err(bad)?;
+        let goal = parse_text(self.goal.as_deref(), "goal").map_err(bad)?;
+        opening.goal = op.keep(Field::Goal, goal);
         opening.organization = self.organization.transpose()?;
         if opening.repository.is_none() {
             opening.repository = parse_repository(self.repository.as_deref()).map_err(bad)?;
@@ -93,20 +95,22 @@ impl Op for EndSession {
     };
     type Output = Session;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.session)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
         let id = self.session?;
         let outcome = parse_text(self.outcome.as_deref(), "outcome").map_err(bad)?;
-        let handoff = Handoff::parse(
+        let outcome = op.keep(Field::Outcome, outcome);
+        let (handoff, found) = Handoff::parse(
             self.decisions.as_deref(),
             self.open_questions.as_deref(),
             self.next_steps.as_deref(),
         )
         .map_err(bad)?;
         let resolved = super::loops::resolved(self.resolved.as_deref())?;
+        op.scrubbed(Field::Handoff, &found);
         let now = op.now();
         let purpose = op.purpose().map(str::to_owned);
         let (outcome, handoff) = (outcome.as_deref(), handoff.as_ref());
@@ -211,7 +215,7 @@ impl Op for GetSession {
     const SPEC: Spec = read("getSession", Some("journal_session"));
     type Output = SessionDetail;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.session)]
     }
 
@@ -243,7 +247,7 @@ impl Op for GetEntry {
     const SPEC: Spec = read("getJournalEntry", Some("journal_entry"));
     type Output = Call;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.call)]
     }
 
@@ -269,7 +273,8 @@ impl Op for ReadCatchUp {
         let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
         // Records only with records:read: what was put on record is read as the caller.
         let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
-        let brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
+        let mut brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
+        brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
         op.results(
             brief.sessions.iter().map(|s| s.id.to_string()),
             Some(brief.sessions.len()),
@@ -300,9 +305,12 @@ impl Op for ReadMarkdown {
             )));
         }
         let now = op.now();
+        let unacknowledged = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
+        let warning = exposures::markdown_warning(&unacknowledged).unwrap_or_default();
+        let max = max.saturating_sub(warning.chars().count());
         let (markdown, shown) = window::render(op.tx(), now, max).await?;
         op.results(shown.iter().map(SessionId::to_string), Some(shown.len()));
-        Ok(markdown)
+        Ok(warning + &markdown)
     }
 }
 
@@ -334,7 +342,7 @@ impl Op for DeleteSession {
     const SPEC: Spec = deletion("deleteSession", "journal_delete_session");
     type Output = Deleted;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.session)]
     }
 
@@ -368,9 +376,9 @@ impl Op for DeleteDay {
     const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day");
     type Output = Deleted;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         match &self.date {
-            Ok(date) => vec![date.to_string()],
+            Ok(date) => vec![date.to_string().into()],
             Err(_) => Vec::new(),
         }
     }
@@ -456,7 +464,7 @@ impl Op for DeleteDigest {
     const SPEC: Spec = deletion("deleteDigest", "journal_delete_digest");
     type Output = DeletedDigest;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.digest)]
     }
 

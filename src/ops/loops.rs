@@ -2,7 +2,7 @@
 //! closes items too, with its `resolved` list: see [`resolved`].) All need `chats:read` and the
 //! `assistantJournal` flag; see `journal::loops` for what an item is.
 
-use super::{Op, Operation, Services, limit, target};
+use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{IdArg, ItemId, TypedId};
@@ -81,7 +81,7 @@ impl Op for CloseLoop {
     };
     type Output = Loop;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.item)]
     }
 

@@ -11,6 +11,7 @@ pub mod account;
 pub mod audit;
 pub mod episodes;
 pub mod export;
+pub mod exposures;
 pub mod flags;
 pub mod journal;
 pub mod loops;
@@ -26,9 +27,11 @@ use crate::config::Config;
 use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
+use crate::journal::exposures::{Exposed, Field, ServerSecret};
 pub use crate::operation::{
     CallContext, ContextError, JournalUse, Operation, RawContext, Spec, Via,
 };
+use crate::scrub::Found;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -40,6 +43,9 @@ pub struct Services {
     pub config: Arc<Config>,
     pub auth: Arc<AuthContext>,
     pub clock: Arc<dyn Clock>,
+    /// What scrubbed credentials are fingerprinted under (`N8V_FINGERPRINT_SECRET`, else the
+    /// database's secret).
+    pub fingerprints: ServerSecret,
 }
 
 impl Services {
@@ -62,6 +68,7 @@ impl Services {
         };
         Self {
             db,
+            fingerprints: ServerSecret::new(config.fingerprint_secret.as_deref()),
             config: Arc::new(config),
             auth: Arc::new(auth),
             clock,
@@ -76,7 +83,7 @@ pub trait Op: Send + Sized {
     type Output: Send;
 
     /// The ids the call acts on, as the journal keeps them (never longer than an id).
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         Vec::new()
     }
 
@@ -122,7 +129,12 @@ pub async fn run<I: Op>(
     mut context: CallContext,
     input: I,
 ) -> Finished<I::Output> {
-    context.targets = input.targets();
+    for target in input.targets() {
+        context.targets.push(target.text);
+        context
+            .exposed
+            .extend(Exposed::each(Field::Target, &target.found));
+    }
     let begun = Operation::begin(
         &services.db,
         tenant,
@@ -145,7 +157,7 @@ pub async fn run<I: Op>(
         result,
         session: None,
     };
-    match op.finish(finished.status()).await {
+    match op.finish(finished.status(), &services.fingerprints).await {
         Ok(session) => finished.session = session,
         // Recording or committing failed: nothing of the operation remains.
         Err(error) => finished.result = Err(error),
@@ -165,10 +177,28 @@ pub(crate) fn limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64> {
     }
 }
 
+/// One id a call acts on, as the journal keeps it, and the credentials scrubbed from it.
+pub struct Target {
+    text: String,
+    found: Vec<Found>,
+}
+
+impl From<String> for Target {
+    fn from(text: String) -> Self {
+        Self {
+            text,
+            found: Vec::new(),
+        }
+    }
+}
+
 /// The journal's copy of an id argument: the id itself, or a shortened copy of what was sent.
-pub(crate) fn target<T: std::fmt::Display>(arg: &crate::ids::IdArg<T>) -> String {
+pub(crate) fn target<T: std::fmt::Display>(arg: &crate::ids::IdArg<T>) -> Target {
     match arg {
-        Ok(id) => id.to_string(),
-        Err(bad) => bad.shown().to_owned(),
+        Ok(id) => id.to_string().into(),
+        Err(bad) => Target {
+            text: bad.shown().to_owned(),
+            found: bad.found().to_vec(),
+        },
     }
 }

@@ -1,7 +1,7 @@
 //! The Record operations: ordinary public work, journalled like every other. A call on an
 //! organization's Record is that organization's activity.
 
-use super::{Op, Operation, Services, limit, target};
+use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{EntryId, IdArg, RecordId};
@@ -85,7 +85,7 @@ impl Op for ListEntries {
     );
     type Output = EntryList;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.record)]
     }
 
@@ -120,7 +120,7 @@ impl Op for AppendEntry {
     );
     type Output = Entry;
 
-    fn targets(&self) -> Vec<String> {
+    fn targets(&self) -> Vec<Target> {
         vec![target(&self.record)]
     }
 

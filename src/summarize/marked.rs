@@ -105,11 +105,14 @@ fn is_question(clause: &str) -> bool {
     clause.ends_with('?') && clause.split_whitespace().count() >= 2
 }
 
-/// Appends `item` unless the list holds it already (compared by [`item_key`]).
-pub fn push_new(list: &mut Vec<String>, item: &str) {
-    if !list.iter().any(|known| same_item(known, item)) {
+/// Appends `item` unless the list holds it already (compared by [`item_key`]); says whether it
+/// did.
+pub fn push_new(list: &mut Vec<String>, item: &str) -> bool {
+    let new = !list.iter().any(|known| same_item(known, item));
+    if new {
         list.push(item.to_owned());
     }
+    new
 }
 
 /// The form two items are compared in: lowercase, spaces collapsed, closing punctuation gone,

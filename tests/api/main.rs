@@ -11,6 +11,7 @@ mod cli;
 mod digests;
 mod edge;
 mod export;
+mod exposures;
 mod handoffs;
 mod import;
 mod journal;

@@ -36,6 +36,8 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "journal_digests",
     "journal_loops",
     "journal_loop_sources",
+    "journal_exposures",
+    "journal_exposure_sightings",
 ];
 
 /// A foreign key, its columns in key order on both sides.

@@ -153,6 +153,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         // Open loops: opened and closed by tenant work, deleted only with their sessions.
         ("journal_loop_sources", "INSERT SELECT"),
         ("journal_loops", "INSERT SELECT UPDATE"),
+        ("journal_exposure_sightings", "INSERT SELECT"),
+        ("journal_exposures", "INSERT SELECT UPDATE"),
         ("journal_sessions", "DELETE INSERT SELECT UPDATE"),
         ("organization_members", "SELECT"),
         ("organizations", "SELECT"),
@@ -168,6 +170,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_call_matches(tsquery,timestamp with time zone)",
         "n8v_credential()",
         "n8v_delete_account(uuid,text)",
+        "n8v_exposure_key()",
         "n8v_first_distinct(text[],text[],integer)",
         "n8v_json_document(jsonb)",
         "n8v_last_activity(uuid,uuid,timestamp with time zone)",
@@ -805,10 +808,15 @@ fn purposes_goals_and_outcomes_lose_format_characters_before_scrubbing() {
     let goal = parse_text(Some(&format!("rotate\u{200D} {split}\u{FEFF}")), "the goal")
         .unwrap()
         .unwrap();
-    assert_eq!(goal, "rotate [REDACTED:github-pat]");
+    assert_eq!(goal.text, "rotate [REDACTED:github-pat]");
+    assert_eq!(
+        goal.found.len(),
+        1,
+        "the split token is recognised: {goal:?}"
+    );
     // Bidi controls go too (they can make text read differently from what is stored).
     let outcome = parse_text(Some("done \u{202E}txet\u{202C}"), "the outcome").unwrap();
-    assert_eq!(outcome.as_deref(), Some("done txet"));
+    assert_eq!(outcome.map(|o| o.text).as_deref(), Some("done txet"));
 }
 
 // Finding 9 -------------------------------------------------------------------------------------

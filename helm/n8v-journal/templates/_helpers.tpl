@@ -82,6 +82,12 @@ app.kubernetes.io/component: {{ index . 1 }}
     secretKeyRef:
       name: {{ include "n8v.secretName" $root }}
       key: N8V_JWT_SECRET
+- name: N8V_FINGERPRINT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "n8v.secretName" $root }}
+      key: N8V_FINGERPRINT_SECRET
+      optional: true
 {{- if eq $root.Values.pooler.mode "transaction" }}
 - name: N8V_DATABASE_POOLER
   value: "transaction"

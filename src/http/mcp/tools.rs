@@ -31,7 +31,8 @@ use serde_json::{Value, json};
 
 const INSTRUCTIONS: &str = "The n8v journal records what assistants did through n8v and why. \
 Start a conversation with journal_catch_up to read decisions, work started, work finished and \
-questions waiting. Then open a session with session_start and one sentence describing the goal; \
+questions waiting; when its `exposures` are not empty, pass each `warning` on to the person: \
+a credential was scrubbed from the journal and should be rotated. Then open a session with session_start and one sentence describing the goal; \
 pass the returned session id as `session` on every later call and give each call a `purpose`. \
 Close the session with session_end, what happened, and the decisions, open questions and next \
 steps in your own words; list in `resolved` the open loops (itm_… ids from the brief or \
@@ -63,8 +64,9 @@ impl JournalMcp {
 
     /// Read the catch-up brief: decisions, work started, work finished and questions waiting,
     /// the sessions in the window, what was put on record meanwhile in the Records you can
-    /// open, and (with orgs:read) what members did on your organizations' Records. Call it first
-    /// in a new conversation. Needs chats:read.
+    /// open, (with orgs:read) what members did on your organizations' Records, and the
+    /// credentials scrubbed from the journal that nobody has acknowledged as rotated (tell the
+    /// person). Call it first in a new conversation. Needs chats:read.
     #[tool]
     async fn journal_catch_up(
         &self,

@@ -11,6 +11,7 @@ use crate::http::rest::search::SearchQuery;
 use crate::ids::{AuditId, CallId, DigestId, SessionId, TypedId};
 use crate::journal::Session;
 use crate::ops::audit::GetAuditEntry;
+use crate::ops::exposures::ListExposures;
 use crate::ops::journal::{
     DeleteDay, DeleteDigest, DeleteSession, GetEntry, GetSession, ListDigests, ListSessions,
 };
@@ -255,6 +256,13 @@ pub async fn timeline(
             Err(e) => return error_page(&e, true),
         },
     };
+    let unacknowledged = ListExposures {
+        unacknowledged_only: true,
+    };
+    let exposures = match user.run(&state, unacknowledged).await.result {
+        Ok(list) => list.exposures,
+        Err(e) => return error_page(&e, true),
+    };
     let mut periods: Vec<Period> = Vec::new();
     for s in &list.sessions {
         let date = s.started_at.date_naive();
@@ -298,6 +306,7 @@ pub async fn timeline(
         "journal.html",
         json!({
             "csrf": user.csrf,
+            "exposures": exposures,
             "periods": periods,
             "next_cursor": list.next_cursor,
             "older_page": q.cursor.is_some(),

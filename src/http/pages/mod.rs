@@ -10,6 +10,7 @@
 pub mod console;
 mod csrf;
 mod export;
+mod exposures;
 mod journal;
 mod loops;
 mod render;
@@ -36,6 +37,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
         .route("/journal/loops/close", post(loops::close))
+        .route(
+            "/journal/exposures/{id}/acknowledge",
+            post(exposures::acknowledge),
+        )
         .route(
             "/journal/sign-in",
             get(user::sign_in_page).post(user::sign_in),

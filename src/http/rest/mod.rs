@@ -8,6 +8,7 @@ pub(crate) mod catch_up;
 mod digests;
 mod episodes;
 pub(crate) mod export;
+mod exposures;
 mod health;
 pub(crate) mod journal;
 mod loops;
@@ -44,6 +45,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(loops::close))
         .routes(routes!(export::export))
         .routes(routes!(search::search))
+        .routes(routes!(exposures::list))
+        .routes(routes!(exposures::acknowledge))
         .routes(routes!(catch_up::catch_up))
         .routes(routes!(audit::audit))
         .routes(routes!(web::journal_md))

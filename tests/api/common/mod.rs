@@ -4,11 +4,13 @@
 #![allow(dead_code)]
 
 pub mod bulk;
+pub mod logs;
 pub mod mcp;
 pub mod model;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
+pub mod scan;
 pub mod seed;
 
 use n8v_journal::admin;

@@ -20,10 +20,24 @@ pub async fn account_tables(app: &TestApp) -> Vec<String> {
     .unwrap()
 }
 
-/// The workers' rows for `account`: a summary budget, a week's digest, a summary of
-/// `session` at `snapshot`, and an open item `session` handed on (as the quiet sweep opens
-/// them) with its source.
+/// The rows only the service writes for `account`: a summary budget, a week's digest, a
+/// summary of `session` at `snapshot`, an open item `session` handed on (as the quiet sweep
+/// opens them) with its source, and an exposure seen in `session`.
 pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: i32) {
+    sqlx::query(
+        "WITH e AS (INSERT INTO journal_exposures (account_id, exposure_id, rule, fingerprint, \
+             created_at) \
+           VALUES ($1, gen_random_uuid(), 'github-pat', sha256(uuid_send($2)), now()) \
+           RETURNING exposure_id) \
+         INSERT INTO journal_exposure_sightings (account_id, sighting_id, exposure_id, \
+             session_id, field, seen_at) \
+         SELECT $1, gen_random_uuid(), e.exposure_id, $2, 'purpose', now() FROM e",
+    )
+    .bind(account)
+    .bind(session)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     sqlx::query(
         "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
     )

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -165,6 +165,33 @@ export const postEpisode = <ThrowOnError extends boolean = false>(options: Optio
 export const exportJournal = <ThrowOnError extends boolean = false>(options?: Options<ExportJournalData, ThrowOnError>) => (options?.client ?? client).get<ExportJournalResponses, ExportJournalErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/journal/export',
+    ...options
+});
+
+/**
+ * List scrubbed credentials.
+ *
+ * Every credential the scrubber removed from a purpose, goal, outcome, hand-off item or target
+ * id, as an exposure: the rule that found it (`github-pat`, …), in how many texts of each kind,
+ * first and last seen, the sessions, and a warning in words. Never the credential or any part
+ * of it. Counted over the sessions this credential can read; an organization's owner does not
+ * see its members' exposures. Most recently scrubbed first, at most 100. Needs `chats:read`.
+ */
+export const listExposures = <ThrowOnError extends boolean = false>(options?: Options<ListExposuresData, ThrowOnError>) => (options?.client ?? client).get<ListExposuresResponses, ListExposuresErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/exposures',
+    ...options
+});
+
+/**
+ * Acknowledge a scrubbed credential.
+ *
+ * Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
+ * warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+ */
+export const acknowledgeExposure = <ThrowOnError extends boolean = false>(options: Options<AcknowledgeExposureData, ThrowOnError>) => (options.client ?? client).post<AcknowledgeExposureResponses, AcknowledgeExposureErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/exposures/{id}/acknowledge',
     ...options
 });
 

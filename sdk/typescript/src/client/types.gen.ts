@@ -159,6 +159,11 @@ export type CatchUp = {
      */
     decisions: Array<Item>;
     /**
+     * Credentials scrubbed from the journal's text and not acknowledged since, most recently
+     * scrubbed first (at most 20), whatever the window: tell the person to rotate them.
+     */
+    exposures: Array<Exposure>;
+    /**
      * True when older sessions in the window were left out.
      */
     more: boolean;
@@ -469,6 +474,74 @@ export type EpisodeTurn = {
 export type ExportLine = Session | Call | SessionSummary | Digest | Loop;
 
 /**
+ * A credential scrubbed from the journal's text: which rule found it, how often, where and
+ * since when, as far as the caller can read the sessions it was seen in. Never the credential.
+ */
+export type Exposure = {
+    /**
+     * True when acknowledged after it was last scrubbed; the brief, `/journal.md` and the
+     * journal page warn only of the others.
+     */
+    acknowledged: boolean;
+    /**
+     * When it was last acknowledged, if ever.
+     */
+    acknowledged_at?: string | null;
+    /**
+     * How many texts it was scrubbed from (a text holding it twice counts once).
+     */
+    count: number;
+    /**
+     * When it was first scrubbed.
+     */
+    first_seen: string;
+    /**
+     * The exposure (`exp_…`); acknowledge it with
+     * `POST /api/v1/journal/exposures/{id}/acknowledge`.
+     */
+    id: ExposureId;
+    /**
+     * What the rule finds, in words (`a GitHub token`).
+     */
+    label: string;
+    /**
+     * When it was last scrubbed.
+     */
+    last_seen: string;
+    /**
+     * The scrubbing rule that found the credential (`github-pat`, `aws-access-key`, …).
+     */
+    rule: string;
+    /**
+     * Those texts by kind.
+     */
+    scrubbed_from: ScrubbedFrom;
+    /**
+     * The sessions it was scrubbed in, most recent first (at most 20).
+     */
+    sessions: Array<SessionId>;
+    /**
+     * The warning, in words: what, from what, since when, and what to do.
+     */
+    warning: string;
+};
+
+/**
+ * `exp_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type ExposureId = string;
+
+/**
+ * The credentials scrubbed from the journal's text, most recently scrubbed first.
+ */
+export type ExposureList = {
+    /**
+     * At most 100, most recently scrubbed first.
+     */
+    exposures: Array<Exposure>;
+};
+
+/**
  * A feature flag's value.
  */
 export type FlagValue = {
@@ -759,6 +832,32 @@ export type RecordList = {
      * The account's own Record first, then those of organizations, oldest first.
      */
     records: Array<Record>;
+};
+
+/**
+ * How many of an exposure's sightings each kind of text holds.
+ */
+export type ScrubbedFrom = {
+    /**
+     * Goals sessions were opened with.
+     */
+    goals: number;
+    /**
+     * Decisions, open questions and next steps of hand-offs.
+     */
+    handoff_items: number;
+    /**
+     * Outcomes sessions were closed with.
+     */
+    outcomes: number;
+    /**
+     * Purposes (`X-Purpose`, the tools' `purpose`).
+     */
+    purposes: number;
+    /**
+     * Ids the caller sent that were not ids (path parameters, tool arguments).
+     */
+    targets: number;
 };
 
 /**
@@ -1814,6 +1913,153 @@ export type ExportJournalResponses = {
 };
 
 export type ExportJournalResponse = ExportJournalResponses[keyof ExportJournalResponses];
+
+export type ListExposuresData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * `true`: only those not acknowledged since they were last scrubbed (what the catch-up
+         * brief carries).
+         */
+        unacknowledged?: boolean;
+    };
+    url: '/api/v1/journal/exposures';
+};
+
+export type ListExposuresErrors = {
+    /**
+     * A bad `unacknowledged`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListExposuresError = ListExposuresErrors[keyof ListExposuresErrors];
+
+export type ListExposuresResponses = {
+    /**
+     * The exposures, most recently scrubbed first
+     */
+    200: ExposureList;
+};
+
+export type ListExposuresResponse = ListExposuresResponses[keyof ListExposuresResponses];
+
+export type AcknowledgeExposureData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The exposure (`exp_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/journal/exposures/{id}/acknowledge';
+};
+
+export type AcknowledgeExposureErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or no exposure with this id is visible to this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type AcknowledgeExposureError = AcknowledgeExposureErrors[keyof AcknowledgeExposureErrors];
+
+export type AcknowledgeExposureResponses = {
+    /**
+     * The exposure, acknowledged
+     */
+    200: Exposure;
+};
+
+export type AcknowledgeExposureResponse = AcknowledgeExposureResponses[keyof AcknowledgeExposureResponses];
 
 export type ListLoopsData = {
     body?: never;

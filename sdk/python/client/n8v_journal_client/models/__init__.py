@@ -19,6 +19,8 @@ from .episode_entry import EpisodeEntry
 from .episode_posted import EpisodePosted
 from .episode_request import EpisodeRequest
 from .episode_turn import EpisodeTurn
+from .exposure import Exposure
+from .exposure_list import ExposureList
 from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
@@ -31,6 +33,7 @@ from .provisional import Provisional
 from .record import Record
 from .record_change import RecordChange
 from .record_list import RecordList
+from .scrubbed_from import ScrubbedFrom
 from .search_hit import SearchHit
 from .search_results import SearchResults
 from .session import Session
@@ -63,6 +66,8 @@ __all__ = (
     "EpisodePosted",
     "EpisodeRequest",
     "EpisodeTurn",
+    "Exposure",
+    "ExposureList",
     "FlagValue",
     "Handoff",
     "Health",
@@ -75,6 +80,7 @@ __all__ = (
     "Record",
     "RecordChange",
     "RecordList",
+    "ScrubbedFrom",
     "SearchHit",
     "SearchResults",
     "Session",

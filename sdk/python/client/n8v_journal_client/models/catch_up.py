@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.exposure import Exposure
     from ..models.item import Item
     from ..models.organization_activity import OrganizationActivity
     from ..models.record_change import RecordChange
@@ -25,6 +26,9 @@ class CatchUp:
         Attributes:
             decisions (list[Item]): Decisions made in the window, newest session first: within a session, those its
                 assistant stated when it ended it come ahead of those its summary derived; each once.
+            exposures (list[Exposure]): Credentials scrubbed from the journal's text and not acknowledged since, most
+                recently
+                scrubbed first (at most 20), whatever the window: tell the person to rotate them.
             more (bool): True when older sessions in the window were left out.
             next_steps (list[Item]): What the assistants said should happen next: the open next-step items, as
                 `open_questions` lists questions.
@@ -45,6 +49,7 @@ class CatchUp:
     """
 
     decisions: list[Item]
+    exposures: list[Exposure]
     more: bool
     next_steps: list[Item]
     open_questions: list[Item]
@@ -61,6 +66,11 @@ class CatchUp:
         for decisions_item_data in self.decisions:
             decisions_item = decisions_item_data.to_dict()
             decisions.append(decisions_item)
+
+        exposures = []
+        for exposures_item_data in self.exposures:
+            exposures_item = exposures_item_data.to_dict()
+            exposures.append(exposures_item)
 
         more = self.more
 
@@ -106,6 +116,7 @@ class CatchUp:
         field_dict.update(
             {
                 "decisions": decisions,
+                "exposures": exposures,
                 "more": more,
                 "next_steps": next_steps,
                 "open_questions": open_questions,
@@ -122,6 +133,7 @@ class CatchUp:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.exposure import Exposure  # noqa: PLC0415
         from ..models.item import Item  # noqa: PLC0415
         from ..models.organization_activity import OrganizationActivity  # noqa: PLC0415
         from ..models.record_change import RecordChange  # noqa: PLC0415
@@ -134,6 +146,13 @@ class CatchUp:
             decisions_item = Item.from_dict(decisions_item_data)
 
             decisions.append(decisions_item)
+
+        exposures = []
+        _exposures = d.pop("exposures")
+        for exposures_item_data in _exposures:
+            exposures_item = Exposure.from_dict(exposures_item_data)
+
+            exposures.append(exposures_item)
 
         more = d.pop("more")
 
@@ -190,6 +209,7 @@ class CatchUp:
 
         catch_up = cls(
             decisions=decisions,
+            exposures=exposures,
             more=more,
             next_steps=next_steps,
             open_questions=open_questions,

@@ -1,0 +1,102 @@
+//! Scrubbed-secret warnings over REST: list the exposures, acknowledge one.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::{ApiQuery, AppState};
+use crate::ids::{ExposureId, TypedId};
+use crate::journal::exposures::Exposure;
+use crate::ops::exposures::{AcknowledgeExposure, ExposureList, ListExposures};
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExposureQuery {
+    /// `true`: only those not acknowledged since they were last scrubbed (what the catch-up
+    /// brief carries).
+    #[param(example = true)]
+    pub unacknowledged: Option<bool>,
+}
+
+/// List scrubbed credentials.
+///
+/// Every credential the scrubber removed from a purpose, goal, outcome, hand-off item or target
+/// id, as an exposure: the rule that found it (`github-pat`, …), in how many texts of each kind,
+/// first and last seen, the sessions, and a warning in words. Never the credential or any part
+/// of it. Counted over the sessions this credential can read; an organization's owner does not
+/// see its members' exposures. Most recently scrubbed first, at most 100. Needs `chats:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/exposures",
+    operation_id = "listExposures",
+    tag = "journal",
+    params(ExposureQuery, JournalHeaders),
+    responses(
+        (status = 200, description = "The exposures, most recently scrubbed first",
+            body = ExposureList),
+        (status = 400, description = "A bad `unacknowledged`, an unknown query parameter, or a \
+            bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or `X-Session-Id` names no session of this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiQuery(q): ApiQuery<ExposureQuery>,
+) -> Reply<ExposureList> {
+    let input = ListExposures {
+        unacknowledged_only: q.unacknowledged.unwrap_or(false),
+    };
+    Reply(call.run(&state, input).await)
+}
+
+/// Acknowledge a scrubbed credential.
+///
+/// Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
+/// warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/exposures/{id}/acknowledge",
+    operation_id = "acknowledgeExposure",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The exposure (`exp_…`)",
+            example = "exp_01M72AZ1M0ETFB59TDWH9EDD1R"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The exposure, acknowledged", body = Exposure),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
+            an operator credential (`forbidden`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), or no exposure with this id is visible to this credential \
+            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn acknowledge(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<Exposure> {
+    let input = AcknowledgeExposure {
+        exposure: ExposureId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
+}

@@ -1,0 +1,95 @@
+//! Scrubbed-secret warnings: list the credentials the scrubber removed from the journal's text,
+//! and acknowledge one once it is rotated (see `journal::exposures`). Not MCP tools: the brief
+//! (`journal_catch_up`) carries the unacknowledged ones for the assistant to pass on, and
+//! acknowledging says a person rotated the credential, which an assistant cannot know.
+
+use super::{Op, Operation, Services, Target, target};
+use crate::auth::Scope;
+use crate::error::Result;
+use crate::ids::{ExposureId, IdArg};
+use crate::journal::exposures::{self, Exposure, Listing, MAX_EXPOSURES};
+use crate::operation::{JournalUse, Spec};
+use serde::Serialize;
+
+/// Lists the caller's exposures, most recently scrubbed first.
+#[derive(Debug, Default)]
+pub struct ListExposures {
+    /// Only those not acknowledged since they were last scrubbed (the page's banner).
+    pub unacknowledged_only: bool,
+}
+
+/// The credentials scrubbed from the journal's text, most recently scrubbed first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ExposureList {
+    /// At most 100, most recently scrubbed first.
+    pub exposures: Vec<Exposure>,
+}
+
+impl Op for ListExposures {
+    const SPEC: Spec = Spec {
+        id: "listExposures",
+        tool: None,
+        journal: JournalUse::Read,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = ExposureList;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<ExposureList> {
+        let listing = Listing {
+            unacknowledged_only: self.unacknowledged_only,
+            id: None,
+            limit: MAX_EXPOSURES,
+        };
+        let now = op.now();
+        let exposures = exposures::list(op.tx(), listing, now).await?;
+        op.results(
+            exposures.iter().map(|e| e.id.to_string()),
+            Some(exposures.len()),
+        );
+        Ok(ExposureList { exposures })
+    }
+}
+
+/// Acknowledges one exposure: the credential is rotated, so the brief, `/journal.md` and the
+/// journal page stop warning of it until it is scrubbed again.
+#[derive(Debug)]
+pub struct AcknowledgeExposure {
+    pub exposure: IdArg<ExposureId>,
+}
+
+impl Op for AcknowledgeExposure {
+    const SPEC: Spec = Spec {
+        id: "acknowledgeExposure",
+        tool: None,
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = Exposure;
+
+    fn targets(&self) -> Vec<Target> {
+        vec![target(&self.exposure)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Exposure> {
+        let id = self.exposure?;
+        let now = op.now();
+        exposures::acknowledge(op.tx(), id, now).await?;
+        let listing = Listing {
+            unacknowledged_only: false,
+            id: Some(id),
+            limit: 1,
+        };
+        let exposure = exposures::list(op.tx(), listing, now).await?.pop();
+        // Acknowledged above, so visible: one row.
+        let exposure = exposure.ok_or_else(|| {
+            crate::error::Error::Internal(anyhow::anyhow!("exposure {id} vanished"))
+        })?;
+        op.results([exposure.id.to_string()], None);
+        op.wrote();
+        Ok(exposure)
+    }
+}
