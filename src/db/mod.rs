@@ -100,11 +100,15 @@ impl Db {
         app_role: &str,
         max_connections: u32,
     ) -> anyhow::Result<Self> {
-        let pool = pool_options((max_connections / 2).max(4), Duration::from_secs(10))
-            .connect_with(owner)
-            .await?;
+        let pool = pool_options(
+            (max_connections / 2).max(4),
+            Duration::from_secs(10),
+            Duration::ZERO,
+        )
+        .connect_with(owner)
+        .await?;
         let login = login::login_role(app_role);
-        let tenant = pool_options(max_connections, Duration::from_secs(10))
+        let tenant = pool_options(max_connections, Duration::from_secs(10), IDLE_CHECK)
             .connect_with(tenant)
             .await
             .map_err(|e| {
@@ -127,10 +131,11 @@ impl Db {
         max_connections: u32,
         acquire_timeout: Duration,
     ) -> anyhow::Result<Self> {
-        let lazy =
-            |options| pool_options(max_connections, acquire_timeout).connect_lazy_with(options);
-        let pool = lazy(url.parse()?);
-        let tenant = lazy(login::options(url, app_role)?);
+        let lazy = |options, idle_check| {
+            pool_options(max_connections, acquire_timeout, idle_check).connect_lazy_with(options)
+        };
+        let pool = lazy(url.parse()?, Duration::ZERO);
+        let tenant = lazy(login::options(url, app_role)?, IDLE_CHECK);
         Ok(Self::with_pools(pool, tenant, app_role))
     }
 
@@ -273,23 +278,24 @@ pub struct CredentialRow {
     pub operator: bool,
 }
 
-/// How long a pooled connection may sit idle before its next use checks that it is still there.
-/// A connection in steady use is not checked: sqlx's default (`test_before_acquire`) pings on
-/// every acquire, one more round trip per request, which cost the journalled append about a
-/// tenth of its rate (`bench/RESULTS.md`). A connection that breaks in use fails its request
-/// with a 503 either way (`tests/api/unavailable.rs`).
+/// How long a tenant connection may sit idle before its next use checks that it is still
+/// there. A connection in steady use is not checked: sqlx's default (`test_before_acquire`)
+/// pings on every acquire, one more round trip per request. A tenant transaction's begin finds
+/// a connection that died sooner and takes another (`TenantTx::begin_with`); one that breaks in
+/// use fails its request with a 503 either way (`tests/api/unavailable.rs`). The owner's pool
+/// (authentication, workers, the console) keeps the check on every acquire.
 pub const IDLE_CHECK: Duration = Duration::from_secs(5);
 
 /// The options of the service's pools: at most `max` connections, an acquire waiting at most
-/// `acquire_timeout`, and a ping only for a connection idle for [`IDLE_CHECK`] or longer.
-fn pool_options(max: u32, acquire_timeout: Duration) -> PgPoolOptions {
+/// `acquire_timeout`, and a ping only for a connection idle for `idle_check` or longer.
+fn pool_options(max: u32, acquire_timeout: Duration, idle_check: Duration) -> PgPoolOptions {
     PgPoolOptions::new()
         .max_connections(max)
         .acquire_timeout(acquire_timeout)
         .test_before_acquire(false)
-        .before_acquire(|conn, meta| {
+        .before_acquire(move |conn, meta| {
             Box::pin(async move {
-                if meta.idle_for >= IDLE_CHECK {
+                if meta.idle_for >= idle_check {
                     sqlx::Connection::ping(conn).await?;
                 }
                 Ok(true)

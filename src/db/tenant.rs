@@ -92,7 +92,7 @@ impl TenantTx {
         if checks.savepoint {
             sql.push_str("; SAVEPOINT operation");
         }
-        let tx = db.tenant.begin_with(sqlx::AssertSqlSafe(sql)).await?;
+        let tx = begin_live(db, sql).await?;
         Ok(Self {
             tx,
             tenant: tenant.clone(),
@@ -111,7 +111,7 @@ impl TenantTx {
             literal(db.app_role()),
             settings(tenant)
         );
-        let tx = db.tenant.begin_with(sqlx::AssertSqlSafe(sql)).await?;
+        let tx = begin_live(db, sql).await?;
         Ok(Self {
             tx,
             tenant: tenant.clone(),
@@ -143,6 +143,31 @@ impl TenantTx {
             .await?;
         Ok(())
     }
+}
+
+/// Begins with `sql` on a pooled connection, passing over connections that died while idle (a
+/// database restart, a terminated backend): the pool does not ping a connection before handing
+/// it out (see `db::IDLE_CHECK`), so the begin is the first to find one dead, and nothing has
+/// happened on it yet. sqlx closes such a connection when it comes back; the next one is
+/// tried, at most once per connection the pool holds (and once more, for a fresh one).
+async fn begin_live(db: &Db, sql: String) -> sqlx::Result<Transaction<'static, Postgres>> {
+    let mut left = db.tenant.size() + 1;
+    loop {
+        match db.tenant.begin_with(sqlx::AssertSqlSafe(sql.clone())).await {
+            Err(e) if left > 0 && gone(&e) => {
+                tracing::info!(error = %e, "a pooled connection was gone; trying another");
+                left -= 1;
+            }
+            begun => return begun,
+        }
+    }
+}
+
+/// Whether an error says the connection itself is gone (its socket, or a backend terminated
+/// or shut down: SQLSTATE class 08, 57P01, 57P02), rather than the pool or the statement.
+fn gone(e: &sqlx::Error) -> bool {
+    crate::error::is_unavailable(e)
+        && !matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed)
 }
 
 /// What a transaction's first message starts with: behind a pooler the server connection is

@@ -938,7 +938,10 @@ async fn workers_recover_after_every_connection_is_terminated_and_readyz_tells()
         .json()
         .await
         .unwrap();
-    let id = opened["id"].as_str().unwrap().to_owned();
+    let id = opened["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{opened}"))
+        .to_owned();
     let r = app
         .post(
             &a.token,
