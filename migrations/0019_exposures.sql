@@ -85,10 +85,20 @@ CREATE POLICY journal_exposure_sightings_insert ON journal_exposure_sightings FO
 
 -- An exposure no sighting is left of goes: its sessions were deleted (on purpose, by retention,
 -- or with the account), and it may not outlive what it says about them. The sightings go by
--- their foreign key; this trigger, as the owner, takes the exposures they leave empty.
+-- their foreign key; this trigger, as the owner, takes the exposures they leave empty. It locks
+-- the exposures first (in id order) and decides in a statement of its own, which under READ
+-- COMMITTED sees what was committed while it waited: two transactions deleting the last two
+-- sessions of one exposure decide one after the other (the second takes it), and a sighting
+-- recorded meanwhile (its upsert of the exposure locks the row too: journal::exposures::record)
+-- is seen rather than deleted with it.
 CREATE FUNCTION n8v_forget_unseen_exposures() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
+    PERFORM 1 FROM journal_exposures e
+      WHERE (e.account_id, e.exposure_id)
+            IN (SELECT g.account_id, g.exposure_id FROM n8v_gone_sightings g)
+      ORDER BY e.account_id, e.exposure_id
+        FOR UPDATE;
     DELETE FROM journal_exposures e
      USING (SELECT DISTINCT g.account_id, g.exposure_id FROM n8v_gone_sightings g) gone
      WHERE e.account_id = gone.account_id AND e.exposure_id = gone.exposure_id

@@ -514,3 +514,38 @@ async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
     let line = logged.lines().find(|l| pattern.is_match(l));
     assert!(line.is_none(), "part of the secret logged: {line:?}");
 }
+
+#[tokio::test]
+async fn the_last_two_sessions_of_an_exposure_deleted_at_once_take_it() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let token = github_token();
+    let first = started(&app, &a.token, "First").await;
+    call_with(&app, &a.token, Some(&first), &format!("Use {token}")).await;
+    let second = started(&app, &a.token, "Second").await;
+    call_with(&app, &a.token, Some(&second), &format!("Use {token}")).await;
+    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+
+    // Each deletion's statement runs while the other's is not committed: each must not count
+    // the other's sightings as ones left.
+    let session = |id: &str| n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, id).unwrap();
+    common::race::delete_concurrently(
+        &app.db_url,
+        a.id,
+        SCOPES,
+        [session(&first), session(&second)],
+    )
+    .await;
+    let left: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM journal_exposures) \
+              + (SELECT count(*) FROM journal_exposure_sightings)",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(
+        left, 0,
+        "the exposure outlived every session it was seen in"
+    );
+}

@@ -725,3 +725,80 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
     let sources = "SELECT count(*) FROM journal_loop_sources WHERE account_id = $1";
     assert_eq!(owner_count(&app, sources, a.id).await, 0);
 }
+
+/// The session ids as stored.
+fn uuid(session: &str) -> uuid::Uuid {
+    ids::parse(Kind::Session, session).unwrap()
+}
+
+#[tokio::test]
+async fn two_sessions_of_one_item_deleted_at_once_take_the_item_and_their_words() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let first = ended(
+        &app,
+        &a.token,
+        json!({"open_questions": ["Is the Osprey index worth keeping?"]}),
+    )
+    .await;
+    let second = ended(
+        &app,
+        &a.token,
+        json!({"open_questions": ["is the osprey index worth keeping?"]}),
+    )
+    .await;
+    assert_eq!(loops(&app, &a.token, "open").await.len(), 1, "one item");
+
+    // Each deletion's statement runs while the other's is not committed: each must not count
+    // the other's source as one left.
+    common::race::delete_concurrently(&app.db_url, a.id, ALL, [uuid(&first), uuid(&second)]).await;
+    assert_eq!(loops(&app, &a.token, "all").await, Vec::<Value>::new());
+    let rows = "SELECT count(*) FROM (SELECT text FROM journal_loops WHERE account_id = $1 \
+                UNION ALL SELECT text FROM journal_loop_sources WHERE account_id = $1) t";
+    assert_eq!(owner_count(&app, rows, a.id).await, 0, "no word of either");
+}
+
+#[tokio::test]
+async fn a_session_joining_an_item_while_its_last_source_is_deleted_opens_its_own() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let gone = ended(
+        &app,
+        &a.token,
+        json!({"next_steps": ["Retire the Kestrel cron"]}),
+    )
+    .await;
+    app.clock.advance(Duration::minutes(10));
+    let joining = opened(&app, &a.token).await;
+
+    // The deletion of the item's only session is not committed when the end reads the item.
+    let mut deleting = common::race::Deleting::begin(&app.db_url, a.id, ALL).await;
+    deleting.session(uuid(&gone)).await;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let end = common::race::counted(
+        &done,
+        app.end_session(
+            &a.token,
+            &joining,
+            json!({"next_steps": ["retire the kestrel cron"]}),
+        )
+        .ok(200),
+    );
+    let release = async {
+        common::race::wait_until("the end to wait for the deletion", || async {
+            common::race::lock_waiters(&app.db_url).await
+                + done.load(std::sync::atomic::Ordering::SeqCst) as i64
+                >= 1
+        })
+        .await;
+        deleting.commit().await;
+    };
+    tokio::join!(end, release);
+    let open = loops(&app, &a.token, "open").await;
+    assert_eq!(item_texts(&open), ["retire the kestrel cron"], "{open:?}");
+    assert_eq!(open[0]["session_id"], joining.as_str());
+    let words = "SELECT count(*) FROM journal_loop_sources WHERE account_id = $1";
+    assert_eq!(owner_count(&app, words, a.id).await, 1);
+}
