@@ -80,8 +80,13 @@ CREATE POLICY journal_exposure_sightings_visible ON journal_exposure_sightings F
            AND EXISTS (SELECT 1 FROM journal_sessions s
                         WHERE s.account_id = journal_exposure_sightings.account_id
                           AND s.session_id = journal_exposure_sightings.session_id));
+-- Recorded only in a session of the calling credential (the session its call is recorded in).
 CREATE POLICY journal_exposure_sightings_insert ON journal_exposure_sightings FOR INSERT
-    WITH CHECK (account_id = (SELECT n8v_account()));
+    WITH CHECK (account_id = (SELECT n8v_account())
+                AND EXISTS (SELECT 1 FROM journal_sessions s
+                             WHERE s.account_id = journal_exposure_sightings.account_id
+                               AND s.session_id = journal_exposure_sightings.session_id
+                               AND s.credential_id = (SELECT n8v_credential())));
 
 -- An exposure no sighting is left of goes: its sessions were deleted (on purpose, by retention,
 -- or with the account), and it may not outlive what it says about them. The sightings go by
@@ -113,10 +118,11 @@ CREATE TRIGGER journal_exposure_sightings_forget AFTER DELETE ON journal_exposur
     FOR EACH STATEMENT EXECUTE FUNCTION n8v_forget_unseen_exposures();
 
 -- The trigger runs as the owner, under FORCE ROW LEVEL SECURITY: these let the owner (never the
--- application role) find the sightings left and delete the exposures they no longer hold up.
+-- application role) find the sightings left and delete the exposures they no longer hold up,
+-- of the acting account only.
 CREATE POLICY journal_exposure_sightings_owner_find ON journal_exposure_sightings FOR SELECT
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));
 CREATE POLICY journal_exposures_owner_forget ON journal_exposures FOR DELETE
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));
 CREATE POLICY journal_exposures_owner_find ON journal_exposures FOR SELECT
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));

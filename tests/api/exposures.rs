@@ -549,3 +549,75 @@ async fn the_last_two_sessions_of_an_exposure_deleted_at_once_take_it() {
         "the exposure outlived every session it was seen in"
     );
 }
+
+#[tokio::test]
+async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_sees_one_account() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let (other, _) = app.key(a.id, SCOPES, None).await;
+    let session = started(&app, &a.token, "Mine").await;
+    let session = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &session).unwrap();
+
+    // As the application role, for `credential` of A: an exposure, and a sighting of it in
+    // the first key's session.
+    let record = |credential: Uuid| {
+        let owner = app.owner.clone();
+        async move {
+            let mut tx = owner.begin().await.unwrap();
+            sqlx::query(
+                "SELECT set_config('role', 'n8v_app', true), \
+                        set_config('app.account_id', $1::text, true), \
+                        set_config('app.credential_id', $2::text, true), \
+                        set_config('app.scopes', $3, true)",
+            )
+            .bind(a.id.to_string())
+            .bind(credential.to_string())
+            .bind(SCOPES)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+            let recorded = sqlx::query(
+                "WITH e AS (INSERT INTO journal_exposures \
+                              (account_id, exposure_id, rule, fingerprint, created_at) \
+                            VALUES (n8v_account(), gen_random_uuid(), 'github-pat', \
+                                    sha256(gen_random_uuid()::text::bytea), now()) \
+                            RETURNING exposure_id) \
+                 INSERT INTO journal_exposure_sightings \
+                     (account_id, sighting_id, exposure_id, session_id, field, seen_at) \
+                 SELECT n8v_account(), gen_random_uuid(), e.exposure_id, $1, 'purpose', now() \
+                   FROM e",
+            )
+            .bind(session)
+            .execute(&mut *tx)
+            .await;
+            recorded.map(|_| ()).map_err(|e| {
+                e.as_database_error()
+                    .and_then(|d| d.code())
+                    .unwrap_or_default()
+                    .into_owned()
+            })
+        }
+    };
+    assert_eq!(record(a.key_id).await, Ok(()), "its own session's key");
+    assert_eq!(
+        record(other).await,
+        Err("42501".to_owned()),
+        "another key of the account records nothing in that session"
+    );
+
+    // The owner's policies (the cleanup trigger's) reach the acting account's rows only.
+    let quals: Vec<(String, String)> = sqlx::query_as(
+        "SELECT policyname::text, coalesce(qual, with_check) FROM pg_policies \
+          WHERE policyname LIKE 'journal\\_%\\_owner\\_%' \
+            AND tablename IN ('journal_loops', 'journal_loop_sources', \
+                              'journal_exposures', 'journal_exposure_sightings')",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(quals.len(), 7, "{quals:?}");
+    for (policy, qual) in quals {
+        assert!(qual.contains("n8v_account()"), "{policy}: {qual}");
+    }
+}
