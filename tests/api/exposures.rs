@@ -11,7 +11,7 @@ use crate::common;
 
 use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
-use chrono::Duration;
+use chrono::{Duration, SubsecRound};
 use n8v_journal::clock::Clock;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
@@ -583,10 +583,9 @@ async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_se
                             VALUES (n8v_account(), gen_random_uuid(), 'github-pat', \
                                     sha256(gen_random_uuid()::text::bytea), now()) \
                             RETURNING exposure_id) \
-                 INSERT INTO journal_exposure_sightings \
-                     (account_id, sighting_id, exposure_id, session_id, field, seen_at) \
-                 SELECT n8v_account(), gen_random_uuid(), e.exposure_id, $1, 'purpose', now() \
-                   FROM e",
+                 INSERT INTO journal_exposure_sightings (account_id, exposure_id, session_id, \
+                     field, count, first_seen, last_seen) \
+                 SELECT n8v_account(), e.exposure_id, $1, 'purpose', 1, now(), now() FROM e",
             )
             .bind(session)
             .execute(&mut *tx)
@@ -620,4 +619,42 @@ async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_se
     for (policy, qual) in quals {
         assert!(qual.contains("n8v_account()"), "{policy}: {qual}");
     }
+}
+
+#[tokio::test]
+async fn a_key_repeated_on_every_call_adds_to_one_count_not_a_row_per_call() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let token = github_token();
+    let session = started(&app, &a.token, "Busy").await;
+    let first = app.clock.now().trunc_subsecs(6);
+    for _ in 0..5 {
+        call_with(&app, &a.token, Some(&session), &format!("Use {token}")).await;
+        app.clock.advance(Duration::minutes(1));
+    }
+    // Two texts of one call (its purpose and a target id) count apart, under their kinds.
+    app.call(Method::GET, &format!("/api/v1/journal/entries/{token}"))
+        .token(&a.token)
+        .session(Some(&session))
+        .purpose(&format!("Read {token}"))
+        .problem(404, "not-found")
+        .await;
+    let listed = exposures(&app, &a.token, "").await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["count"], 7, "{listed:?}");
+    assert_eq!(listed[0]["scrubbed_from"]["purposes"], 6, "{listed:?}");
+    assert_eq!(listed[0]["scrubbed_from"]["targets"], 1, "{listed:?}");
+    assert_eq!(listed[0]["sessions"], json!([session]));
+    let seen = |at: &Value| chrono::DateTime::parse_from_rfc3339(at.as_str().unwrap()).unwrap();
+    assert_eq!(seen(&listed[0]["first_seen"]), first);
+    assert_eq!(
+        seen(&listed[0]["last_seen"]),
+        app.clock.now().trunc_subsecs(6)
+    );
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_exposure_sightings")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(rows, 2, "one row per session and kind of text");
 }
