@@ -114,9 +114,20 @@ CREATE POLICY journal_loop_sources_service ON journal_loop_sources FOR ALL
 -- items whose opening session went are re-opened by the earliest remaining source. Runs as the
 -- owner (the deleted sessions are no longer visible to anyone), on the acting account's rows
 -- only (the owner's policies below).
+--
+-- Concurrency: the items are locked first (in id order), and only then, in statements of their
+-- own, is what is left of them decided. Under READ COMMITTED each later statement sees what
+-- was committed while it waited, so two transactions deleting two sources of one item decide
+-- one after the other (the second sees the first's deletion and takes the item, rather than each
+-- counting the other's source and leaving the item with neither), and a session joining the
+-- item (which locks it FOR SHARE first: journal::loops::opening) is seen, not deleted with it.
 CREATE FUNCTION n8v_forget_loop_sources() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
+    PERFORM 1 FROM journal_loops l
+      WHERE (l.account_id, l.loop_id) IN (SELECT g.account_id, g.loop_id FROM n8v_gone_sources g)
+      ORDER BY l.account_id, l.loop_id
+        FOR UPDATE;
     DELETE FROM journal_loops l
      USING (SELECT DISTINCT g.account_id, g.loop_id FROM n8v_gone_sources g) g
      WHERE l.account_id = g.account_id AND l.loop_id = g.loop_id

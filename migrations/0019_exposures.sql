@@ -49,24 +49,25 @@ CREATE POLICY journal_exposures_own ON journal_exposures
     USING (account_id = (SELECT n8v_account()))
     WITH CHECK (account_id = (SELECT n8v_account()));
 
--- One row each time a credential was scrubbed from one text: which kind of text, in which
--- session, when. A sighting goes with its session, and an exposure with its last sighting.
+-- Where a credential was scrubbed: one row per session and kind of text, counting the texts
+-- (a text holding it twice counts once) and when the first and the last was seen. A purpose
+-- repeating a key on every call adds to its row's count, never a row. A sighting goes with its
+-- session, and an exposure with its last sighting.
 CREATE TABLE journal_exposure_sightings (
     account_id   uuid        NOT NULL,
-    sighting_id  uuid        NOT NULL,
     exposure_id  uuid        NOT NULL,
     session_id   uuid        NOT NULL,
     field        text        NOT NULL
                              CHECK (field IN ('purpose', 'goal', 'outcome', 'handoff', 'target')),
-    seen_at      timestamptz NOT NULL,
-    PRIMARY KEY (account_id, sighting_id),
+    count        integer     NOT NULL CHECK (count > 0),
+    first_seen   timestamptz NOT NULL,
+    last_seen    timestamptz NOT NULL,
+    PRIMARY KEY (account_id, exposure_id, session_id, field),
     FOREIGN KEY (account_id, exposure_id)
         REFERENCES journal_exposures (account_id, exposure_id) ON DELETE CASCADE,
     FOREIGN KEY (account_id, session_id)
         REFERENCES journal_sessions (account_id, session_id) ON DELETE CASCADE
 );
-CREATE INDEX journal_exposure_sightings_by_exposure
-    ON journal_exposure_sightings (account_id, exposure_id, seen_at DESC);
 CREATE INDEX journal_exposure_sightings_by_session
     ON journal_exposure_sightings (account_id, session_id);
 ALTER TABLE journal_exposure_sightings ENABLE ROW LEVEL SECURITY;
@@ -80,15 +81,38 @@ CREATE POLICY journal_exposure_sightings_visible ON journal_exposure_sightings F
            AND EXISTS (SELECT 1 FROM journal_sessions s
                         WHERE s.account_id = journal_exposure_sightings.account_id
                           AND s.session_id = journal_exposure_sightings.session_id));
+-- Recorded only in a session of the calling credential (the session its call is recorded in).
 CREATE POLICY journal_exposure_sightings_insert ON journal_exposure_sightings FOR INSERT
+    WITH CHECK (account_id = (SELECT n8v_account())
+                AND EXISTS (SELECT 1 FROM journal_sessions s
+                             WHERE s.account_id = journal_exposure_sightings.account_id
+                               AND s.session_id = journal_exposure_sightings.session_id
+                               AND s.credential_id = (SELECT n8v_credential())));
+-- Counted again (the insert's ON CONFLICT DO UPDATE) on the same terms.
+CREATE POLICY journal_exposure_sightings_count ON journal_exposure_sightings FOR UPDATE
+    USING (account_id = (SELECT n8v_account())
+           AND EXISTS (SELECT 1 FROM journal_sessions s
+                        WHERE s.account_id = journal_exposure_sightings.account_id
+                          AND s.session_id = journal_exposure_sightings.session_id
+                          AND s.credential_id = (SELECT n8v_credential())))
     WITH CHECK (account_id = (SELECT n8v_account()));
 
 -- An exposure no sighting is left of goes: its sessions were deleted (on purpose, by retention,
 -- or with the account), and it may not outlive what it says about them. The sightings go by
--- their foreign key; this trigger, as the owner, takes the exposures they leave empty.
+-- their foreign key; this trigger, as the owner, takes the exposures they leave empty. It locks
+-- the exposures first (in id order) and decides in a statement of its own, which under READ
+-- COMMITTED sees what was committed while it waited: two transactions deleting the last two
+-- sessions of one exposure decide one after the other (the second takes it), and a sighting
+-- recorded meanwhile (its upsert of the exposure locks the row too: journal::exposures::record)
+-- is seen rather than deleted with it.
 CREATE FUNCTION n8v_forget_unseen_exposures() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
+    PERFORM 1 FROM journal_exposures e
+      WHERE (e.account_id, e.exposure_id)
+            IN (SELECT g.account_id, g.exposure_id FROM n8v_gone_sightings g)
+      ORDER BY e.account_id, e.exposure_id
+        FOR UPDATE;
     DELETE FROM journal_exposures e
      USING (SELECT DISTINCT g.account_id, g.exposure_id FROM n8v_gone_sightings g) gone
      WHERE e.account_id = gone.account_id AND e.exposure_id = gone.exposure_id
@@ -103,10 +127,11 @@ CREATE TRIGGER journal_exposure_sightings_forget AFTER DELETE ON journal_exposur
     FOR EACH STATEMENT EXECUTE FUNCTION n8v_forget_unseen_exposures();
 
 -- The trigger runs as the owner, under FORCE ROW LEVEL SECURITY: these let the owner (never the
--- application role) find the sightings left and delete the exposures they no longer hold up.
+-- application role) find the sightings left and delete the exposures they no longer hold up,
+-- of the acting account only.
 CREATE POLICY journal_exposure_sightings_owner_find ON journal_exposure_sightings FOR SELECT
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));
 CREATE POLICY journal_exposures_owner_forget ON journal_exposures FOR DELETE
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));
 CREATE POLICY journal_exposures_owner_find ON journal_exposures FOR SELECT
-    TO CURRENT_USER USING (true);
+    TO CURRENT_USER USING (account_id = (SELECT n8v_account()));

@@ -34,7 +34,7 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("journal_loop_sources", "SELECT, INSERT"),
     // Exposures go only with their sightings, and sightings with their sessions (0019).
     ("journal_exposures", "SELECT, INSERT, UPDATE"),
-    ("journal_exposure_sightings", "SELECT, INSERT"),
+    ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and

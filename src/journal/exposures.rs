@@ -1,8 +1,8 @@
 //! Scrubbed-secret warnings: when the scrubber removes a credential from a purpose, a goal, an
 //! outcome, a hand-off item or a target id, the journal keeps an **exposure** — the rule that
-//! found it, a fingerprint, and a **sighting** per text it was scrubbed from (which kind of
-//! text, which session, when) — so the account can be told to rotate it. Never the credential
-//! nor any part of it.
+//! found it, a fingerprint, and its **sightings**: per session and kind of text, how many texts
+//! it was scrubbed from, first and last when — so the account can be told to rotate it. Never
+//! the credential nor any part of it.
 //!
 //! * **Fingerprint.** HMAC-SHA256, under the account's own key, of the SHA-256 the scrubber
 //!   took of the credential ([`crate::scrub::Found`]): equal credentials in one account are one
@@ -114,10 +114,13 @@ impl std::fmt::Debug for ServerSecret {
     }
 }
 
-/// Records what was scrubbed from the texts of one call, in the call's session: one sighting
-/// per text, under the credential's exposure (made on its first sighting). One statement, plus
-/// one for the account's key when the secret is the database's. Exposures are written in
-/// fingerprint order, so two calls holding the same credentials lock their rows in one order.
+/// Records what was scrubbed from the texts of one call, in the call's session: each text
+/// counts on its credential's exposure (made on its first sighting) in the session's row for
+/// that kind of text (made on the first), so a key repeated on every call adds to a count, not
+/// a row. One statement, plus one for the account's key when the secret is the database's.
+/// Exposures are written in fingerprint order, so two calls holding the same credentials lock
+/// their rows in one order; the upsert locks an existing exposure until commit, so a deletion
+/// of its other sessions meanwhile (migration 0019's trigger) waits and sees this sighting.
 #[tracing::instrument(skip_all, err)]
 pub async fn record(
     tx: &mut TenantTx,
@@ -143,26 +146,31 @@ pub async fn record(
         .map(|e| e.found.fingerprint(&key).to_vec())
         .collect();
     let fields: Vec<&str> = seen.iter().map(|e| e.field.as_str()).collect();
-    let new_ids = || seen.iter().map(|_| ids::new_id()).collect::<Vec<Uuid>>();
+    let new_ids: Vec<Uuid> = seen.iter().map(|_| ids::new_id()).collect();
     sqlx::query!(
         "WITH seen AS ( \
-           SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::uuid[], $5::uuid[]) \
-             WITH ORDINALITY AS s(rule, fingerprint, field, exposure_id, sighting_id, n)), \
+           SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::uuid[]) \
+             WITH ORDINALITY AS s(rule, fingerprint, field, exposure_id, n)), \
          exposure AS ( \
            INSERT INTO journal_exposures (account_id, exposure_id, rule, fingerprint, created_at) \
-           SELECT DISTINCT ON (fingerprint) n8v_account(), exposure_id, rule, fingerprint, $7 \
+           SELECT DISTINCT ON (fingerprint) n8v_account(), exposure_id, rule, fingerprint, $6 \
              FROM seen ORDER BY fingerprint, n \
            ON CONFLICT (account_id, fingerprint) DO UPDATE SET rule = journal_exposures.rule \
            RETURNING exposure_id, fingerprint) \
-         INSERT INTO journal_exposure_sightings (account_id, sighting_id, exposure_id, \
-             session_id, field, seen_at) \
-         SELECT n8v_account(), s.sighting_id, e.exposure_id, $6, s.field, $7 \
-           FROM seen s JOIN exposure e USING (fingerprint)",
+         INSERT INTO journal_exposure_sightings AS x (account_id, exposure_id, session_id, \
+             field, count, first_seen, last_seen) \
+         SELECT n8v_account(), e.exposure_id, $5, s.field, count(*), $6, $6 \
+           FROM seen s JOIN exposure e USING (fingerprint) \
+          GROUP BY e.exposure_id, s.field \
+          ORDER BY e.exposure_id, s.field \
+         ON CONFLICT (account_id, exposure_id, session_id, field) DO UPDATE \
+            SET count = x.count + excluded.count, \
+                first_seen = least(x.first_seen, excluded.first_seen), \
+                last_seen = greatest(x.last_seen, excluded.last_seen)",
         &rules as &[&str],
         &fingerprints,
         &fields as &[&str],
-        &new_ids(),
-        &new_ids(),
+        &new_ids,
         session.0,
         at
     )
@@ -295,25 +303,26 @@ pub async fn list(
     let rows = sqlx::query_as!(
         ExposureRow,
         r#"SELECT e.exposure_id, e.rule, e.acknowledged_at,
-                  count(*) AS "count!",
-                  count(*) FILTER (WHERE s.field = 'purpose') AS "purposes!",
-                  count(*) FILTER (WHERE s.field = 'goal') AS "goals!",
-                  count(*) FILTER (WHERE s.field = 'outcome') AS "outcomes!",
-                  count(*) FILTER (WHERE s.field = 'handoff') AS "handoff_items!",
-                  count(*) FILTER (WHERE s.field = 'target') AS "targets!",
-                  min(s.seen_at) AS "first_seen!", max(s.seen_at) AS "last_seen!",
+                  sum(s.count) AS "count!",
+                  coalesce(sum(s.count) FILTER (WHERE s.field = 'purpose'), 0) AS "purposes!",
+                  coalesce(sum(s.count) FILTER (WHERE s.field = 'goal'), 0) AS "goals!",
+                  coalesce(sum(s.count) FILTER (WHERE s.field = 'outcome'), 0) AS "outcomes!",
+                  coalesce(sum(s.count) FILTER (WHERE s.field = 'handoff'), 0)
+                    AS "handoff_items!",
+                  coalesce(sum(s.count) FILTER (WHERE s.field = 'target'), 0) AS "targets!",
+                  min(s.first_seen) AS "first_seen!", max(s.last_seen) AS "last_seen!",
                   ARRAY(SELECT x.session_id FROM journal_exposure_sightings x
                          WHERE x.account_id = e.account_id AND x.exposure_id = e.exposure_id
                          GROUP BY x.session_id
-                         ORDER BY max(x.seen_at) DESC, x.session_id DESC LIMIT $4)
+                         ORDER BY max(x.last_seen) DESC, x.session_id DESC LIMIT $4)
                     AS "sessions!"
              FROM journal_exposures e
              JOIN journal_exposure_sightings s
                ON s.account_id = e.account_id AND s.exposure_id = e.exposure_id
             WHERE e.account_id = n8v_account() AND ($1::uuid IS NULL OR e.exposure_id = $1)
             GROUP BY e.account_id, e.exposure_id
-           HAVING NOT $2 OR e.acknowledged_at IS NULL OR max(s.seen_at) > e.acknowledged_at
-            ORDER BY max(s.seen_at) DESC, e.exposure_id DESC
+           HAVING NOT $2 OR e.acknowledged_at IS NULL OR max(s.last_seen) > e.acknowledged_at
+            ORDER BY max(s.last_seen) DESC, e.exposure_id DESC
             LIMIT $3"#,
         listing.id.map(|id| id.0),
         listing.unacknowledged_only,

@@ -415,23 +415,27 @@ async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, Stri
 }
 
 /// Closes the open items among `ids` in `session` (`session_end`'s `resolved`): a question as
-/// `answered`, a next step as `done`. Items closed already stay as they were closed; an id
-/// that names no item the caller may close is a 404, and nothing is closed.
+/// `answered`, a next step as `done`. Items closed already stay as they were closed; the ids
+/// that name no item the caller may close (deleted, another account's, an organization
+/// member's) are skipped and returned, in the order given, once each.
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn resolve(
     tx: &mut TenantTx,
     ids: &[ItemId],
     session: SessionId,
     now: DateTime<Utc>,
-) -> Result<()> {
+) -> Result<Vec<ItemId>> {
     if ids.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let known: HashSet<ItemId> = closable(tx, ids).await?.into_iter().map(|k| k.0).collect();
-    if let Some(missing) = ids.iter().find(|id| !known.contains(id)) {
-        return Err(not_closable(*missing));
-    }
-    let uuids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    let mut skipped = HashSet::new();
+    let not_resolved: Vec<ItemId> = ids
+        .iter()
+        .filter(|id| !known.contains(id) && skipped.insert(**id))
+        .copied()
+        .collect();
+    let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     sqlx::query(
         "UPDATE journal_loops \
          SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
@@ -445,7 +449,7 @@ pub async fn resolve(
     .bind(session)
     .execute(tx.conn())
     .await?;
-    Ok(())
+    Ok(not_resolved)
 }
 
 /// What a session's items are, by kind and [`item_key`]: the lines of the session the brief

@@ -4,7 +4,7 @@
 use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::ids::{CallId, IdArg, KeyId, OrganizationId, SessionId, TypedId};
+use crate::ids::{CallId, IdArg, ItemId, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
 use crate::journal::exposures::{self, Field};
 use crate::journal::handoff::Handoff;
@@ -84,6 +84,18 @@ pub struct EndSession {
     pub resolved: Option<Vec<String>>,
 }
 
+/// A session just closed, and the ids of `resolved` that closed nothing.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EndedSession {
+    #[serde(flatten)]
+    pub session: Session,
+    /// The ids in `resolved` that name no item this credential may close (one deleted with its
+    /// sessions, another account's, an organization member's), in the order given: they were
+    /// skipped, and the session closed all the same. Empty when every id named an item it may
+    /// close (items closed already stay as they were).
+    pub not_resolved: Vec<ItemId>,
+}
+
 impl Op for EndSession {
     const SPEC: Spec = Spec {
         id: "endSession",
@@ -93,13 +105,13 @@ impl Op for EndSession {
         needs_journal: true,
         creates: false,
     };
-    type Output = Session;
+    type Output = EndedSession;
 
     fn targets(&self) -> Vec<Target> {
         vec![target(&self.session)]
     }
 
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<Session> {
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<EndedSession> {
         let id = self.session?;
         let outcome = parse_text(self.outcome.as_deref(), "outcome").map_err(bad)?;
         let outcome = op.keep(Field::Outcome, outcome);
@@ -117,9 +129,12 @@ impl Op for EndSession {
         let session = sessions::end(op.tx(), id, outcome, handoff, purpose.as_deref(), now).await?;
         // After the session's own items are opened: an item it both states and resolves ends
         // closed.
-        loops::resolve(op.tx(), &resolved, id, now).await?;
+        let not_resolved = loops::resolve(op.tx(), &resolved, id, now).await?;
         op.use_session(session.id);
-        Ok(session)
+        Ok(EndedSession {
+            session,
+            not_resolved,
+        })
     }
 }
 

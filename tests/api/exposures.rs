@@ -11,7 +11,7 @@ use crate::common;
 
 use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
-use chrono::Duration;
+use chrono::{Duration, SubsecRound};
 use n8v_journal::clock::Clock;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
@@ -513,4 +513,148 @@ async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
     let pattern = regex::Regex::new(&common::scan::windows(&token)).unwrap();
     let line = logged.lines().find(|l| pattern.is_match(l));
     assert!(line.is_none(), "part of the secret logged: {line:?}");
+}
+
+#[tokio::test]
+async fn the_last_two_sessions_of_an_exposure_deleted_at_once_take_it() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let token = github_token();
+    let first = started(&app, &a.token, "First").await;
+    call_with(&app, &a.token, Some(&first), &format!("Use {token}")).await;
+    let second = started(&app, &a.token, "Second").await;
+    call_with(&app, &a.token, Some(&second), &format!("Use {token}")).await;
+    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+
+    // Each deletion's statement runs while the other's is not committed: each must not count
+    // the other's sightings as ones left.
+    let session = |id: &str| n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, id).unwrap();
+    common::race::delete_concurrently(
+        &app.db_url,
+        a.id,
+        SCOPES,
+        [session(&first), session(&second)],
+    )
+    .await;
+    let left: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM journal_exposures) \
+              + (SELECT count(*) FROM journal_exposure_sightings)",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(
+        left, 0,
+        "the exposure outlived every session it was seen in"
+    );
+}
+
+#[tokio::test]
+async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_sees_one_account() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let (other, _) = app.key(a.id, SCOPES, None).await;
+    let session = started(&app, &a.token, "Mine").await;
+    let session = n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &session).unwrap();
+
+    // As the application role, for `credential` of A: an exposure, and a sighting of it in
+    // the first key's session.
+    let record = |credential: Uuid| {
+        let owner = app.owner.clone();
+        async move {
+            let mut tx = owner.begin().await.unwrap();
+            sqlx::query(
+                "SELECT set_config('role', 'n8v_app', true), \
+                        set_config('app.account_id', $1::text, true), \
+                        set_config('app.credential_id', $2::text, true), \
+                        set_config('app.scopes', $3, true)",
+            )
+            .bind(a.id.to_string())
+            .bind(credential.to_string())
+            .bind(SCOPES)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+            let recorded = sqlx::query(
+                "WITH e AS (INSERT INTO journal_exposures \
+                              (account_id, exposure_id, rule, fingerprint, created_at) \
+                            VALUES (n8v_account(), gen_random_uuid(), 'github-pat', \
+                                    sha256(gen_random_uuid()::text::bytea), now()) \
+                            RETURNING exposure_id) \
+                 INSERT INTO journal_exposure_sightings (account_id, exposure_id, session_id, \
+                     field, count, first_seen, last_seen) \
+                 SELECT n8v_account(), e.exposure_id, $1, 'purpose', 1, now(), now() FROM e",
+            )
+            .bind(session)
+            .execute(&mut *tx)
+            .await;
+            recorded.map(|_| ()).map_err(|e| {
+                e.as_database_error()
+                    .and_then(|d| d.code())
+                    .unwrap_or_default()
+                    .into_owned()
+            })
+        }
+    };
+    assert_eq!(record(a.key_id).await, Ok(()), "its own session's key");
+    assert_eq!(
+        record(other).await,
+        Err("42501".to_owned()),
+        "another key of the account records nothing in that session"
+    );
+
+    // The owner's policies (the cleanup trigger's) reach the acting account's rows only.
+    let quals: Vec<(String, String)> = sqlx::query_as(
+        "SELECT policyname::text, coalesce(qual, with_check) FROM pg_policies \
+          WHERE policyname LIKE 'journal\\_%\\_owner\\_%' \
+            AND tablename IN ('journal_loops', 'journal_loop_sources', \
+                              'journal_exposures', 'journal_exposure_sightings')",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(quals.len(), 7, "{quals:?}");
+    for (policy, qual) in quals {
+        assert!(qual.contains("n8v_account()"), "{policy}: {qual}");
+    }
+}
+
+#[tokio::test]
+async fn a_key_repeated_on_every_call_adds_to_one_count_not_a_row_per_call() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let token = github_token();
+    let session = started(&app, &a.token, "Busy").await;
+    let first = app.clock.now().trunc_subsecs(6);
+    for _ in 0..5 {
+        call_with(&app, &a.token, Some(&session), &format!("Use {token}")).await;
+        app.clock.advance(Duration::minutes(1));
+    }
+    // Two texts of one call (its purpose and a target id) count apart, under their kinds.
+    app.call(Method::GET, &format!("/api/v1/journal/entries/{token}"))
+        .token(&a.token)
+        .session(Some(&session))
+        .purpose(&format!("Read {token}"))
+        .problem(404, "not-found")
+        .await;
+    let listed = exposures(&app, &a.token, "").await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["count"], 7, "{listed:?}");
+    assert_eq!(listed[0]["scrubbed_from"]["purposes"], 6, "{listed:?}");
+    assert_eq!(listed[0]["scrubbed_from"]["targets"], 1, "{listed:?}");
+    assert_eq!(listed[0]["sessions"], json!([session]));
+    let seen = |at: &Value| chrono::DateTime::parse_from_rfc3339(at.as_str().unwrap()).unwrap();
+    assert_eq!(seen(&listed[0]["first_seen"]), first);
+    assert_eq!(
+        seen(&listed[0]["last_seen"]),
+        app.clock.now().trunc_subsecs(6)
+    );
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_exposure_sightings")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(rows, 2, "one row per session and kind of text");
 }

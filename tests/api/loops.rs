@@ -246,15 +246,18 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
             .problem(404, "not-found")
             .await;
     }
-    // Resolving it from another account's session_end refuses the end as a whole.
+    // Another account's session_end naming it closes nothing of it, and ends all the same.
     let theirs = opened(&app, &b.token).await;
-    app.end_session(&b.token, &theirs, json!({"resolved": [item]}))
-        .problem(404, "not-found")
+    let ended_theirs = app
+        .end_session(&b.token, &theirs, json!({"resolved": [item]}))
+        .ok(200)
         .await;
     assert_eq!(
-        app.session_detail(&b.token, &theirs).await["session"]["status"],
-        "open"
+        ended_theirs["not_resolved"],
+        json!([item]),
+        "{ended_theirs}"
     );
+    assert_eq!(ended_theirs["status"], "closed", "{ended_theirs}");
     assert_eq!(loops(&app, &a.token, "open").await.len(), 1);
 
     // An organization's owner reads its member's organization items, and does not close them.
@@ -290,6 +293,13 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
     close(&app, &o.token, &id(&seen[0]), "answered")
         .problem(404, "not-found")
         .await;
+    let owners = opened(&app, &o.token).await;
+    let ended_owners = app
+        .end_session(&o.token, &owners, json!({"resolved": [id(&seen[0])]}))
+        .ok(200)
+        .await;
+    assert_eq!(ended_owners["not_resolved"], json!([id(&seen[0])]));
+    assert_eq!(loops(&app, &o.token, "open").await.len(), 1);
     close(&app, &member, &id(&seen[0]), "answered")
         .ok(200)
         .await;
@@ -724,4 +734,144 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
     assert_eq!(owner_count(&app, items, a.id).await, 0);
     let sources = "SELECT count(*) FROM journal_loop_sources WHERE account_id = $1";
     assert_eq!(owner_count(&app, sources, a.id).await, 0);
+}
+
+/// The session ids as stored.
+fn uuid(session: &str) -> uuid::Uuid {
+    ids::parse(Kind::Session, session).unwrap()
+}
+
+#[tokio::test]
+async fn two_sessions_of_one_item_deleted_at_once_take_the_item_and_their_words() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let first = ended(
+        &app,
+        &a.token,
+        json!({"open_questions": ["Is the Osprey index worth keeping?"]}),
+    )
+    .await;
+    let second = ended(
+        &app,
+        &a.token,
+        json!({"open_questions": ["is the osprey index worth keeping?"]}),
+    )
+    .await;
+    assert_eq!(loops(&app, &a.token, "open").await.len(), 1, "one item");
+
+    // Each deletion's statement runs while the other's is not committed: each must not count
+    // the other's source as one left.
+    common::race::delete_concurrently(&app.db_url, a.id, ALL, [uuid(&first), uuid(&second)]).await;
+    assert_eq!(loops(&app, &a.token, "all").await, Vec::<Value>::new());
+    let rows = "SELECT count(*) FROM (SELECT text FROM journal_loops WHERE account_id = $1 \
+                UNION ALL SELECT text FROM journal_loop_sources WHERE account_id = $1) t";
+    assert_eq!(owner_count(&app, rows, a.id).await, 0, "no word of either");
+}
+
+#[tokio::test]
+async fn a_session_joining_an_item_while_its_last_source_is_deleted_opens_its_own() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let gone = ended(
+        &app,
+        &a.token,
+        json!({"next_steps": ["Retire the Kestrel cron"]}),
+    )
+    .await;
+    app.clock.advance(Duration::minutes(10));
+    let joining = opened(&app, &a.token).await;
+
+    // The deletion of the item's only session is not committed when the end reads the item.
+    let mut deleting = common::race::Deleting::begin(&app.db_url, a.id, ALL).await;
+    deleting.session(uuid(&gone)).await;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let end = common::race::counted(
+        &done,
+        app.end_session(
+            &a.token,
+            &joining,
+            json!({"next_steps": ["retire the kestrel cron"]}),
+        )
+        .ok(200),
+    );
+    let release = async {
+        common::race::wait_until("the end to wait for the deletion", || async {
+            common::race::lock_waiters(&app.db_url).await
+                + done.load(std::sync::atomic::Ordering::SeqCst) as i64
+                >= 1
+        })
+        .await;
+        deleting.commit().await;
+    };
+    tokio::join!(end, release);
+    let open = loops(&app, &a.token, "open").await;
+    assert_eq!(item_texts(&open), ["retire the kestrel cron"], "{open:?}");
+    assert_eq!(open[0]["session_id"], joining.as_str());
+    let words = "SELECT count(*) FROM journal_loop_sources WHERE account_id = $1";
+    assert_eq!(owner_count(&app, words, a.id).await, 1);
+}
+
+#[tokio::test]
+async fn a_session_end_skips_the_items_it_may_not_close_names_them_and_keeps_its_hand_off() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    ended(
+        &app,
+        &a.token,
+        json!({"next_steps": ["Rotate the staging keys"]}),
+    )
+    .await;
+    let rotate = id(&loops(&app, &a.token, "open").await[0]);
+    let gone = ended(
+        &app,
+        &a.token,
+        json!({"open_questions": ["Drop the gull table?"]}),
+    )
+    .await;
+    let gull = loops(&app, &a.token, "open").await;
+    let gull = id(gull
+        .iter()
+        .find(|l| l["text"] == "Drop the gull table?")
+        .unwrap());
+    app.call(Method::DELETE, &format!("/api/v1/journal/sessions/{gone}"))
+        .token(&a.token)
+        .ok(200)
+        .await;
+
+    app.clock.advance(Duration::minutes(10));
+    let session = opened(&app, &a.token).await;
+    let answer = app
+        .end_session(
+            &a.token,
+            &session,
+            json!({"outcome": "Rotated the keys", "next_steps": ["Tell the team"],
+                   "resolved": [gull, rotate, gull]}),
+        )
+        .ok(200)
+        .await;
+    assert_eq!(answer["not_resolved"], json!([gull]), "{answer}");
+    assert_eq!(answer["id"], session.as_str(), "{answer}");
+    assert_eq!(answer["status"], "closed", "{answer}");
+    let all = loops(&app, &a.token, "all").await;
+    let done = all.iter().find(|l| id(l) == rotate).unwrap();
+    assert_eq!(
+        (&done["state"], &done["closed_session_id"]),
+        (&json!("done"), &json!(session))
+    );
+    assert_eq!(
+        item_texts(&loops(&app, &a.token, "open").await),
+        ["Tell the team"],
+        "the hand-off is kept"
+    );
+
+    // Every id closable: nothing to name.
+    let next = opened(&app, &a.token).await;
+    let answer = app
+        .end_session(&a.token, &next, json!({"resolved": [rotate]}))
+        .ok(200)
+        .await;
+    assert_eq!(answer["not_resolved"], json!([]), "{answer}");
 }

@@ -73,6 +73,7 @@ pub struct SessionEndArgs {
     pub next_steps: Option<Vec<String>>,
     /// Open loops you settled in this session (`itm_…` ids from journal_catch_up or
     /// journal_loops, at most 100): each is closed, a question as answered, a next step as done.
+    /// An id naming no item you may close is skipped and listed in the result's not_resolved.
     #[serde(default)]
     #[schemars(length(max = MAX_RESOLVED), inner(length(max = 30)))]
     pub resolved: Option<Vec<String>>,

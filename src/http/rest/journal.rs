@@ -7,8 +7,8 @@ use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
 use crate::journal::{Call, Session};
 use crate::ops::journal::{
-    DeleteDay, DeleteSession, Deleted, EndSession, GetEntry, GetSession, ListSessions,
-    SessionDetail, SessionList, StartSession,
+    DeleteDay, DeleteSession, Deleted, EndSession, EndedSession, GetEntry, GetSession,
+    ListSessions, SessionDetail, SessionList, StartSession,
 };
 use axum::extract::{Path, State};
 use chrono::{DateTime, Utc};
@@ -108,7 +108,9 @@ pub struct EndRequest {
     pub next_steps: Option<Vec<String>>,
     /// Open loops this session settled (`itm_…`, at most 100), as the brief and
     /// `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-    /// `answered`, a next step as `done`. Items closed already stay as they were.
+    /// `answered`, a next step as `done`. Items closed already stay as they were; an id that
+    /// names no item this credential may close is skipped and listed in the answer's
+    /// `not_resolved`.
     #[schema(max_items = 100, value_type = Option<Vec<ItemIdText>>)]
     pub resolved: Option<Vec<String>>,
 }
@@ -148,7 +150,9 @@ pub struct HandoffItem(String);
     request_body(content = EndRequest, content_type = "application/json",
         description = "What happened"),
     responses(
-        (status = 200, description = "The session, closed", body = Session),
+        (status = 200, description = "The session, closed; `not_resolved` lists the ids of \
+            `resolved` that name no item this credential may close, which were skipped",
+            body = EndedSession),
         (status = 400, description = "Malformed JSON, an outcome that is too long or has \
             control characters, a hand-off list with more than 20 items or an item longer than \
             300 characters or on more than one line, `resolved` with more than 100 ids or an \
@@ -158,9 +162,8 @@ pub struct HandoffItem(String);
             an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), the session (or `X-Session-Id`) is not one of this credential's, \
-            or `resolved` names an item this credential may not close (`not-found`); sessions \
-            cannot be shared across credentials",
+            (`journal-off`), or the session (or `X-Session-Id`) is not one of this \
+            credential's (`not-found`); sessions cannot be shared across credentials",
             body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The session (or `X-Session-Id`) has already ended \
             (`conflict`)", body = Problem, content_type = "application/problem+json"),
@@ -179,7 +182,7 @@ pub async fn end(
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<EndRequest>,
-) -> Reply<Session> {
+) -> Reply<EndedSession> {
     let input = EndSession {
         session: SessionId::arg(&id),
         outcome: body.outcome.clone(),

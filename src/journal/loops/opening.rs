@@ -91,6 +91,21 @@ async fn open_lines(
     .await?;
     // Each line as a new item first; the lines that join an item take its id below.
     let mut all = Rows::of(lines.iter().map(|l| (ids::new_id(), l)));
+    // The items this close may join, locked (in id order, as migration 0018's trigger locks
+    // them) until it commits: a concurrent deletion of their other sources then either finished
+    // first (and the read below no longer finds an item it took) or waits and sees this
+    // session's source, rather than deleting the item under it.
+    sqlx::query!(
+        "SELECT l.loop_id FROM journal_loops l
+          WHERE l.account_id = n8v_account() AND l.state = 'open'
+            AND (l.kind, l.item_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+          ORDER BY l.loop_id
+            FOR SHARE",
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
+    )
+    .fetch_all(tx.conn())
+    .await?;
     // The open, fresh item of each line's text that this credential opened in a session whose
     // scopes the closing one holds: one it can surely read (see the module).
     let found = sqlx::query!(

@@ -87,3 +87,71 @@ impl Hold {
             .unwrap();
     }
 }
+
+/// A tenant's transaction of the test's own, as the application role with the account and
+/// scopes set (as `TenantTx` sets them): it deletes sessions, by any of the paths' one
+/// statement, and holds what that locked until `commit`.
+pub struct Deleting {
+    conn: sqlx::PgConnection,
+}
+
+impl Deleting {
+    pub async fn begin(db_url: &str, account: uuid::Uuid, scopes: &str) -> Self {
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(db_url)
+            .await
+            .unwrap();
+        sqlx::query("BEGIN").execute(&mut conn).await.unwrap();
+        sqlx::query(
+            "SELECT set_config('role', 'n8v_app', true), \
+                    set_config('app.account_id', $1::text, true), \
+                    set_config('app.scopes', $2, true)",
+        )
+        .bind(account.to_string())
+        .bind(scopes)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        Self { conn }
+    }
+
+    /// Deletes one session of the account (as `DELETE /api/v1/journal/sessions/{id}` does).
+    pub async fn session(&mut self, session: uuid::Uuid) {
+        let gone = sqlx::query(
+            "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1",
+        )
+        .bind(session)
+        .execute(&mut self.conn)
+        .await
+        .unwrap();
+        assert_eq!(gone.rows_affected(), 1, "the session to delete");
+    }
+
+    pub async fn commit(mut self) {
+        sqlx::query("COMMIT").execute(&mut self.conn).await.unwrap();
+    }
+}
+
+/// Deletes two sessions of `account` in two transactions at once, the race made certain: the
+/// first deletes its session and stays open; the second deletes its own meanwhile (so each
+/// statement runs while the other's deletion is not committed); the first commits once the
+/// second waits for a lock it holds (or is done, when nothing made it wait); then the second.
+pub async fn delete_concurrently(
+    db_url: &str,
+    account: uuid::Uuid,
+    scopes: &str,
+    sessions: [uuid::Uuid; 2],
+) {
+    let mut first = Deleting::begin(db_url, account, scopes).await;
+    first.session(sessions[0]).await;
+    let mut second = Deleting::begin(db_url, account, scopes).await;
+    let done = AtomicUsize::new(0);
+    let release = async {
+        wait_until("the second deletion to wait or finish", || async {
+            lock_waiters(db_url).await as usize + done.load(Ordering::SeqCst) >= 1
+        })
+        .await;
+        first.commit().await;
+    };
+    tokio::join!(counted(&done, second.session(sessions[1])), release);
+    second.commit().await;
+}

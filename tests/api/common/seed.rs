@@ -29,9 +29,9 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
              created_at) \
            VALUES ($1, gen_random_uuid(), 'github-pat', sha256(uuid_send($2)), now()) \
            RETURNING exposure_id) \
-         INSERT INTO journal_exposure_sightings (account_id, sighting_id, exposure_id, \
-             session_id, field, seen_at) \
-         SELECT $1, gen_random_uuid(), e.exposure_id, $2, 'purpose', now() FROM e",
+         INSERT INTO journal_exposure_sightings (account_id, exposure_id, session_id, field, \
+             count, first_seen, last_seen) \
+         SELECT $1, e.exposure_id, $2, 'purpose', 1, now(), now() FROM e",
     )
     .bind(account)
     .bind(session)

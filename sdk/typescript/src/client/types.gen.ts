@@ -331,9 +331,24 @@ export type EndRequest = {
     /**
      * Open loops this session settled (`itm_…`, at most 100), as the brief and
      * `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-     * `answered`, a next step as `done`. Items closed already stay as they were.
+     * `answered`, a next step as `done`. Items closed already stay as they were; an id that
+     * names no item this credential may close is skipped and listed in the answer's
+     * `not_resolved`.
      */
     resolved?: Array<ItemIdText> | null;
+};
+
+/**
+ * A session just closed, and the ids of `resolved` that closed nothing.
+ */
+export type EndedSession = Session & {
+    /**
+     * The ids in `resolved` that name no item this credential may close (one deleted with its
+     * sessions, another account's, an organization member's), in the order given: they were
+     * skipped, and the session closed all the same. Empty when every id named an item it may
+     * close (items closed already stay as they were).
+     */
+    not_resolved: Array<ItemId>;
 };
 
 /**
@@ -2719,7 +2734,7 @@ export type EndSessionErrors = {
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), the session (or `X-Session-Id`) is not one of this credential's, or `resolved` names an item this credential may not close (`not-found`); sessions cannot be shared across credentials
+     * The assistant journal is off for this account (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's (`not-found`); sessions cannot be shared across credentials
      */
     404: Problem;
     /**
@@ -2757,9 +2772,9 @@ export type EndSessionError = EndSessionErrors[keyof EndSessionErrors];
 
 export type EndSessionResponses = {
     /**
-     * The session, closed
+     * The session, closed; `not_resolved` lists the ids of `resolved` that name no item this credential may close, which were skipped
      */
-    200: Session;
+    200: EndedSession;
 };
 
 export type EndSessionResponse = EndSessionResponses[keyof EndSessionResponses];

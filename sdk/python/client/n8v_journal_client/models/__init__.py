@@ -13,6 +13,7 @@ from .deleted_digest import DeletedDigest
 from .digest import Digest
 from .digest_list import DigestList
 from .end_request import EndRequest
+from .ended_session import EndedSession
 from .entry import Entry
 from .entry_list import EntryList
 from .episode_entry import EpisodeEntry
@@ -59,6 +60,7 @@ __all__ = (
     "DeletedDigest",
     "Digest",
     "DigestList",
+    "EndedSession",
     "EndRequest",
     "Entry",
     "EntryList",

@@ -31,7 +31,9 @@ class EndRequest:
             credentials in it are scrubbed).
         resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
             `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-            `answered`, a next step as `done`. Items closed already stay as they were.
+            `answered`, a next step as `done`. Items closed already stay as they were; an id that
+            names no item this credential may close is skipped and listed in the answer's
+            `not_resolved`.
     """
 
     decisions: list[str] | None | Unset = UNSET

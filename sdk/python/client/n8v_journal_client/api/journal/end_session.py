@@ -7,8 +7,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.end_request import EndRequest
+from ...models.ended_session import EndedSession
 from ...models.problem import Problem
-from ...models.session import Session
 from ...types import UNSET, Response, Unset
 
 
@@ -45,9 +45,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Session | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndedSession | Problem | None:
     if response.status_code == 200:
-        response_200 = Session.from_dict(response.json())
+        response_200 = EndedSession.from_dict(response.json())
 
         return response_200
 
@@ -112,7 +112,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Session]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EndedSession | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -129,7 +131,7 @@ def sync_detailed(
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
-) -> Response[Problem | Session]:
+) -> Response[EndedSession | Problem]:
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
@@ -153,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Session]
+        Response[EndedSession | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -179,7 +181,7 @@ def sync(
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
-) -> Problem | Session | None:
+) -> EndedSession | Problem | None:
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
@@ -203,7 +205,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Session
+        EndedSession | Problem
     """
 
     return sync_detailed(
@@ -224,7 +226,7 @@ async def asyncio_detailed(
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
-) -> Response[Problem | Session]:
+) -> Response[EndedSession | Problem]:
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
@@ -248,7 +250,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Session]
+        Response[EndedSession | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -272,7 +274,7 @@ async def asyncio(
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
-) -> Problem | Session | None:
+) -> EndedSession | Problem | None:
     """Close a session.
 
      Close one of this credential's open sessions with what happened: the handoff the next
@@ -296,7 +298,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Session
+        EndedSession | Problem
     """
 
     return (
