@@ -122,8 +122,9 @@ pub enum StateFilter {
 
 impl StateFilter {
     pub fn parse(text: Option<&str>) -> std::result::Result<Self, String> {
-        match text.map(str::trim) {
-            None | Some("") | Some("open") => Ok(StateFilter::Open),
+        // Exactly as the OpenAPI document says: an empty or padded value is refused too.
+        match text {
+            None | Some("open") => Ok(StateFilter::Open),
             Some("closed") => Ok(StateFilter::Closed),
             Some("all") => Ok(StateFilter::All),
             Some(other) => Err(format!(

@@ -357,7 +357,14 @@ async fn the_close_endpoint_closes_once_in_the_callers_session_and_refuses_bad_i
         .json(json!({}))
         .problem(422, "invalid-body")
         .await;
-    for query in ["state=pending", "limit=0", "cursor=zzz", "colour=red"] {
+    for query in [
+        "state=pending",
+        "state=",
+        "state=%20open",
+        "limit=0",
+        "cursor=zzz",
+        "colour=red",
+    ] {
         app.call(Method::GET, &format!("/api/v1/journal/loops?{query}"))
             .token(&a.token)
             .problem(400, "bad-request")
