@@ -119,6 +119,17 @@ pub enum AccessProblems {
     Internal(Problem),
 }
 
+/// The refusal of every journal read: the credential lacks `chats:read`, or is an operator's.
+#[derive(IntoResponses)]
+#[response(
+    status = 403,
+    description = "The credential lacks `chats:read` (`missing-scope`) or is an operator \
+                   credential (`forbidden`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `Operation::check` and `auth` refuse it
+pub struct NeedsChatsRead(Problem);
+
 /// The conflict any journalled operation can answer with: the conversation's session is over.
 #[derive(IntoResponses)]
 #[response(

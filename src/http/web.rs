@@ -2,7 +2,7 @@
 //! credentials as the API (chats:read); recorded as a journal read.
 
 use super::call::{ApiCall, Reply};
-use super::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use super::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
 use super::{ApiQuery, AppState};
 use crate::error::Problem;
 use crate::ops::journal::ReadMarkdown;
@@ -37,9 +37,7 @@ pub struct WindowQuery {
         (status = 400, description = "`max_chars` out of range, an unknown query parameter, or \
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
             content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead};
 use crate::http::{ApiJson, AppState};
 use crate::ops::episodes::{EpisodePosted, EpisodeTurn, PostEpisode};
 use axum::extract::State;
@@ -76,9 +76,7 @@ impl From<EpisodeRequest> for PostEpisode {
         (status = 400, description = "A bad episode id, harness or project, `ended_at` before \
             `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),

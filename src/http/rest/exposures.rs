@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
 use crate::http::{ApiQuery, AppState};
 use crate::ids::{ExposureId, TypedId};
 use crate::journal::exposures::Exposure;
@@ -39,9 +39,7 @@ pub struct ExposureQuery {
         (status = 400, description = "A bad `unacknowledged`, an unknown query parameter, or a \
             bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
@@ -79,9 +77,7 @@ pub async fn list(
         (status = 200, description = "The exposure, acknowledged", body = Exposure),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no exposure with this id is visible to this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),

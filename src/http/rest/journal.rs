@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
 use crate::journal::{Call, Session};
@@ -49,9 +49,7 @@ pub struct StartRequest {
         (status = 400, description = "Malformed JSON, a goal or repository that is too long or \
             has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), the organization is not one of the account's, or `X-Session-Id` \
             names no session of this credential (`not-found`)",
@@ -158,9 +156,7 @@ pub struct HandoffItem(String);
             300 characters or on more than one line, `resolved` with more than 100 ids or an \
             entry that is not an item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or the session (or `X-Session-Id`) is not one of this \
             credential's (`not-found`); sessions cannot be shared across credentials",
@@ -240,9 +236,7 @@ pub struct ListQuery {
         (status = 400, description = "A bad filter, `limit` or `cursor`, an unknown query \
             parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
@@ -303,9 +297,7 @@ pub struct ActionsQuery {
         (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no session with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)",
@@ -348,9 +340,7 @@ pub async fn get(
         (status = 200, description = "The call", body = Call),
         (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no journal entry with this id is visible to this credential, or \
             `X-Session-Id` names no session of this credential (`not-found`)",

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{ItemId, TypedId};
 use crate::journal::loops::Loop;
@@ -45,9 +45,7 @@ pub struct LoopsQuery {
         (status = 400, description = "A `state` other than open, closed or all, a bad `limit` \
             or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
@@ -104,9 +102,7 @@ pub struct CloseRequest {
         (status = 400, description = "Malformed JSON, a `state` other than done, answered or \
             dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), no item with this id that this credential may close, or \
             `X-Session-Id` names no session of this credential (`not-found`)",

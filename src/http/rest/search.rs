@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
 use crate::http::{ApiQuery, AppState};
 use crate::ops::search::{SearchJournal, SearchResults};
 use axum::extract::State;
@@ -56,9 +56,7 @@ pub struct SearchQuery {
             (only `-excluded` or common words), a bad `organization` or `limit`, an unknown \
             query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` (`missing-scope`) or is \
-            an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or `X-Session-Id` names no session of this credential \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
