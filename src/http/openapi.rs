@@ -130,6 +130,18 @@ pub enum AccessProblems {
 #[allow(dead_code)] // documentation only; `Operation::check` and `auth` refuse it
 pub struct NeedsChatsRead(Problem);
 
+/// The not-found every journalled list can answer with: the journal is off, or `X-Session-Id`
+/// names no session of this credential.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "The assistant journal is off for this account (`journal-off`), or \
+                   `X-Session-Id` names no session of this credential (`not-found`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `Operation::check` and `sessions::check_explicit` refuse it
+pub struct JournalOffOrNoSession(Problem);
+
 /// The conflict any journalled operation can answer with: the conversation's session is over.
 #[derive(IntoResponses)]
 #[response(

@@ -2,7 +2,9 @@
 //! credentials as the API (chats:read); recorded as a journal read.
 
 use super::call::{ApiCall, Reply};
-use super::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use super::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
 use super::{ApiQuery, AppState};
 use crate::error::Problem;
 use crate::ops::journal::ReadMarkdown;
@@ -38,9 +40,7 @@ pub struct WindowQuery {
             a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
             content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,
     ),

@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead};
+use crate::http::openapi::{AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead};
 use crate::http::{ApiJson, AppState};
 use crate::ops::episodes::{EpisodePosted, EpisodeTurn, PostEpisode};
 use axum::extract::State;
@@ -77,9 +77,7 @@ impl From<EpisodeRequest> for PostEpisode {
             `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         (status = 409, description = "`X-Session-Id` names a session that has ended, or a \
             part of this episode was posted by this key with scopes this token does not hold \
             (`conflict`)", body = Problem, content_type = "application/problem+json"),

@@ -2,7 +2,9 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
 use crate::http::{ApiQuery, AppState};
 use crate::ids::{ExposureId, TypedId};
 use crate::journal::exposures::Exposure;
@@ -40,9 +42,7 @@ pub struct ExposureQuery {
             bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,
     ),

@@ -2,7 +2,9 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
 use crate::journal::{Call, Session};
@@ -237,9 +239,7 @@ pub struct ListQuery {
             parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,
     ),
@@ -425,9 +425,7 @@ pub async fn delete_session(
         (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
             (`missing-scope`) or is an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,
     ),

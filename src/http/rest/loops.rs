@@ -2,7 +2,9 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{ItemId, TypedId};
 use crate::journal::loops::Loop;
@@ -46,9 +48,7 @@ pub struct LoopsQuery {
             or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,
     ),

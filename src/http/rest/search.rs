@@ -2,7 +2,9 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
 use crate::http::{ApiQuery, AppState};
 use crate::ops::search::{SearchJournal, SearchResults};
 use axum::extract::State;
@@ -57,9 +59,7 @@ pub struct SearchQuery {
             query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or `X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        JournalOffOrNoSession,
         SessionEnded,
         (status = 503, description = "The search ran longer than the service allows \
             (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it (`unavailable`)",
