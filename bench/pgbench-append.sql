@@ -36,9 +36,8 @@ WITH audit AS (
        INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, status, created_at)
        SELECT n8v_account(), lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, n8v_credential(), 'req', 'POST', '/api/v1/records/x/entries', 201, now()),
      target AS (
-       (SELECT f.session_id, f.due FROM (
-          SELECT s.session_id, s.last_activity_at, count(*) OVER () AS fresh,
-                 s.last_activity_at < now() - interval '1 minute' OR (s.journal_only AND NOT false) AS due
+       (SELECT f.session_id, f.last_activity_at, f.journal_only FROM (
+          SELECT s.session_id, s.last_activity_at, s.journal_only, count(*) OVER () AS fresh
             FROM journal_sessions s
            WHERE s.account_id = n8v_account() AND s.credential_id = n8v_credential()
              AND s.ended_at IS NULL AND s.scopes = string_to_array(replace('records#read,records#write', '#', chr(58)), ',')
@@ -55,7 +54,7 @@ WITH audit AS (
            'Put the result on record', ARRAY['rec_x'], 201, true, '{"body": {"line": "string"}}', ARRAY['ent_x'], NULL, true, false, 1,
            lpad(to_hex(CAST(:a AS bigint)), 32, '0')::uuid, now(), NULL, NULL
          FROM target t)
-SELECT session_id, due FROM target;
+SELECT session_id, last_activity_at < now() - interval '1 minute' OR (journal_only AND NOT false) AS due FROM target;
 --ROUNDTRIP
 -- step: commit
 COMMIT;

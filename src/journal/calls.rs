@@ -54,14 +54,11 @@ macro_rules! record_statement {
            status, created_at) \
        SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
      target AS ( \
-       SELECT s.session_id, \
-              s.last_activity_at < $27 OR (s.journal_only AND NOT $23) AS due \
-         FROM journal_sessions s \
+       SELECT s.session_id, s.last_activity_at, s.journal_only FROM journal_sessions s \
         WHERE $8 AND s.account_id = n8v_account() AND s.session_id = $9::uuid \
        UNION ALL \
-       (SELECT f.session_id, f.due FROM ( \
-          SELECT s.session_id, s.last_activity_at, count(*) OVER () AS fresh, \
-                 s.last_activity_at < $27 OR (s.journal_only AND NOT $23) AS due \
+       (SELECT f.session_id, f.last_activity_at, f.journal_only FROM ( \
+          SELECT s.session_id, s.last_activity_at, s.journal_only, count(*) OVER () AS fresh \
             FROM journal_sessions s \
            WHERE $8 AND $9::uuid IS NULL \
              AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
@@ -81,7 +78,8 @@ macro_rules! record_statement {
            $19, $20, $21, $22, $23, $24, $2, $25, $26, \
            CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END \
          FROM target t) \
-     SELECT session_id AS \"session_id!: SessionId\", due AS \"due!\" FROM target" $(, $arg)*
+     SELECT session_id AS \"session_id!: SessionId\", \
+            last_activity_at < $27 OR (journal_only AND NOT $23) AS \"due!\" FROM target" $(, $arg)*
         )
     };
 }
