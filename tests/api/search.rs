@@ -135,6 +135,16 @@ async fn search_ranks_matches_and_narrows_them() {
         .token(&a.token)
         .problem(400, "bad-request")
         .await;
+    // A NUL (which PostgreSQL text cannot hold) in a text filter: a 400, not a 500.
+    for filter in ["repo=a%00b", "assistant=%00", "repo=x%0Ay"] {
+        app.call(
+            Method::GET,
+            &format!("/api/v1/journal/search?q=login&{filter}"),
+        )
+        .token(&a.token)
+        .problem(400, "bad-request")
+        .await;
+    }
     // Operators alone name no word to find: a clear 400 (see the test below), never a 500.
     app.call(
         Method::GET,
