@@ -130,7 +130,8 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             .await
         }
     }
-    .context("connecting to PostgreSQL")?;
+    .context("connecting to PostgreSQL")?
+    .with_idle_in_transaction(config.db_idle_in_transaction);
     db::check_separation(db.pool(), &config.app_role, false).await?;
     // One signal, many listeners: the HTTP server and the workers both stop on it.
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -55,6 +55,56 @@ pub struct Config {
     /// Longest a search's statement may run (PostgreSQL's `statement_timeout`) before it is
     /// stopped and answered `503`.
     pub search_timeout: Duration,
+    /// How many exports stream at once, and for how long (see [`ExportLimits`]).
+    pub exports: ExportLimits,
+    /// Longest a tenant transaction may sit idle, open, before PostgreSQL ends its connection
+    /// (`idle_in_transaction_session_timeout`, set in every tenant transaction): a stalled
+    /// holder cannot keep a connection or a snapshot from the other tenants longer than this.
+    pub db_idle_in_transaction: Duration,
+}
+
+/// Exports hold a connection and a snapshot while they stream, so they are bounded: at most
+/// `per_process` at once in this process (default a quarter of `N8V_DB_MAX_CONNECTIONS`, at
+/// least 1), at most `per_account` of one account's (2); a reader that takes no data for
+/// `stall` (30 s) loses its export, and no export streams longer than `longest` (10 min).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportLimits {
+    pub per_process: u32,
+    pub per_account: u32,
+    pub stall: Duration,
+    pub longest: Duration,
+}
+
+impl ExportLimits {
+    /// The defaults for a pool of `max_connections` tenant connections.
+    pub fn for_pool(max_connections: u32) -> Self {
+        Self {
+            per_process: (max_connections / 4).max(1),
+            per_account: 2,
+            stall: Duration::from_secs(30),
+            longest: Duration::from_secs(600),
+        }
+    }
+
+    fn from_env(max_connections: u32, idle_in_transaction: Duration) -> anyhow::Result<Self> {
+        let defaults = Self::for_pool(max_connections);
+        let limits = Self {
+            per_process: parse("N8V_EXPORTS_PER_PROCESS", defaults.per_process)?.max(1),
+            per_account: parse("N8V_EXPORTS_PER_ACCOUNT", defaults.per_account)?.max(1),
+            stall: Duration::from_secs(parse("N8V_EXPORT_STALL_SECONDS", 30u64)?.max(1)),
+            longest: Duration::from_secs(parse("N8V_EXPORT_LONGEST_SECONDS", 600u64)?.max(1)),
+        };
+        if limits.stall >= idle_in_transaction {
+            anyhow::bail!(
+                "N8V_EXPORT_STALL_SECONDS ({}) must be shorter than \
+                 N8V_DB_IDLE_IN_TRANSACTION_SECONDS ({}): an export waiting on its reader is \
+                 idle in its transaction, and PostgreSQL would end it first",
+                limits.stall.as_secs(),
+                idle_in_transaction.as_secs()
+            );
+        }
+        Ok(limits)
+    }
 }
 
 /// `N8V_DATABASE_POOLER`: whether `DATABASE_URL` is a pooler that hands out a server
@@ -436,6 +486,8 @@ impl std::fmt::Debug for Config {
             cors_allowed_origins,
             request_timeout,
             search_timeout,
+            exports,
+            db_idle_in_transaction,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -472,6 +524,8 @@ impl std::fmt::Debug for Config {
             .field("cors_allowed_origins", cors_allowed_origins)
             .field("request_timeout", request_timeout)
             .field("search_timeout", search_timeout)
+            .field("exports", exports)
+            .field("db_idle_in_transaction", db_idle_in_transaction)
             .finish()
     }
 }
@@ -498,6 +552,9 @@ impl Config {
                  migrations, which need a session of their own)"
             );
         }
+        let db_max_connections = parse("N8V_DB_MAX_CONNECTIONS", 20)?;
+        let db_idle_in_transaction =
+            Duration::from_secs(parse("N8V_DB_IDLE_IN_TRANSACTION_SECONDS", 60u64)?.max(1));
         Ok(Self {
             // Migrations take a session-level lock: behind a pooler they go direct.
             migration_database_url: var("N8V_MIGRATION_DATABASE_URL").or(match pooler {
@@ -525,7 +582,7 @@ impl Config {
                 .map_err(|_| anyhow::anyhow!("N8V_CLIENT_ADDRESS_HEADER: not a header name"))?,
             max_body_bytes: parse("N8V_MAX_BODY_BYTES", 1024 * 1024)?,
             max_header_bytes: parse("N8V_MAX_HEADER_BYTES", 16 * 1024)?,
-            db_max_connections: parse("N8V_DB_MAX_CONNECTIONS", 20)?,
+            db_max_connections,
             mcp_allowed_hosts: hosts(
                 &var("N8V_MCP_ALLOWED_HOSTS").unwrap_or_else(|| "localhost,127.0.0.1,::1".into()),
             ),
@@ -544,6 +601,8 @@ impl Config {
                 seconds => Some(Duration::from_secs(seconds)),
             },
             search_timeout: Duration::from_millis(parse("N8V_SEARCH_TIMEOUT_MS", 3_000u64)?.max(1)),
+            exports: ExportLimits::from_env(db_max_connections, db_idle_in_transaction)?,
+            db_idle_in_transaction,
         })
     }
 
@@ -575,6 +634,8 @@ impl Config {
             cors_allowed_origins: CorsOrigins::Off,
             request_timeout: Some(Duration::from_secs(30)),
             search_timeout: Duration::from_secs(3),
+            exports: ExportLimits::for_pool(10),
+            db_idle_in_transaction: crate::db::IDLE_IN_TRANSACTION,
         }
     }
 }

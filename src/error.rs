@@ -42,6 +42,15 @@ pub enum Error {
     UriTooLong(String),
     #[error("too many requests; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// As much of one kind of work as may run at once already runs: the account's own share
+    /// (`429`, `own`) or the whole process's (`503`); either may be retried after
+    /// `retry_after_secs` (`Retry-After`).
+    #[error("{detail}")]
+    Busy {
+        detail: String,
+        own: bool,
+        retry_after_secs: u64,
+    },
     /// The database could not be reached, or the connection was lost, before the request's
     /// transaction committed: nothing of it was stored, and it is safe to retry (`503` with
     /// `Retry-After`). `during_commit`: the connection was lost while committing, so the
@@ -129,6 +138,10 @@ impl Error {
             Error::RateLimited { .. } => {
                 (S::TOO_MANY_REQUESTS, "rate-limited", "Too many requests")
             }
+            Error::Busy { own: true, .. } => {
+                (S::TOO_MANY_REQUESTS, "too-many-at-once", "Too many at once")
+            }
+            Error::Busy { own: false, .. } => (S::SERVICE_UNAVAILABLE, "busy", "Busy"),
             Error::Database(_) | Error::Internal(_) => (
                 S::INTERNAL_SERVER_ERROR,
                 "internal",
@@ -193,7 +206,10 @@ impl IntoResponse for Error {
             Error::Unauthorized(_) => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            Error::RateLimited { retry_after_secs } => {
+            Error::RateLimited { retry_after_secs }
+            | Error::Busy {
+                retry_after_secs, ..
+            } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
             }
             Error::DatabaseUnavailable { .. } => {

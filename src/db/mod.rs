@@ -45,6 +45,9 @@ pub struct Db {
     listener: std::sync::Arc<std::sync::OnceLock<PgPool>>,
     /// Whether `tenant` goes through a pooler in transaction mode (see [`TenantTx::begin_with`]).
     pooled: bool,
+    /// Every tenant transaction's `idle_in_transaction_session_timeout` (see
+    /// [`IDLE_IN_TRANSACTION`]).
+    idle_in_transaction: Duration,
 }
 
 impl Db {
@@ -53,6 +56,7 @@ impl Db {
             pool,
             tenant,
             pooled: false,
+            idle_in_transaction: IDLE_IN_TRANSACTION,
             app_role: app_role.into(),
             liveness: Default::default(),
             cache: Default::default(),
@@ -141,6 +145,13 @@ impl Db {
 
     pub fn app_role(&self) -> &str {
         &self.app_role
+    }
+
+    /// Sets how long a tenant transaction may sit idle before PostgreSQL ends its connection
+    /// (`N8V_DB_IDLE_IN_TRANSACTION_SECONDS`; [`IDLE_IN_TRANSACTION`] until set).
+    pub fn with_idle_in_transaction(mut self, limit: Duration) -> Self {
+        self.idle_in_transaction = limit.max(Duration::from_millis(1));
+        self
     }
 
     /// Which of this process's workers are running.
@@ -285,6 +296,13 @@ pub struct CredentialRow {
 /// use fails its request with a 503 either way (`tests/api/unavailable.rs`). The owner's pool
 /// (authentication, workers, the console) keeps the check on every acquire.
 pub const IDLE_CHECK: Duration = Duration::from_secs(5);
+
+/// How long a tenant transaction may sit idle, open, before PostgreSQL ends its connection: set
+/// in each tenant transaction (`set_config`, local to it, so it holds behind a pooler too and
+/// costs no round trip). Tenant work never waits on anything but the database inside its
+/// transaction, except the export waiting on its reader, which gives up sooner
+/// (`N8V_EXPORT_STALL_SECONDS`); this is the backstop against any holder that stalls.
+pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(60);
 
 /// The options of the service's pools: at most `max` connections, an acquire waiting at most
 /// `acquire_timeout`, and a ping only for a connection idle for `idle_check` or longer.

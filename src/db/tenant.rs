@@ -88,7 +88,7 @@ impl TenantTx {
             ));
         }
         sql.push_str("BEGIN; ");
-        sql.push_str(&settings(tenant));
+        sql.push_str(&settings(db, tenant));
         if checks.savepoint {
             sql.push_str("; SAVEPOINT operation");
         }
@@ -109,7 +109,7 @@ impl TenantTx {
              SELECT set_config('role', {}, true); {}",
             leftovers(db),
             literal(db.app_role()),
-            settings(tenant)
+            settings(db, tenant)
         );
         let tx = begin_live(db, sql).await?;
         Ok(Self {
@@ -178,12 +178,15 @@ fn leftovers(db: &Db) -> &'static str {
     if db.pooled { "DEALLOCATE ALL; " } else { "" }
 }
 
-/// The statement that sets the tenant's settings for the rest of the transaction.
-fn settings(tenant: &Tenant) -> String {
+/// The statement that sets the tenant's settings for the rest of the transaction, and how long
+/// it may sit idle (see `db::IDLE_IN_TRANSACTION`).
+fn settings(db: &Db, tenant: &Tenant) -> String {
     format!(
-        "SELECT set_config('app.account_id', '{}', true), \
+        "SELECT set_config('idle_in_transaction_session_timeout', '{}ms', true), \
+         set_config('app.account_id', '{}', true), \
          set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
          set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
+        db.idle_in_transaction.as_millis(),
         tenant.account_id,
         tenant
             .credential_id

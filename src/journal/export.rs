@@ -348,16 +348,88 @@ struct Reading {
     tally: markdown::Tally,
 }
 
+/// How long an export may take: at most `stall` waiting for its reader to take the next
+/// chunk, at most `longest` in all. Either ends it early, as a failure midway does.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadlines {
+    pub stall: std::time::Duration,
+    pub longest: std::time::Duration,
+}
+
 /// The export as text chunks (a page of items each), read in one read-only snapshot
-/// transaction that lives as long as the stream; dropping the stream rolls it back.
+/// transaction. The reading runs in a task of its own, a chunk ahead of the reader: when the
+/// reader takes nothing for `deadlines.stall`, goes away, or the export passes
+/// `deadlines.longest`, the task ends and the transaction is rolled back, so a stalled reader
+/// holds a connection and a snapshot for a bounded time. `hold` (the export's slot) is kept
+/// until the task ends.
 pub fn stream(
     db: Db,
     tenant: Tenant,
     format: Format,
     now: DateTime<Utc>,
+    deadlines: Deadlines,
+    hold: impl Send + 'static,
 ) -> impl Stream<Item = Result<String>> {
-    futures_util::stream::try_unfold(Progress::Begin(db, tenant, now), move |progress| {
-        step(progress, format)
+    let (chunks, taken) = tokio::sync::mpsc::channel::<Result<String>>(1);
+    // Set once the last chunk is sent: a body that ends without it ends with an error, so a
+    // client never takes an export cut short for a whole one.
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finishes = finished.clone();
+    tokio::spawn(async move {
+        let _hold = hold;
+        let ends = tokio::time::Instant::now() + deadlines.longest;
+        let mut progress = Progress::Begin(db, tenant, now);
+        loop {
+            let chunk = tokio::time::timeout_at(ends, step(progress, format)).await;
+            let (text, next) = match chunk {
+                Ok(Ok(Some(step))) => step,
+                Ok(Ok(None)) => {
+                    finishes.store(true, std::sync::atomic::Ordering::Release);
+                    return;
+                }
+                Ok(Err(e)) => {
+                    let _ = chunks.send(Err(e)).await;
+                    return;
+                }
+                Err(_) => {
+                    tracing::warn!(
+                        longest_secs = deadlines.longest.as_secs(),
+                        "an export took longer than N8V_EXPORT_LONGEST_SECONDS; ended early"
+                    );
+                    return;
+                }
+            };
+            let wait = (tokio::time::Instant::now() + deadlines.stall).min(ends);
+            match tokio::time::timeout_at(wait, chunks.send(Ok(text))).await {
+                Ok(Ok(())) => progress = next,
+                // The reader went away.
+                Ok(Err(_)) => return,
+                Err(_) => {
+                    tracing::warn!(
+                        stall_secs = deadlines.stall.as_secs(),
+                        "an export's reader took no data for N8V_EXPORT_STALL_SECONDS (or the \
+                         export passed N8V_EXPORT_LONGEST_SECONDS); ended early"
+                    );
+                    return;
+                }
+            }
+        }
+    });
+    futures_util::stream::unfold(Some(taken), move |taken| {
+        let finished = finished.clone();
+        async move {
+            let mut taken = taken?;
+            match taken.recv().await {
+                Some(chunk) => Some((chunk, Some(taken))),
+                None if finished.load(std::sync::atomic::Ordering::Acquire) => None,
+                None => Some((
+                    Err(crate::error::Error::Unavailable(
+                        "the export ended early (its reader stalled, or it ran too long)".into(),
+                    )),
+                    None,
+                )),
+            }
+        }
     })
 }
 

@@ -2,6 +2,10 @@
 //! afterwards, streamed from its own snapshot (see `journal::export`), so the answer can be as
 //! long as the journal without holding it in memory or the operation's transaction open.
 
+mod slots;
+
+pub use slots::{ExportSlot, ExportSlots};
+
 use super::{Op, Operation, Services};
 use crate::auth::Scope;
 use crate::db::Tenant;
@@ -23,6 +27,8 @@ pub struct ExportPlan {
     pub format: Format,
     /// The operation's time: what open items' stale state and age are read at.
     pub now: chrono::DateTime<chrono::Utc>,
+    /// The export's place among those streaming at once, held until its stream ends.
+    pub slot: ExportSlot,
 }
 
 impl Op for ExportJournal {
@@ -37,12 +43,15 @@ impl Op for ExportJournal {
     };
     type Output = ExportPlan;
 
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<ExportPlan> {
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<ExportPlan> {
         let format = Format::parse(self.format.as_deref()).map_err(Error::BadRequest)?;
+        // Before the call is recorded as done: a refused export is recorded as refused.
+        let slot = services.exports.take(op.tenant().account_id)?;
         Ok(ExportPlan {
             tenant: op.tenant().clone(),
             format,
             now: op.now(),
+            slot,
         })
     }
 }

@@ -46,10 +46,13 @@ pub struct Services {
     /// What scrubbed credentials are fingerprinted under (`N8V_FINGERPRINT_SECRET`, else the
     /// database's secret).
     pub fingerprints: ServerSecret,
+    /// The exports streaming in this process (bounded: see `ops::export::ExportSlots`).
+    pub exports: Arc<export::ExportSlots>,
 }
 
 impl Services {
     pub fn new(db: Db, config: Config, clock: Arc<dyn Clock>) -> Self {
+        let db = db.with_idle_in_transaction(config.db_idle_in_transaction);
         let secret = match &config.jwt_secret {
             Some(s) => s.as_bytes().to_vec(),
             None => {
@@ -69,6 +72,7 @@ impl Services {
         Self {
             db,
             fingerprints: ServerSecret::new(config.fingerprint_secret.as_deref()),
+            exports: export::ExportSlots::new(config.exports),
             config: Arc::new(config),
             auth: Arc::new(auth),
             clock,

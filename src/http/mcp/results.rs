@@ -59,7 +59,10 @@ pub(super) fn problem_result(error: &Error, session: Option<&str>) -> CallToolRe
     let problem = error.problem();
     let retry_after = match error {
         Error::DatabaseUnavailable { .. } => Some(crate::error::RETRY_AFTER_SECS),
-        Error::RateLimited { retry_after_secs } => Some(*retry_after_secs),
+        Error::RateLimited { retry_after_secs }
+        | Error::Busy {
+            retry_after_secs, ..
+        } => Some(*retry_after_secs),
         _ => None,
     };
     let mut result = tool_error(&problem.title, &problem.detail, session);

@@ -31,7 +31,10 @@ pub struct ExportQuery {
 /// As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
 /// `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
 /// Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
-/// the body is sent.
+/// the body is sent. Exports are bounded: a third of one account's at once gets `429`
+/// (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+/// `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+/// off with a broken transfer, never a clean end.
 #[utoipa::path(
     get,
     path = "/api/v1/journal/export",
@@ -48,6 +51,11 @@ pub struct ExportQuery {
         (status = 400, description = "A `format` other than `ndjson` or `markdown`, an unknown \
             query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The server streams as many exports as it runs at once \
+            (`busy`), or the database is briefly unavailable (`database-unavailable`); retry \
+            after `Retry-After`",
+            body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
         NeedsChatsRead,
         JournalOffOrNoSession,
         SessionEnded,
@@ -72,8 +80,20 @@ pub(crate) fn streamed(state: &AppState, plan: ExportPlan) -> Response {
         Format::Ndjson => ("application/x-ndjson", "ndjson"),
         Format::Markdown => ("text/markdown; charset=utf-8", "md"),
     };
-    let body = export::stream(state.db.clone(), plan.tenant, plan.format, plan.now)
-        .inspect_err(|e| tracing::error!(error = %e, "the export stopped midway"));
+    let limits = state.exports.limits();
+    let deadlines = export::Deadlines {
+        stall: limits.stall,
+        longest: limits.longest,
+    };
+    let body = export::stream(
+        state.db.clone(),
+        plan.tenant,
+        plan.format,
+        plan.now,
+        deadlines,
+        plan.slot,
+    )
+    .inspect_err(|e| tracing::error!(error = %e, "the export stopped midway"));
     let day = state.clock.now().format("%Y-%m-%d");
     (
         [

@@ -160,7 +160,10 @@ export const postEpisode = <ThrowOnError extends boolean = false>(options: Optio
  * As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
  * `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
  * Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
- * the body is sent.
+ * the body is sent. Exports are bounded: a third of one account's at once gets `429`
+ * (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+ * `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+ * off with a broken transfer, never a clean end.
  */
 export const exportJournal = <ThrowOnError extends boolean = false>(options?: Options<ExportJournalData, ThrowOnError>) => (options?.client ?? client).get<ExportJournalResponses, ExportJournalErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

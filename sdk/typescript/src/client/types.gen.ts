@@ -1916,6 +1916,10 @@ export type ExportJournalErrors = {
      * The server failed to answer; quote the `x-request-id` response header when reporting it.
      */
     500: Problem;
+    /**
+     * The server streams as many exports as it runs at once (`busy`), or the database is briefly unavailable (`database-unavailable`); retry after `Retry-After`
+     */
+    503: Problem;
 };
 
 export type ExportJournalError = ExportJournalErrors[keyof ExportJournalErrors];

@@ -87,6 +87,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -117,7 +122,10 @@ def sync_detailed(
     As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
     `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
     Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
-    the body is sent.
+    the body is sent. Exports are bounded: a third of one account's at once gets `429`
+    (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+    `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+    off with a broken transfer, never a clean end.
 
     Args:
         format_ (str | Unset):
@@ -162,7 +170,10 @@ def sync(
     As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
     `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
     Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
-    the body is sent.
+    the body is sent. Exports are bounded: a third of one account's at once gets `429`
+    (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+    `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+    off with a broken transfer, never a clean end.
 
     Args:
         format_ (str | Unset):
@@ -202,7 +213,10 @@ async def asyncio_detailed(
     As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
     `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
     Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
-    the body is sent.
+    the body is sent. Exports are bounded: a third of one account's at once gets `429`
+    (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+    `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+    off with a broken transfer, never a clean end.
 
     Args:
         format_ (str | Unset):
@@ -245,7 +259,10 @@ async def asyncio(
     As NDJSON (the default), one object a line with its `type` (`session`, `call`, `summary`,
     `digest`), each as the API answers it elsewhere; with `format=markdown`, one document.
     Visibility is the session list's. Needs `chats:read`. Recorded as one journal read, before
-    the body is sent.
+    the body is sent. Exports are bounded: a third of one account's at once gets `429`
+    (`too-many-at-once`), a server streaming as many as it runs `503` (`busy`), both with
+    `Retry-After`; a reader that takes nothing for 30 s, or an export past 10 minutes, is cut
+    off with a broken transfer, never a clean end.
 
     Args:
         format_ (str | Unset):
