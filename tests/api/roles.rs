@@ -236,3 +236,74 @@ async fn a_refused_login_or_a_closed_database_answers_503() {
     assert_unavailable(response).await;
     drop(served);
 }
+
+// Upgrading from the shared default ------------------------------------------------------------
+
+/// Whether `role` may read `table` in `deployment`'s database.
+async fn may_read(deployment: &Deployment, role: &str, table: &str) -> bool {
+    let mut conn = sqlx::PgConnection::connect(&deployment.url).await.unwrap();
+    let may: bool = sqlx::query_scalar("SELECT has_table_privilege($1, $2::regclass, 'SELECT')")
+        .bind(role)
+        .bind(table)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    may
+}
+
+#[tokio::test]
+async fn a_database_migrated_under_the_old_default_keeps_it_until_another_shares_it() {
+    let cluster = Cluster::start().await;
+    let old = cluster.owner("n8v_old").await;
+    // As the version before per-database roles left it: `n8v_app`, with no marker.
+    let migrated = old.run(&["migrate"], &[("N8V_APP_ROLE", "n8v_app")]);
+    assert!(migrated.success, "{}", tail(&migrated.stderr));
+    cluster
+        .exec(
+            "postgres",
+            "COMMENT ON ROLE n8v_app IS NULL; COMMENT ON ROLE n8v_app_login IS NULL",
+        )
+        .await;
+    let token = old.key(SCOPES);
+
+    // Upgraded, with N8V_APP_ROLE unset: nothing changes.
+    let migrated = old.run(&["migrate"], &[]);
+    assert!(migrated.success, "{}", tail(&migrated.stderr));
+    let served = old.serve("api", &[]).await;
+    assert_eq!(
+        served
+            .get(&token, "/api/v1/journal/sessions")
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(cluster.login_roles_in("n8v_old").await, ["n8v_app_login"]);
+    drop(served);
+
+    // Another database that an older version also gave `n8v_app`: this one moves to a role of
+    // its own, and `n8v_app` keeps nothing here.
+    let other = cluster.owner("n8v_other").await;
+    let migrated = other.run(&["migrate"], &[]);
+    assert!(migrated.success, "{}", tail(&migrated.stderr));
+    cluster
+        .exec("n8v_other", "GRANT SELECT ON journal_sessions TO n8v_app")
+        .await;
+    let migrated = old.run(&["migrate"], &[]);
+    assert!(migrated.success, "{}", tail(&migrated.stderr));
+    let served = old.serve("api", &[]).await;
+    assert_eq!(
+        served
+            .get(&token, "/api/v1/journal/sessions")
+            .await
+            .status(),
+        200
+    );
+    let own = n8v_journal::db::app_role::default_for("n8v_old");
+    assert_eq!(
+        cluster.login_roles_in("n8v_old").await,
+        [n8v_journal::db::login::login_role(&own)]
+    );
+    assert!(may_read(&old, &own, "journal_sessions").await);
+    assert!(!may_read(&old, "n8v_app", "journal_sessions").await);
+}
