@@ -248,7 +248,7 @@ pub async fn run_job(
     config: &crate::config::Config,
     job: &str,
 ) -> anyhow::Result<serde_json::Value> {
-    let db = crate::db::Db::connect(owner_url, &config.app_role, 2).await?;
+    let db = crate::db::Db::connect(owner_url, config.app_role.as_deref(), 2).await?;
     let state = crate::jobs::WorkerState {
         db: db.clone(),
         config: std::sync::Arc::new(config.clone()),

@@ -101,7 +101,7 @@ pub async fn run(config: Config, role: Role) -> anyhow::Result<()> {
 
 async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::Result<()> {
     if role == Role::Serve {
-        db::migrate(&database.owner_url, &config.app_role)
+        db::migrate(&database.owner_url, config.app_role.as_deref())
             .await
             .context("applying migrations")?;
     }
@@ -110,7 +110,7 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
         Pooler::None => {
             Db::connect(
                 &database.owner_url,
-                &config.app_role,
+                config.app_role.as_deref(),
                 config.db_max_connections,
             )
             .await
@@ -124,7 +124,7 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             Db::connect_through_pooler(
                 &database.url,
                 direct,
-                &config.app_role,
+                config.app_role.as_deref(),
                 config.db_max_connections,
             )
             .await
@@ -132,7 +132,7 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
     }
     .context("connecting to PostgreSQL")?
     .with_idle_in_transaction(config.db_idle_in_transaction);
-    db::check_separation(db.pool(), &config.app_role, false).await?;
+    db::check_separation(db.pool(), db.app_role(), false).await?;
     // One signal, many listeners: the HTTP server and the workers both stop on it.
     let (stop, stopped) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {

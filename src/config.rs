@@ -18,8 +18,11 @@ pub struct Config {
     /// A connection straight to PostgreSQL, for what needs a session of its own (`LISTEN`, the
     /// job queue): required with a pooler, unused without one.
     pub direct_database_url: Option<String>,
-    /// The role every tenant transaction runs as (`SET LOCAL ROLE`).
-    pub app_role: String,
+    /// The role every tenant transaction runs as (`SET LOCAL ROLE`), `N8V_APP_ROLE`. `None`
+    /// (the default): the database's own, `n8v_app_<database>`, so deployments sharing a
+    /// server never share roles (which belong to the whole server); a database migrated under
+    /// the old default `n8v_app` keeps it while no other database uses it. See `db::app_role`.
+    pub app_role: Option<String>,
     pub bind: SocketAddr,
     pub data_dir: PathBuf,
     /// HS256 secret for minted tokens. When unset a random one is made at start-up (tokens then
@@ -564,7 +567,7 @@ impl Config {
             database_url,
             pooler,
             direct_database_url,
-            app_role: var("N8V_APP_ROLE").unwrap_or_else(|| "n8v_app".into()),
+            app_role: var("N8V_APP_ROLE"),
             bind: parse("N8V_BIND", "127.0.0.1:8080".parse()?)?,
             data_dir: var("N8V_DATA_DIR")
                 .unwrap_or_else(|| "./.n8v-journal".into())
@@ -613,7 +616,7 @@ impl Config {
             migration_database_url: Some(database_url.to_owned()),
             pooler: Pooler::None,
             direct_database_url: None,
-            app_role: "n8v_app".into(),
+            app_role: None,
             bind: "127.0.0.1:0".parse().expect("static address"),
             data_dir: "./.n8v-journal".into(),
             jwt_secret: Some("test-secret-test-secret-test-secret".into()),

@@ -240,21 +240,45 @@ impl Error {
 }
 
 /// Whether `e` says the database is out of reach (not that the statement was wrong): no
-/// connection could be had in time, the connection broke, or the server is shutting down,
-/// starting up, or out of connection slots. Such a request did nothing and may be retried.
+/// connection could be had in time or at all, the connection broke, or the server is shutting
+/// down, starting up, or out of connection slots. Such a request did nothing and may be retried.
 pub fn is_unavailable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::Io(_)
         | sqlx::Error::WorkerCrashed => true,
-        sqlx::Error::Database(d) => d.code().is_some_and(|code| {
-            // 08: connection exception; 57P01-57P03: admin or crash shutdown, cannot connect
-            // now (starting up or shutting down); 53300: too many connections.
-            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03" | "53300")
-        }),
+        sqlx::Error::Database(d) => {
+            d.code().is_some_and(|code| {
+                // 08: connection exception; 57P01-57P03: admin or crash shutdown, cannot
+                // connect now (starting up or shutting down); 53300: too many connections;
+                // 28000/28P01: the login refused (only ever at connecting).
+                code.starts_with("08")
+                    || matches!(
+                        &*code,
+                        "57P01" | "57P02" | "57P03" | "53300" | "28000" | "28P01"
+                    )
+            }) || ends_the_session(d.as_ref())
+        }
         _ => false,
     }
+}
+
+/// Whether the server ended the session with this error (severity `FATAL` or `PANIC`): every
+/// failure to get a connection is one (a database not accepting connections, `55000`, among
+/// them), and a statement's own errors never are. By severity, not by code: `55000` is also
+/// what a statement gets for, say, `currval` before `nextval`, a fault to answer `500`.
+fn ends_the_session(d: &dyn sqlx::error::DatabaseError) -> bool {
+    use sqlx::postgres::{PgDatabaseError, PgSeverity};
+    d.try_downcast_ref::<PgDatabaseError>()
+        .is_some_and(|e| matches!(e.severity(), PgSeverity::Fatal | PgSeverity::Panic))
+}
+
+/// Whether `e` is the server refusing a new connection (its login, or the database), rather
+/// than an existing connection found dead: trying another pooled connection cannot help.
+pub fn is_refused_connection(e: &sqlx::Error) -> bool {
+    let code = e.as_database_error().and_then(|d| d.code());
+    code.is_some_and(|code| code.starts_with("28") || matches!(&*code, "55000" | "3D000"))
 }
 
 /// A tenant transaction refused at `BEGIN` because its credential was revoked (or removed) since

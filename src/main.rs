@@ -157,7 +157,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
         Command::Worker => app::run(config, Role::Worker).await,
         Command::Migrate => {
             let database = Database::resolve(&config).await?;
-            let result = db::migrate(&database.owner_url, &config.app_role).await;
+            let result = db::migrate(&database.owner_url, config.app_role.as_deref()).await;
             database.stop().await;
             result?;
             print(json!({"migrated": true}));

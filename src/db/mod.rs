@@ -11,10 +11,12 @@
 //! connect straight to PostgreSQL: they run statements outside transactions (the job queue,
 //! the workers' passes, credential lookups) and `LISTEN`, which need a session of their own.
 
+pub mod app_role;
 pub mod cache;
 pub mod embedded;
 pub mod login;
 mod roles;
+mod scram;
 mod tenant;
 
 pub use roles::{FUNCTIONS, QUEUE_GRANTS, TENANT_GRANTS, check_separation, ensure_app_role};
@@ -65,10 +67,17 @@ impl Db {
     }
 
     /// Connects as the owner (`url`) and as the application role's login role (`max_connections`
-    /// for tenant work; the owner's pool gets half as many, at least 4).
-    pub async fn connect(url: &str, app_role: &str, max_connections: u32) -> anyhow::Result<Self> {
-        let tenant = login::options(url, app_role)?;
-        Self::connect_with(url.parse()?, tenant, app_role, max_connections).await
+    /// for tenant work; the owner's pool gets half as many, at least 4). The application role
+    /// is `configured` (`N8V_APP_ROLE`), else this database's ([`app_role::resolve`]).
+    pub async fn connect(
+        url: &str,
+        configured: Option<&str>,
+        max_connections: u32,
+    ) -> anyhow::Result<Self> {
+        Self::connect_with(url.parse()?, url, configured, max_connections, |options| {
+            options
+        })
+        .await
     }
 
     /// Connects tenant work through a pooler in transaction mode (`pooler_url`, as the owner
@@ -79,13 +88,14 @@ impl Db {
     pub async fn connect_through_pooler(
         pooler_url: &str,
         direct_url: &str,
-        app_role: &str,
+        configured: Option<&str>,
         max_connections: u32,
     ) -> anyhow::Result<Self> {
-        let tenant = login::options(pooler_url, app_role)?
-            .statement_cache_capacity(0)
-            .extra_float_digits(None);
-        let mut db = Self::connect_with(direct_url.parse()?, tenant, app_role, max_connections)
+        let pooled = |options: PgConnectOptions| {
+            options.statement_cache_capacity(0).extra_float_digits(None)
+        };
+        let owner = direct_url.parse()?;
+        let mut db = Self::connect_with(owner, pooler_url, configured, max_connections, pooled)
             .await
             .map_err(|e| {
                 anyhow::anyhow!(
@@ -98,11 +108,15 @@ impl Db {
         Ok(db)
     }
 
+    /// The owner's pool (`owner`), then the login role's: the application role is resolved on
+    /// the owner's connection, and tenant work logs in as its login role where `tenant_url`
+    /// points (its password derived from that URL's owner), with `adjust`ed options.
     async fn connect_with(
         owner: PgConnectOptions,
-        tenant: PgConnectOptions,
-        app_role: &str,
+        tenant_url: &str,
+        configured: Option<&str>,
         max_connections: u32,
+        adjust: impl FnOnce(PgConnectOptions) -> PgConnectOptions,
     ) -> anyhow::Result<Self> {
         let pool = pool_options(
             (max_connections / 2).max(4),
@@ -111,36 +125,36 @@ impl Db {
         )
         .connect_with(owner)
         .await?;
-        let login = login::login_role(app_role);
+        let app_role = app_role::resolve(&pool, configured).await?;
+        let login = login::login_role(&app_role);
+        let tenant = adjust(login::options(tenant_url, &app_role)?);
         let tenant = pool_options(max_connections, Duration::from_secs(10), IDLE_CHECK)
             .connect_with(tenant)
             .await
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "could not log in as `{login}`, the role tenant work connects as: {e}. \
-                     `n8v-journal migrate` (run by `serve`) makes it and sets its password, \
-                     derived from the owner's in DATABASE_URL; the server must let it in the \
-                     way it lets the owner in"
-                )
-            })?;
-        Ok(Self::with_pools(pool, tenant, app_role))
+            .map_err(|e| refused_login(&login, &e))?;
+        Ok(Self::with_pools(pool, tenant, &app_role))
     }
 
     /// A handle whose connections are made on first use, each acquire waiting at most
     /// `acquire_timeout`: for a service started before its database is up (and for tests of a
-    /// database out of reach, which answer `503`).
+    /// database out of reach, which answer `503`). With none `configured` it is this database's
+    /// default ([`app_role::default_for`]; the server is not asked, so not the old shared one).
     pub fn connect_lazy(
         url: &str,
-        app_role: &str,
+        configured: Option<&str>,
         max_connections: u32,
         acquire_timeout: Duration,
     ) -> anyhow::Result<Self> {
         let lazy = |options, idle_check| {
             pool_options(max_connections, acquire_timeout, idle_check).connect_lazy_with(options)
         };
+        let app_role = match configured {
+            Some(role) => role.to_owned(),
+            None => app_role::default_for_url(url)?,
+        };
         let pool = lazy(url.parse()?, Duration::ZERO);
-        let tenant = lazy(login::options(url, app_role)?, IDLE_CHECK);
-        Ok(Self::with_pools(pool, tenant, app_role))
+        let tenant = lazy(login::options(url, &app_role)?, IDLE_CHECK);
+        Ok(Self::with_pools(pool, tenant, &app_role))
     }
 
     pub fn app_role(&self) -> &str {
@@ -322,18 +336,43 @@ fn pool_options(max: u32, acquire_timeout: Duration, idle_check: Duration) -> Pg
 }
 
 /// Applies the migrations as the owner and makes sure the application role and its login role
-/// exist, the first with only the grants it needs, the second with none. Refuses, changing nothing, when the owner and the application role are
-/// not kept apart ([`check_separation`]).
+/// exist, the first with only the grants it needs, the second with none. The application role
+/// is `configured` (`N8V_APP_ROLE`), else this database's own ([`app_role::resolve`]); it is
+/// returned. Refuses, changing nothing, when the owner and the application role are not kept
+/// apart, or the role serves another database ([`check_separation`]).
 #[tracing::instrument(skip_all, err)]
-pub async fn migrate(owner_url: &str, app_role: &str) -> anyhow::Result<()> {
+pub async fn migrate(owner_url: &str, configured: Option<&str>) -> anyhow::Result<String> {
     let pool = PgPoolOptions::new()
         .max_connections(2)
         .connect(owner_url)
         .await?;
-    check_separation(&pool, app_role, true).await?;
+    let app_role = app_role::resolve(&pool, configured).await?;
+    check_separation(&pool, &app_role, true).await?;
     MIGRATOR.run(&pool).await?;
     apalis_postgres::PostgresStorage::setup(&pool).await?;
-    ensure_app_role(&pool, app_role, owner_url).await?;
+    ensure_app_role(&pool, &app_role, owner_url).await?;
     pool.close().await;
-    Ok(())
+    Ok(app_role)
+}
+
+/// Why tenant work could not log in as `login`, and what to do. A refused password (`28P01`)
+/// means it changed since `migrate` set it: by hand, or by another deployment's `migrate`
+/// where two share the role.
+fn refused_login(login: &str, e: &sqlx::Error) -> anyhow::Error {
+    let code = e.as_database_error().and_then(|d| d.code());
+    if code.as_deref() == Some("28P01") {
+        return anyhow::anyhow!(
+            "the server refused the password of `{login}`, the role tenant work logs in as \
+             (28P01): it is not the one `migrate` derives from the owner's. Run \
+             `n8v-journal migrate` with this deployment's owner connection (DATABASE_URL or \
+             N8V_MIGRATION_DATABASE_URL) to set it again; if another deployment on this server \
+             uses the same N8V_APP_ROLE, give each its own (unset it: each database then has \
+             its own roles)"
+        );
+    }
+    anyhow::anyhow!(
+        "could not log in as `{login}`, the role tenant work connects as: {e}. \
+         `n8v-journal migrate` (run by `serve`) makes it and sets its password, derived from \
+         the owner's in DATABASE_URL; the server must let it in the way it lets the owner in"
+    )
 }

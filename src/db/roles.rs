@@ -86,7 +86,8 @@ fn check_name(role: &str) -> anyhow::Result<()> {
 }
 
 /// Runs a role statement, again if another migrator changed the same role at the same moment
-/// (roles belong to the whole server; tests migrate many databases at once).
+/// (roles belong to the whole server; tests migrate many databases at once). The error logged
+/// is sqlx's, which never holds the statement (a server error is the server's message).
 async fn role_statement(pool: &PgPool, sql: String) -> anyhow::Result<()> {
     let mut attempt = 0;
     loop {
@@ -117,8 +118,73 @@ async fn create_role(pool: &PgPool, role: &str, attributes: &str) -> anyhow::Res
     Ok(())
 }
 
-/// Makes the application role and its login role, sets the login role's password (derived
-/// from the owner's, see [`super::login`]), and gives the application role exactly its grants.
+/// Sets the login role's password without the password, or anything that stands for it,
+/// reaching a log: the statement carries a SCRAM verifier computed here ([`super::scram`]),
+/// and runs on a connection of its own whose statements sqlx does not log at any level (not
+/// even as slow: a concurrent migrator holding the role makes it wait).
+async fn set_password(pool: &PgPool, login: &str, password: &str) -> anyhow::Result<()> {
+    let options =
+        sqlx::ConnectOptions::disable_statement_logging((*pool.connect_options()).clone());
+    let mut quiet = sqlx::ConnectOptions::connect(&options).await?;
+    let verifier = super::scram::verifier(password);
+    let sql = format!("ALTER ROLE \"{login}\" PASSWORD '{verifier}'");
+    let mut attempt = 0;
+    let done = loop {
+        match sqlx::query(AssertSqlSafe(sql.clone()))
+            .execute(&mut quiet)
+            .await
+        {
+            Ok(_) => break Ok(()),
+            Err(e) if attempt < 5 => {
+                tracing::debug!(error = %e, "setting the login role's password raced; again");
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
+            }
+            Err(e) => break Err(anyhow::anyhow!("setting the password of `{login}`: {e}")),
+        }
+    };
+    sqlx::Connection::close(quiet).await?;
+    done
+}
+
+/// Writes [`super::app_role::marker`] of this database on `role`, unless it is there already
+/// (an unchanged comment is not rewritten: concurrent migrators would race on the row).
+async fn mark(pool: &PgPool, role: &str) -> anyhow::Result<()> {
+    let statement = sqlx::query_scalar!(
+        r#"SELECT format('COMMENT ON ROLE %I IS %L', $1::text,
+                         'n8v-journal: ' || current_database()) AS "statement!"
+            WHERE shobj_description((SELECT oid FROM pg_roles WHERE rolname = $1), 'pg_authid')
+                  IS DISTINCT FROM 'n8v-journal: ' || current_database()"#,
+        role
+    )
+    .fetch_optional(pool)
+    .await?;
+    match statement {
+        Some(statement) => role_statement(pool, statement).await,
+        None => Ok(()),
+    }
+}
+
+/// Everything `grantee` (a quoted role name) may hold in this database's schemas, revoked.
+fn revoke_all(grantee: &str) -> Vec<String> {
+    [
+        "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
+        "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}",
+        "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM {role}",
+        "REVOKE ALL ON SCHEMA public FROM {role}",
+        "REVOKE ALL ON ALL TABLES IN SCHEMA apalis FROM {role}",
+        "REVOKE ALL ON ALL SEQUENCES IN SCHEMA apalis FROM {role}",
+        "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA apalis FROM {role}",
+        "REVOKE ALL ON SCHEMA apalis FROM {role}",
+    ]
+    .map(|statement| statement.replace("{role}", grantee))
+    .to_vec()
+}
+
+/// Makes the application role and its login role, marks them as this database's, sets the
+/// login role's password (derived from the owner's, see [`super::login`]), and gives the
+/// application role exactly its grants. The old shared default role ([`super::app_role::LEGACY`])
+/// loses whatever it still holds here when this database uses another.
 #[tracing::instrument(skip_all, err)]
 pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyhow::Result<()> {
     check_name(role)?;
@@ -127,13 +193,10 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyh
     const LOGIN: &str =
         "LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION";
     create_role(pool, role, APP).await?;
-    let password = super::login::password(owner_url, &login);
-    let with_password = match &password {
-        // Hex digits only: safe to splice.
-        Some(p) => format!("{LOGIN} PASSWORD '{p}'"),
-        None => LOGIN.to_owned(),
-    };
-    create_role(pool, &login, &with_password).await?;
+    // Without a password: it is set below, only ever as a verifier.
+    create_role(pool, &login, LOGIN).await?;
+    mark(pool, role).await?;
+    mark(pool, &login).await?;
 
     // Older versions made the application role LOGIN; whoever could log in as it could act
     // for any account. Attributes are corrected only when they differ (ALTER ROLE races).
@@ -158,34 +221,35 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyh
     if !member {
         role_statement(pool, format!("GRANT \"{role}\" TO \"{login}\"")).await?;
     }
-    if let Some(password) = &password {
+    if let Some(password) = super::login::password(owner_url, &login) {
         let options = super::login::options(owner_url, role)?;
         let lets_in = sqlx::ConnectOptions::connect(&options).await;
         if lets_in.is_err() {
-            role_statement(
-                pool,
-                format!("ALTER ROLE \"{login}\" PASSWORD '{password}'"),
-            )
-            .await?;
+            set_password(pool, &login, &password).await?;
         }
     }
 
+    let legacy = super::app_role::LEGACY;
     let quoted = format!("\"{role}\"");
+    let mut grantees = vec![role.to_owned(), login.clone()];
+    if role != legacy {
+        // Where the old default is still granted here, whoever holds its login role's password
+        // (another deployment's owner, if they shared it) could read this database.
+        grantees.extend([legacy.to_owned(), super::login::login_role(legacy)]);
+    }
+    let existing = sqlx::query_scalar!(
+        r#"SELECT format('%I', rolname) AS "quoted!" FROM pg_roles
+            WHERE rolname::text = ANY($1::text[])"#,
+        &grantees[..]
+    )
+    .fetch_all(pool)
+    .await?;
     let mut tx = pool.begin().await?;
     // Start from nothing, so grants dropped from the lists above are gone after an upgrade;
     // the login role is cleared too (it must hold nothing of its own).
-    for grantee in [quoted.clone(), format!("\"{login}\"")] {
-        for statement in [
-            "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
-            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}",
-            "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM {role}",
-            "REVOKE ALL ON SCHEMA public FROM {role}",
-            "REVOKE ALL ON ALL TABLES IN SCHEMA apalis FROM {role}",
-            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA apalis FROM {role}",
-            "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA apalis FROM {role}",
-            "REVOKE ALL ON SCHEMA apalis FROM {role}",
-        ] {
-            sqlx::query(AssertSqlSafe(statement.replace("{role}", &grantee)))
+    for grantee in existing {
+        for statement in revoke_all(&grantee) {
+            sqlx::query(AssertSqlSafe(statement))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -237,6 +301,21 @@ pub async fn check_separation(pool: &PgPool, role: &str, migrating: bool) -> any
             "refusing to migrate: the application role `{role}` (N8V_APP_ROLE) is a member of \
              the owner role `{user}` and could act as it. Revoke it (`REVOKE \"{user}\" FROM \
              \"{role}\"`) and run `n8v-journal migrate` again. Nothing was changed."
+        );
+    }
+    if let Some(other) = super::app_role::serves_elsewhere(pool, role).await? {
+        let what = if migrating { "migrate" } else { "start" };
+        let database: String = sqlx::query_scalar!(r#"SELECT current_database()::text AS "db!""#)
+            .fetch_one(pool)
+            .await?;
+        let own = super::app_role::default_for(&database);
+        anyhow::bail!(
+            "refusing to {what}: the application role `{role}` (N8V_APP_ROLE) already serves the \
+             database `{other}` on this server. Roles belong to the whole server: two \
+             deployments sharing it would each reset its login role's password, and either \
+             one's owner could read the other's accounts. Give this deployment a role of its \
+             own: unset N8V_APP_ROLE (this database's default is `{own}`) or set it to a name \
+             no other deployment uses, and run `n8v-journal migrate` again. Nothing was changed."
         );
     }
     let owned = sqlx::query_scalar!(

@@ -164,10 +164,12 @@ async fn begin_live(db: &Db, sql: String) -> sqlx::Result<Transaction<'static, P
 }
 
 /// Whether an error says the connection itself is gone (its socket, or a backend terminated
-/// or shut down: SQLSTATE class 08, 57P01, 57P02), rather than the pool or the statement.
+/// or shut down: SQLSTATE class 08, 57P01, 57P02), rather than the pool, the statement, or
+/// the server refusing a new connection (which every other try would meet too).
 fn gone(e: &sqlx::Error) -> bool {
     crate::error::is_unavailable(e)
         && !matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed)
+        && !crate::error::is_refused_connection(e)
 }
 
 /// What a transaction's first message starts with: behind a pooler the server connection is

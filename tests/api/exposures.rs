@@ -563,10 +563,11 @@ async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_se
     // the first key's session.
     let record = |credential: Uuid| {
         let owner = app.owner.clone();
+        let role = app.db.app_role().to_owned();
         async move {
             let mut tx = owner.begin().await.unwrap();
             sqlx::query(
-                "SELECT set_config('role', 'n8v_app', true), \
+                "SELECT set_config('role', $4, true), \
                         set_config('app.account_id', $1::text, true), \
                         set_config('app.credential_id', $2::text, true), \
                         set_config('app.scopes', $3, true)",
@@ -574,6 +575,7 @@ async fn a_sighting_is_recorded_only_in_the_callers_own_session_and_the_owner_se
             .bind(a.id.to_string())
             .bind(credential.to_string())
             .bind(SCOPES)
+            .bind(role)
             .execute(&mut *tx)
             .await
             .unwrap();

@@ -54,7 +54,7 @@ async fn migrating_as_the_application_role_is_refused_and_changes_nothing() {
     owner_exec(&server, &format!("CREATE DATABASE {database} OWNER {role}")).await;
     let app_url = common::with_database(&as_user(&server, &role, &password), &database);
 
-    let error = n8v_journal::db::migrate(&app_url, &role)
+    let error = n8v_journal::db::migrate(&app_url, Some(&role))
         .await
         .expect_err("migrating as the application role must be refused");
     let message = format!("{error:#}");
@@ -87,7 +87,7 @@ async fn migrate_refuses_while_the_application_role_owns_a_relation() {
         &format!("ALTER TABLE journal_sessions OWNER TO {role}"),
     )
     .await;
-    let error = n8v_journal::db::migrate(&url, &role)
+    let error = n8v_journal::db::migrate(&url, Some(&role))
         .await
         .expect_err("an application role that owns a table must be refused");
     let message = format!("{error:#}");
@@ -203,19 +203,23 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ])
         .collect();
     expected.sort();
-    let mut held = grants_of(&mut conn, "n8v_app").await;
+    let role = app.db.app_role();
+    let login = n8v_journal::db::login::login_role(role);
+    let mut held = grants_of(&mut conn, role).await;
     held.sort();
     assert_eq!(held, expected, "the application role's grants");
     // The login role holds nothing but the way to become the application role.
     assert_eq!(
-        grants_of(&mut conn, "n8v_app_login").await,
-        vec!["member of n8v_app"]
+        grants_of(&mut conn, &login).await,
+        vec![format!("member of {role}")]
     );
     let attributes: (bool, bool, bool, bool, bool) = sqlx::query_as(
         "SELECT a.rolcanlogin, l.rolcanlogin, l.rolinherit, a.rolsuper OR l.rolsuper, \
                 a.rolbypassrls OR l.rolbypassrls \
-           FROM pg_roles a, pg_roles l WHERE a.rolname = 'n8v_app' AND l.rolname = 'n8v_app_login'",
+           FROM pg_roles a, pg_roles l WHERE a.rolname = $1 AND l.rolname = $2",
     )
+    .bind(role)
+    .bind(&login)
     .fetch_one(&mut conn)
     .await
     .unwrap();
@@ -329,7 +333,8 @@ async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
             .await
             .unwrap();
     assert_eq!(
-        session_user, "n8v_app_login",
+        session_user,
+        n8v_journal::db::login::login_role(app.db.app_role()),
         "tenant work logs in as the login role"
     );
     assert_eq!(
@@ -342,7 +347,7 @@ async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
         .fetch_one(tx.conn())
         .await
         .unwrap();
-    assert_eq!(now, "n8v_app_login");
+    assert_eq!(now, n8v_journal::db::login::login_role(app.db.app_role()));
     for table in [
         "journal_sessions",
         "journal_calls",
@@ -381,9 +386,10 @@ async fn reset_role_in_a_tenant_transaction_reaches_nothing() {
 async fn the_application_role_is_refused_what_only_the_owner_does() {
     let (app, _) = account_with_one_call().await;
     // Tenant work's own connection, as the application role, with no tenant set.
-    let options = n8v_journal::db::login::options(&app.db_url, "n8v_app").unwrap();
+    let role = app.db.app_role();
+    let options = n8v_journal::db::login::options(&app.db_url, role).unwrap();
     let mut conn = sqlx::ConnectOptions::connect(&options).await.unwrap();
-    sqlx::raw_sql("BEGIN; SET LOCAL ROLE n8v_app")
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("BEGIN; SET LOCAL ROLE {role}")))
         .execute(&mut conn)
         .await
         .unwrap();

@@ -61,8 +61,9 @@ async fn every_tenant_table_is_forced_under_rls_with_account_id_first() {
                 (SELECT count(*) FROM pg_class WHERE relowner = r.oid) AS owned_relations, \
                 (SELECT count(*) FROM pg_proc WHERE proowner = r.oid) AS owned_functions, \
                 (SELECT count(*) FROM pg_type WHERE typowner = r.oid) AS owned_types \
-           FROM pg_roles r WHERE rolname = 'n8v_app'",
+           FROM pg_roles r WHERE rolname = $1",
     )
+    .bind(app.db.app_role())
     .fetch_one(&app.owner)
     .await
     .unwrap();
@@ -145,8 +146,9 @@ async fn tenant_tables(app: &common::TestApp) -> Vec<String> {
     let mut readable = Vec::new();
     for table in common::seed::account_tables(app).await {
         let granted: bool =
-            sqlx::query_scalar("SELECT has_table_privilege('n8v_app', $1::regclass, 'SELECT')")
+            sqlx::query_scalar("SELECT has_table_privilege($2, $1::regclass, 'SELECT')")
                 .bind(&table)
+                .bind(app.db.app_role())
                 .fetch_one(&app.owner)
                 .await
                 .unwrap();
@@ -257,7 +259,8 @@ async fn with_no_tenant_set_nothing_is_visible() {
     seed(&app, a.id).await;
     for table in tenant_tables(&app).await {
         let mut tx = app.owner.begin().await.unwrap();
-        sqlx::query("SET LOCAL ROLE n8v_app")
+        sqlx::query("SELECT set_config('role', $1, true)")
+            .bind(app.db.app_role())
             .execute(&mut *tx)
             .await
             .unwrap();
@@ -272,7 +275,8 @@ async fn with_no_tenant_set_nothing_is_visible() {
     // up through the owner's SECURITY DEFINER functions).
     for table in ["operator_credentials", "credentials"] {
         let mut tx = app.owner.begin().await.unwrap();
-        sqlx::query("SET LOCAL ROLE n8v_app")
+        sqlx::query("SELECT set_config('role', $1, true)")
+            .bind(app.db.app_role())
             .execute(&mut *tx)
             .await
             .unwrap();

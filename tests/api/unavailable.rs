@@ -44,7 +44,7 @@ async fn assert_unavailable(response: reqwest::Response) -> Value {
 /// fails until the pool's (short) acquire timeout.
 async fn app_without_database() -> String {
     let url = "postgres://postgres@127.0.0.1:1/postgres";
-    let db = Db::connect_lazy(url, "n8v_app", 2, Duration::from_millis(300)).unwrap();
+    let db = Db::connect_lazy(url, None, 2, Duration::from_millis(300)).unwrap();
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
     common::serve(AppState::new(db, Config::for_database(url), clock)).await
 }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 /// A second service instance on the same database, with caches of its own.
 async fn second_instance(app: &TestApp) -> String {
     let config = n8v_journal::config::Config::for_database(&app.db_url);
-    let db = Db::connect(&app.db_url, &config.app_role, 5).await.unwrap();
+    let db = Db::connect(&app.db_url, config.app_role.as_deref(), 5)
+        .await
+        .unwrap();
     let clock = Arc::new(n8v_journal::clock::ManualClock::new(chrono::Utc::now()));
     serve(n8v_journal::http::AppState::new(db, config, clock)).await
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bulk;
+pub mod cluster;
 pub mod logs;
 pub mod mcp;
 pub mod model;
@@ -83,7 +84,7 @@ pub async fn fresh_database() -> String {
         .expect("create test database");
     admin_pool.close().await;
     let url = with_database(&server, &name);
-    db::migrate(&url, "n8v_app")
+    db::migrate(&url, None)
         .await
         .expect("migrate test database");
     url
@@ -111,6 +112,21 @@ async fn drop_stale_databases(pool: &PgPool) {
             .execute(pool)
             .await;
         }
+    }
+    // Each test database has roles of its own, marked with its name: they go with it.
+    let roles: Vec<String> = sqlx::query_scalar(
+        "SELECT format('%I', r.rolname) FROM pg_roles r \
+          WHERE shobj_description(r.oid, 'pg_authid') LIKE 'n8v-journal: n8v\\_test\\_%' \
+            AND NOT EXISTS (SELECT 1 FROM pg_database d \
+                 WHERE 'n8v-journal: ' || d.datname = shobj_description(r.oid, 'pg_authid'))",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap_or_default();
+    for role in roles {
+        let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP ROLE IF EXISTS {role}")))
+            .execute(pool)
+            .await;
     }
 }
 
@@ -157,7 +173,7 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestAp
     config.rate_limit_per_minute = 10_000;
     config.auth_failures_per_minute = 10_000;
     configure(&mut config);
-    let db = Db::connect(&db_url, &config.app_role, 5)
+    let db = Db::connect(&db_url, config.app_role.as_deref(), 5)
         .await
         .expect("connect app pool");
     spawn_on(db_url, config, db).await
@@ -173,7 +189,12 @@ pub async fn spawn_app_through(bouncer: &pgbouncer::PgBouncer) -> TestApp {
     config.direct_database_url = Some(db_url.clone());
     config.rate_limit_per_minute = 10_000;
     config.auth_failures_per_minute = 10_000;
-    let db = Db::connect_through_pooler(&pooled_url, &db_url, &config.app_role, 5)
+    // The bouncer lets in only the login role it was started for.
+    config.app_role = Some(bouncer.app_role.clone());
+    db::migrate(&db_url, config.app_role.as_deref())
+        .await
+        .expect("the bouncer's application role");
+    let db = Db::connect_through_pooler(&pooled_url, &db_url, config.app_role.as_deref(), 5)
         .await
         .expect("connect through pgbouncer");
     spawn_on(db_url, config, db).await

@@ -10,6 +10,8 @@ pub struct PgBouncer {
     child: Child,
     port: u16,
     dir: PathBuf,
+    /// The application role whose login role it lets in.
+    pub app_role: String,
 }
 
 const INSTALL: &str = "pgbouncer is not installed: `apt-get install -y pgbouncer` (.ci/run \
@@ -29,7 +31,13 @@ impl PgBouncer {
         let server = sqlx::postgres::PgConnectOptions::from_str(server_url).unwrap();
         let owner = server.get_username().to_owned();
         let owner_password = url_password(server_url).unwrap_or_default();
-        let login = n8v_journal::db::login::login_role("n8v_app");
+        // A role of this bouncer's own (roles belong to the whole server; each database's
+        // default one is made after the bouncer starts).
+        let app_role = format!(
+            "n8v_app_bouncer_{}",
+            &uuid::Uuid::new_v4().simple().to_string()[..12]
+        );
+        let login = n8v_journal::db::login::login_role(&app_role);
         let login_password =
             n8v_journal::db::login::password(server_url, &login).unwrap_or_default();
 
@@ -71,7 +79,12 @@ impl PgBouncer {
             .stderr(log)
             .spawn()
             .expect("starting pgbouncer");
-        let mut bouncer = Self { child, port, dir };
+        let mut bouncer = Self {
+            child,
+            port,
+            dir,
+            app_role,
+        };
         bouncer.wait_until_listening().await;
         bouncer
     }

@@ -102,12 +102,13 @@ impl Deleting {
             .unwrap();
         sqlx::query("BEGIN").execute(&mut conn).await.unwrap();
         sqlx::query(
-            "SELECT set_config('role', 'n8v_app', true), \
+            "SELECT set_config('role', $3, true), \
                     set_config('app.account_id', $1::text, true), \
                     set_config('app.scopes', $2, true)",
         )
         .bind(account.to_string())
         .bind(scopes)
+        .bind(n8v_journal::db::app_role::default_for_url(db_url).unwrap())
         .execute(&mut conn)
         .await
         .unwrap();
