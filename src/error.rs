@@ -247,6 +247,16 @@ pub fn is_unavailable(e: &sqlx::Error) -> bool {
 impl From<crate::ids::BadId> for Error {
     fn from(bad: crate::ids::BadId) -> Self {
         let kind = bad.kind();
+        if bad.malformed() {
+            return Error::BadRequest(format!(
+                "the {} id {:?} holds a control character (a NUL, a newline…); {} ids look \
+                 like {}_ followed by 26 letters and digits",
+                kind.noun(),
+                bad.shown(),
+                kind.noun(),
+                kind.prefix()
+            ));
+        }
         Error::NotFound(format!(
             "no {} with id {:?} is visible to this credential ({} ids look like {}_…)",
             kind.noun(),

@@ -9,7 +9,7 @@ use crate::journal::catchup::{self, CatchUp};
 use crate::journal::exposures::{self, Field};
 use crate::journal::handoff::Handoff;
 use crate::journal::loops;
-use crate::journal::meta::{parse_repository, parse_text};
+use crate::journal::meta::{filter_text, parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Cursor, Session, sessions, window};
 use crate::operation::{JournalUse, Spec};
@@ -182,13 +182,13 @@ impl Op for ListSessions {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
         let filter = SessionFilter {
-            assistant: self.assistant.filter(|a| !a.is_empty()),
+            assistant: filter_text("assistant", self.assistant).map_err(bad)?,
             key: filter_id::<KeyId>("key", self.key.as_deref())?,
             organization: filter_id::<OrganizationId>(
                 "organization",
                 self.organization.as_deref(),
             )?,
-            repository: self.repo.filter(|r| !r.is_empty()),
+            repository: filter_text("repo", self.repo).map_err(bad)?,
             from: self.from,
             to: self.to,
         };
