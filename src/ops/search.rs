@@ -17,7 +17,7 @@ pub const MAX_QUERY_CHARS: usize = 200;
 pub const MAX_HITS: i64 = 50;
 
 /// Words to find, and what narrows them.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SearchJournal {
     pub q: Option<String>,
     pub repo: Option<String>,

@@ -25,6 +25,7 @@ mod pages;
 mod pgbouncer;
 mod plans;
 mod privacy;
+mod races;
 mod schema_keys;
 mod scrub;
 mod search;
