@@ -403,3 +403,84 @@ async fn calls_recorded_in_a_session_deleted_meanwhile_are_told_it_is_gone() {
         "some calls met the deleted session: {statuses:?}"
     );
 }
+
+/// A close that deadlocks with another transaction is rolled back and run again whole: it
+/// answers 200, and its call, its audit entry and the close itself each exist once.
+#[tokio::test]
+async fn an_operation_that_deadlocks_is_run_again_and_stored_once() {
+    use sqlx::Connection;
+    let app = Arc::new(common::spawn_app().await);
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let opener = app.start_session(&a.token, None, json!({})).await;
+    let opener = opener["id"].as_str().unwrap();
+    app.end_session(&a.token, opener, json!({"next_steps": ["Ship it"]}))
+        .ok(200)
+        .await;
+    let item: uuid::Uuid = sqlx::query_scalar("SELECT loop_id FROM journal_loops")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    let closer = app.start_session(&a.token, None, json!({})).await;
+    let closer = closer["id"].as_str().unwrap().to_owned();
+
+    // Another transaction holds the item; the close takes its session, then waits for it.
+    let mut other = sqlx::PgConnection::connect(&app.db_url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut other).await.unwrap();
+    sqlx::query("SELECT 1 FROM journal_loops WHERE loop_id = $1 FOR UPDATE")
+        .bind(item)
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let close = {
+        let (app, token, closer) = (app.clone(), a.token.clone(), closer.clone());
+        let item = ids::format(Kind::Item, item);
+        tokio::spawn(async move {
+            app.call(Method::POST, &format!("/api/v1/journal/loops/{item}/close"))
+                .token(&token)
+                .session(Some(&closer))
+                .json(json!({"state": "done"}))
+                .send()
+                .await
+        })
+    };
+    common::race::wait_until("the close to wait for the item", || async {
+        common::race::lock_waiters(&app.db_url).await >= 1
+    })
+    .await;
+    // Now it wants the close's session: a deadlock, which PostgreSQL breaks by failing the
+    // close (it has waited longest).
+    sqlx::query("SELECT 1 FROM journal_sessions WHERE session_id = $1 FOR UPDATE")
+        .bind(uuid(Kind::Session, &closer))
+        .execute(&mut other)
+        .await
+        .unwrap();
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+
+    let response = close.await.unwrap();
+    let status = response.status().as_u16();
+    assert_eq!(status, 200, "{}", response.text().await.unwrap());
+    let count = |sql: &'static str| {
+        let owner = app.owner.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .fetch_one(&owner)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        count("SELECT count(*) FROM journal_calls WHERE operation = 'closeLoop'").await,
+        1
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM audit_log WHERE path LIKE '%/close'").await,
+        1
+    );
+    let closed: (String, Option<uuid::Uuid>) =
+        sqlx::query_as("SELECT state, closed_session_id FROM journal_loops")
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(closed, ("done".into(), Some(uuid(Kind::Session, &closer))));
+}
