@@ -179,10 +179,9 @@ impl Error {
                  {RETRY_AFTER_SECS} s (Retry-After); check before retrying a write."
             ),
             Error::Contended(_) | Error::SessionDeleted(_) => format!(
-                "This request collided with concurrent changes to the same data and was tried \
-                 {} times; it was not carried out and nothing of it was stored. It is safe to \
-                 retry after {CONTENTION_RETRY_AFTER_SECS} s (Retry-After).",
-                crate::operation::ATTEMPTS
+                "This request kept colliding with concurrent changes to the same data, so it \
+                 was not carried out: it changed nothing. It is safe to retry after \
+                 {CONTENTION_RETRY_AFTER_SECS} s (Retry-After)."
             ),
             Error::JournalOff => "The assistant journal is off for this account. An administrator \
                 can enable the assistantJournal flag for it in /internal/admin/feature-flags."
