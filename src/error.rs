@@ -60,6 +60,18 @@ pub enum Error {
         source: sqlx::Error,
         during_commit: bool,
     },
+    /// The transaction lost a race with a concurrent one: a deadlock or a serialization
+    /// failure (`40P01`, `40001`), or a row it named deleted meanwhile. It was rolled back, so
+    /// nothing of it was stored: `ops::run` runs the operation again from `BEGIN` a few times,
+    /// and only then answers `503` with `Retry-After`.
+    #[error("lost a race with a concurrent transaction: {0}")]
+    Contended(String),
+    /// A race lost to a deletion: this session, which the operation checked (or joined) and
+    /// was recording in, was deleted meanwhile by another transaction. Retried as
+    /// [`Error::Contended`]; `Operation::finish` answers it as a session that is gone (404)
+    /// when the caller named it.
+    #[error("session {0} was deleted while the call was being recorded in it")]
+    SessionDeleted(crate::ids::SessionId),
     #[error("database error: {0}")]
     Database(sqlx::Error),
     #[error("internal error: {0:#}")]
@@ -114,6 +126,9 @@ impl Error {
                 "database-unavailable",
                 "Database unavailable",
             ),
+            Error::Contended(_) | Error::SessionDeleted(_) => {
+                (S::SERVICE_UNAVAILABLE, "contention", "Contention")
+            }
             Error::MethodNotAllowed => (
                 S::METHOD_NOT_ALLOWED,
                 "method-not-allowed",
@@ -176,6 +191,11 @@ impl Error {
                  so whether it was stored is not known. Reads are safe to retry after \
                  {RETRY_AFTER_SECS} s (Retry-After); check before retrying a write."
             ),
+            Error::Contended(_) | Error::SessionDeleted(_) => format!(
+                "This request kept colliding with concurrent changes to the same data, so it \
+                 was not carried out: it changed nothing. It is safe to retry after \
+                 {CONTENTION_RETRY_AFTER_SECS} s (Retry-After)."
+            ),
             Error::JournalOff => "The assistant journal is off for this account. An administrator \
                 can enable the assistantJournal flag for it in /internal/admin/feature-flags."
                 .into(),
@@ -202,20 +222,11 @@ impl IntoResponse for Error {
         let problem = self.problem();
         let mut response = problem_response(&problem);
         let headers = response.headers_mut();
-        match &self {
-            Error::Unauthorized(_) => {
-                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            }
-            Error::RateLimited { retry_after_secs }
-            | Error::Busy {
-                retry_after_secs, ..
-            } => {
-                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
-            }
-            Error::DatabaseUnavailable { .. } => {
-                headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
-            }
-            _ => {}
+        if let Error::Unauthorized(_) = &self {
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Some(secs) = self.retry_after() {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }
@@ -224,6 +235,64 @@ impl IntoResponse for Error {
 /// How long a client should wait before retrying a request the database could not serve: a
 /// restart or a failover takes a few seconds (the pool waits up to its acquire timeout first).
 pub const RETRY_AFTER_SECS: u64 = 2;
+
+/// How long a client should wait before retrying a request that kept colliding with concurrent
+/// changes ([`Error::Contended`]): the transactions it met are short.
+pub const CONTENTION_RETRY_AFTER_SECS: u64 = 1;
+
+impl Error {
+    /// Whether running the operation again from `BEGIN` may succeed: it lost a race
+    /// ([`Error::Contended`]), and nothing of it was stored.
+    pub fn is_contended(&self) -> bool {
+        matches!(self, Error::Contended(_) | Error::SessionDeleted(_))
+    }
+
+    /// The seconds a client should wait before retrying, when retrying later is the remedy.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Error::DatabaseUnavailable { .. } => Some(RETRY_AFTER_SECS),
+            Error::Contended(_) | Error::SessionDeleted(_) => Some(CONTENTION_RETRY_AFTER_SECS),
+            Error::RateLimited { retry_after_secs }
+            | Error::Busy {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
+            _ => None,
+        }
+    }
+}
+
+/// The foreign keys from what tenant work writes to its account: one fails when the account
+/// was deleted (and committed) while the transaction ran.
+const ACCOUNT_REFERENCES: &[&str] = &[
+    "audit_log_account_id_fkey",
+    "journal_sessions_account_id_fkey",
+    "journal_loops_account_id_fkey",
+    "journal_exposures_account_id_fkey",
+    "journal_digests_account_id_fkey",
+    "summary_budget_account_id_fkey",
+];
+
+/// Whether a database error says the acting account was deleted under the transaction.
+fn account_deleted(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| {
+        d.code().as_deref() == Some(crate::sqlstate::FOREIGN_KEY_VIOLATION)
+            && d.constraint()
+                .is_some_and(|c| ACCOUNT_REFERENCES.contains(&c))
+    })
+}
+
+/// Whether a database error says the transaction lost a race and was rolled back: a deadlock
+/// or a serialization failure.
+pub fn is_contention(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|d| d.code())
+        .is_some_and(|code| {
+            matches!(
+                &*code,
+                crate::sqlstate::DEADLOCK | crate::sqlstate::SERIALIZATION_FAILURE
+            )
+        })
+}
 
 impl Error {
     /// `e` as this request's answer when the operation's own commit failed: a lost connection
@@ -287,6 +356,16 @@ pub fn is_refused_connection(e: &sqlx::Error) -> bool {
 impl From<crate::ids::BadId> for Error {
     fn from(bad: crate::ids::BadId) -> Self {
         let kind = bad.kind();
+        if bad.malformed() {
+            return Error::BadRequest(format!(
+                "the {} id {:?} holds a control character (a NUL, a newline…); {} ids look \
+                 like {}_ followed by 26 letters and digits",
+                kind.noun(),
+                bad.shown(),
+                kind.noun(),
+                kind.prefix()
+            ));
+        }
         Error::NotFound(format!(
             "no {} with id {:?} is visible to this credential ({} ids look like {}_…)",
             kind.noun(),
@@ -304,6 +383,13 @@ impl From<sqlx::Error> for Error {
             return Error::Unauthorized(
                 "this API key has been revoked (or the key this token was minted from)".into(),
             );
+        }
+        if is_contention(&e) {
+            return Error::Contended(e.to_string());
+        }
+        if account_deleted(&e) {
+            // Run again, the operation's begin refuses the credential, gone with its account.
+            return Error::Contended(format!("the account was deleted meanwhile: {e}"));
         }
         if is_unavailable(&e) {
             return Error::DatabaseUnavailable {

@@ -96,17 +96,35 @@ fn decode_char(c: u8) -> Option<u8> {
     ALPHABET.iter().position(|&a| a == c).map(|p| p as u8)
 }
 
-/// Caller text as it may be shown back (in an error) or kept (as a refused target): credentials
-/// scrubbed, then its first 40 characters, `…` when cut. Never the whole of an oversized
-/// argument, and never the start of a credential too long to be recognised once cut.
+/// Caller text as it may be shown back (in an error) or kept (as a refused target): each
+/// control character replaced by `�` (PostgreSQL text cannot hold a NUL, and what is kept is
+/// one line), credentials scrubbed, then its first 40 characters, `…` when cut. Never the whole
+/// of an oversized argument, and never the start of a credential too long to be recognised
+/// once cut.
 pub fn shown(text: &str) -> String {
     shown_found(text).0
+}
+
+/// Whether caller text holds a control character (a NUL, a newline, an escape…): never part of
+/// an id or a filter, so a 400 wherever one is parsed.
+pub fn has_control(text: &str) -> bool {
+    text.chars().any(char::is_control)
 }
 
 /// [`shown`], with the credentials the scrub removed.
 fn shown_found(text: &str) -> (String, Vec<crate::scrub::Found>) {
     const SHOWN: usize = 40;
-    let scrubbed = crate::scrub::scrub_found(text);
+    // Replaced, not removed: what is shown keeps the shape of what was sent, and no two
+    // pieces of it are joined into something that was not.
+    let line: std::borrow::Cow<str> = if has_control(text) {
+        text.chars()
+            .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    };
+    let scrubbed = crate::scrub::scrub_found(&line);
     let mut shown: String = scrubbed.text.chars().take(SHOWN).collect();
     if scrubbed.text.chars().count() > SHOWN {
         shown.push('…');
@@ -120,12 +138,24 @@ pub struct BadId {
     kind: Kind,
     shown: String,
     found: Vec<crate::scrub::Found>,
+    control: bool,
 }
 
 impl BadId {
     fn new(kind: Kind, text: &str) -> Self {
         let (shown, found) = shown_found(text);
-        Self { kind, shown, found }
+        Self {
+            kind,
+            shown,
+            found,
+            control: has_control(text),
+        }
+    }
+
+    /// What was sent holds a control character: malformed (a 400), not merely no id of ours
+    /// (a 404).
+    pub fn malformed(&self) -> bool {
+        self.control
     }
 
     /// What the journal keeps as the call's target: the shortened text.
@@ -308,6 +338,20 @@ mod tests {
         let bad = SessionId::arg(&long).unwrap_err();
         assert!(bad.shown().chars().count() <= 41, "{}", bad.shown());
         assert_eq!(SessionId::arg(&id.to_string()), Ok(id));
+    }
+
+    #[test]
+    fn a_control_character_makes_an_id_malformed_and_is_never_kept() {
+        for text in ["ses_01\0X", "ses_\n", "\u{1b}[31m", "ses_ab\u{7f}"] {
+            let bad = SessionId::arg(text).unwrap_err();
+            assert!(bad.malformed(), "{text:?}");
+            assert!(!has_control(bad.shown()), "{:?}", bad.shown());
+            assert!(bad.shown().contains('\u{FFFD}'), "{:?}", bad.shown());
+        }
+        let plain = SessionId::arg("ses_nope").unwrap_err();
+        assert!(!plain.malformed());
+        assert_eq!(plain.shown(), "ses_nope");
+        assert_eq!(shown("a\0b"), "a\u{FFFD}b");
     }
 
     #[test]

@@ -24,6 +24,10 @@ use chrono::{DateTime, Utc};
 use std::time::Instant;
 
 mod context;
+
+/// How many times an operation is run when it keeps losing races with concurrent transactions
+/// (`ops::run`): the first try and three more.
+pub const ATTEMPTS: u32 = 4;
 pub use context::{CallContext, ContextError, RawContext, Via};
 
 /// How an operation relates to the journal itself.
@@ -189,6 +193,27 @@ impl Operation {
         Ok(id)
     }
 
+    /// [`Operation::session_now`], locked against deletion until the commit
+    /// ([`sessions::hold`]): for operations that then lock what a deletion of sessions locks
+    /// after them (an item, an exposure), so that every transaction takes sessions first.
+    pub async fn held_session(&mut self) -> Result<SessionId> {
+        let id = self.session_now().await?;
+        if sessions::hold(&mut self.tx, id).await? {
+            return Ok(id);
+        }
+        Err(self.named_session_gone(Error::SessionDeleted(id)))
+    }
+
+    /// A session the caller named (`X-Session-Id`), deleted by another transaction since the
+    /// operation checked it, is answered as at `BEGIN`: it is gone (404). A session the call
+    /// joined stays a race lost, which `ops::run` runs again, to join or open another.
+    fn named_session_gone(&self, error: Error) -> Error {
+        match error {
+            Error::SessionDeleted(id) if self.explicit_session == Some(id) => sessions::not_own(id),
+            other => other,
+        }
+    }
+
     /// A `field` text the operation stores, as scrubbed: what the scrub removed is recorded
     /// with the call (see [`exposures`]).
     pub fn keep(&mut self, field: Field, text: Option<Cleaned>) -> Option<String> {
@@ -267,7 +292,8 @@ impl Operation {
             call.as_ref(),
             self.rules,
         )
-        .await?;
+        .await
+        .map_err(|e| self.named_session_gone(e))?;
         if let Some(call) = call.as_mut().filter(|_| session.is_none()) {
             // No fresh session to join: issue one (rare: the first call, or after 30 quiet
             // minutes), then record the call in it.

@@ -5,3 +5,11 @@
 pub const FLAG_CHANGED: &str = "N8VFL";
 /// A begin refused because the credential was revoked or removed (`n8v_begin`): a 401.
 pub const REVOKED: &str = "N8VRV";
+
+/// PostgreSQL's deadlock: the transaction was chosen to break a cycle of waits and rolled back.
+pub const DEADLOCK: &str = "40P01";
+/// PostgreSQL's serialization failure: the transaction could not be ordered after a
+/// concurrent one and was rolled back.
+pub const SERIALIZATION_FAILURE: &str = "40001";
+/// A foreign key violated: what a row referencing a row deleted meanwhile fails with.
+pub const FOREIGN_KEY_VIOLATION: &str = "23503";

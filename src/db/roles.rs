@@ -76,6 +76,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_agent(text)",
     // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).
     "n8v_exposure_key()",
+    // Deleting sessions locks them, then their items and exposures, in one order (0020).
+    "n8v_lock_for_deletion(uuid[])",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

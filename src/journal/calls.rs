@@ -3,7 +3,7 @@
 
 use super::{SessionRules, sessions};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, OnConstraint, Result};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 
@@ -84,6 +84,21 @@ macro_rules! record_statement {
     };
 }
 
+/// The foreign key from a call to its session: a session deleted (and committed) while the
+/// call was being recorded in it fails the insert with it.
+const SESSION_REFERENCE: &str = "journal_calls_account_id_session_id_fkey";
+
+/// The call's session went while it was recorded: a race lost, which `ops::run` runs again (a
+/// session the caller named is answered as gone by `Operation::finish`).
+fn gone(session: Option<SessionId>) -> Error {
+    match session {
+        Some(id) => Error::SessionDeleted(id),
+        None => Error::Contended(
+            "the session the call joined was deleted while it was recorded in it".into(),
+        ),
+    }
+}
+
 /// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
 /// names brings its policies into the plan, built afresh on each run: it reads only the caller's
 /// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012), which
@@ -152,12 +167,13 @@ pub async fn record(
         call.map(|c| c.assistant.as_str())
     )
     .fetch_optional(tx.conn())
-    .await?;
+    .await
+    .on_constraint(SESSION_REFERENCE, || gone(call.and_then(|c| c.session_id)))?;
     let Some(recorded) = recorded else {
+        // The operation began by checking the session it names (or joined or issued it), and
+        // it is the caller's: it was deleted since, by another transaction.
         if let Some(named) = call.and_then(|c| c.session_id) {
-            return Err(Error::Internal(anyhow::anyhow!(
-                "the call's session {named} is not the caller's to record in"
-            )));
+            return Err(gone(Some(named)));
         }
         return Ok(None);
     };

@@ -437,11 +437,18 @@ pub async fn resolve(
         .copied()
         .collect();
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
+    // Locked in id order first, as every transaction locks items (migration 0020), then
+    // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
     sqlx::query(
-        "UPDATE journal_loops \
+        "WITH locked AS (SELECT loop_id FROM journal_loops \
+                          WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
+                            AND state = 'open' \
+                          ORDER BY loop_id FOR UPDATE) \
+         UPDATE journal_loops \
          SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
              closed_at = $4, closed_session_id = $5 \
-         WHERE account_id = n8v_account() AND loop_id = ANY ($1) AND state = 'open'",
+         WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
+           AND state = 'open'",
     )
     .bind(&uuids)
     .bind(LoopKind::Question.resolved().as_str())

@@ -48,6 +48,18 @@ pub fn session_arg(raw: Option<&str>) -> Result<Option<SessionId>, String> {
     }
 }
 
+/// A text filter (the `repo` or `assistant` of a list or a search), trimmed; `None` when
+/// blank. A control character (a NUL, which PostgreSQL text cannot hold, among them) is the
+/// caller's mistake, said here once for every filter: a 400, never a 500.
+pub fn filter_text(name: &str, text: Option<String>) -> Result<Option<String>, String> {
+    match text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
+        Some(t) if crate::ids::has_control(&t) => Err(format!(
+            "{name} must be one line of text without control characters (a NUL, a newline…)"
+        )),
+        t => Ok(t),
+    }
+}
+
 /// A day argument (`YYYY-MM-DD`); `Err` says what is wrong, naming the argument.
 pub fn parse_day(name: &str, text: &str) -> Result<chrono::NaiveDate, String> {
     chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {

@@ -108,10 +108,11 @@ const EXPIRED_CALLS: (&str, Batch) = ("expired calls", |before, batch| {
 const EXPIRED_SESSIONS: (&str, Batch) = ("expired sessions", |before, batch| {
     sqlx::query!(
         "DELETE FROM journal_sessions WHERE account_id = n8v_account()
-           AND session_id IN (SELECT session_id FROM journal_sessions
+           AND session_id = ANY ((SELECT n8v_lock_for_deletion(ARRAY(
+               SELECT session_id FROM journal_sessions
                WHERE account_id = n8v_account() AND last_activity_at < $1
                  AND n8v_last_activity(account_id, session_id, last_activity_at) < $1
-               ORDER BY last_activity_at LIMIT $2)",
+               ORDER BY last_activity_at LIMIT $2)))::uuid[])",
         before,
         batch
     )
@@ -173,7 +174,8 @@ async fn cap_sessions(db: &Db, account: Uuid, rules: &Rules) -> sqlx::Result<(u6
         .await?
         .rows_affected();
         sessions += sqlx::query!(
-            "DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = ANY($1)",
+            "DELETE FROM journal_sessions WHERE account_id = n8v_account()
+               AND session_id = ANY ((SELECT n8v_lock_for_deletion($1))::uuid[])",
             &doomed
         )
         .execute(tx.conn())

@@ -108,13 +108,35 @@ async fn own_session_end(
     .await?)
 }
 
+/// The answer to a call naming a session that is not (or no longer) one of this credential's.
+pub fn not_own(id: SessionId) -> Error {
+    Error::NotFound(format!(
+        "no session {id} belongs to this credential (sessions cannot be shared across \
+         credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
+    ))
+}
+
+/// Locks one of the caller's sessions against deletion until the transaction ends (`FOR KEY
+/// SHARE`, the lock a row referencing it takes); false when it is gone. For an operation that
+/// goes on to lock what deleting sessions locks after them (items, exposures), so that every
+/// transaction takes sessions first (migration 0020).
+#[tracing::instrument(skip_all, err)]
+pub async fn hold(tx: &mut TenantTx, id: SessionId) -> Result<bool> {
+    Ok(sqlx::query_scalar!(
+        "SELECT session_id FROM journal_sessions
+          WHERE account_id = n8v_account() AND session_id = $1
+            FOR KEY SHARE",
+        id.0
+    )
+    .fetch_optional(tx.conn())
+    .await?
+    .is_some())
+}
+
 /// Checks that an explicit `X-Session-Id` names an open session of this very credential.
 pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
     match own_session_end(tx, id).await? {
-        None => Err(Error::NotFound(format!(
-            "no session {id} belongs to this credential (sessions cannot be shared across \
-             credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
-        ))),
+        None => Err(not_own(id)),
         Some(Some(_)) => Err(Error::Conflict(format!(
             "session {id} has ended; start a new one or omit X-Session-Id"
         ))),
@@ -364,11 +386,16 @@ async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sql
 }
 
 /// Deletes one session on purpose (with its calls and summaries); 404 unless the caller may
-/// (the delete policy: its own account's, readable, with `chats:delete`).
+/// (the delete policy: its own account's, readable, with `chats:delete`). Like every deletion
+/// of sessions, it first locks them, then their items and exposures, in one order
+/// (`n8v_lock_for_deletion`, migration 0020), and deletes only what it locked.
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn delete(tx: &mut TenantTx, id: SessionId) -> Result<SessionId> {
     let gone = sqlx::query_scalar!(
         r#"DELETE FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1
+             AND session_id = ANY ((SELECT n8v_lock_for_deletion(ARRAY(
+                   SELECT session_id FROM journal_sessions
+                    WHERE account_id = n8v_account() AND session_id = $1)))::uuid[])
            RETURNING session_id AS "session_id: SessionId""#,
         id.0
     )
@@ -388,6 +415,9 @@ pub async fn delete_started_between(
     Ok(sqlx::query_scalar!(
         r#"DELETE FROM journal_sessions WHERE account_id = n8v_account()
              AND started_at >= $1 AND started_at < $2
+             AND session_id = ANY ((SELECT n8v_lock_for_deletion(ARRAY(
+                   SELECT session_id FROM journal_sessions
+                    WHERE account_id = n8v_account() AND started_at >= $1 AND started_at < $2)))::uuid[])
            RETURNING session_id AS "session_id: SessionId""#,
         from,
         to

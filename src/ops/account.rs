@@ -39,9 +39,15 @@ pub async fn delete_account(
             "confirm must repeat this account's id ({account}); the deletion cannot be undone"
         )));
     }
-    let mut tx = TenantTx::begin(&services.db, tenant).await?;
-    let deleted = delete_rows(tx.conn(), tenant.account_id, &key.to_string()).await?;
-    tx.commit().await?;
+    // One transaction that the account's own traffic may collide with: run again when it
+    // loses, as operations are (`ops::run`).
+    let deleted = super::retried(|| async {
+        let mut tx = TenantTx::begin(&services.db, tenant).await?;
+        let deleted = delete_rows(tx.conn(), tenant.account_id, &key.to_string()).await?;
+        tx.commit().await?;
+        Ok(deleted)
+    })
+    .await?;
     tracing::warn!(%account, %key, "account deleted");
     Ok(AccountDeleted {
         account_id: account,

@@ -8,7 +8,7 @@ use crate::journal::{AuditEntry, reads};
 use crate::operation::{JournalUse, Spec};
 
 /// Reads one entry of the account's audit log. Works whether or not the journal is on.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GetAuditEntry {
     pub audit: IdArg<AuditId>,
 }

@@ -42,7 +42,7 @@ pub struct EpisodeTurn {
 }
 
 /// A settled conversation.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PostEpisode {
     pub episode_id: String,
     pub harness: String,
@@ -134,6 +134,9 @@ impl PostEpisode {
 }
 
 impl Op for PostEpisode {
+    // Each part may be written by a paid model, its cost reserved from the monthly budget on
+    // a connection of its own: a second attempt would pay and reserve again.
+    const RETRIED: bool = false;
     const SPEC: Spec = Spec {
         id: "postEpisode",
         tool: Some("journal_episode"),

@@ -14,7 +14,7 @@ use crate::journal::export::Format;
 use crate::operation::{JournalUse, Spec};
 
 /// Exports the caller's whole visible journal.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ExportJournal {
     /// `ndjson` (the default) or `markdown`.
     pub format: Option<String>,

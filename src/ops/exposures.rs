@@ -12,7 +12,7 @@ use crate::operation::{JournalUse, Spec};
 use serde::Serialize;
 
 /// Lists the caller's exposures, most recently scrubbed first.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListExposures {
     /// Only those not acknowledged since they were last scrubbed (the page's banner).
     pub unacknowledged_only: bool,
@@ -54,7 +54,7 @@ impl Op for ListExposures {
 
 /// Acknowledges one exposure: the credential is rotated, so the brief, `/journal.md` and the
 /// journal page stop warning of it until it is scrubbed again.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct AcknowledgeExposure {
     pub exposure: IdArg<ExposureId>,
 }
@@ -76,6 +76,9 @@ impl Op for AcknowledgeExposure {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Exposure> {
         let id = self.exposure?;
+        // The call's session first, then the exposure: the order a deletion of sessions locks
+        // them in (the call's own row would otherwise lock its session after the exposure).
+        op.held_session().await?;
         let now = op.now();
         exposures::acknowledge(op.tx(), id, now).await?;
         let listing = Listing {

@@ -9,7 +9,7 @@ use crate::journal::catchup::{self, CatchUp};
 use crate::journal::exposures::{self, Field};
 use crate::journal::handoff::Handoff;
 use crate::journal::loops;
-use crate::journal::meta::{parse_repository, parse_text};
+use crate::journal::meta::{filter_text, parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Cursor, Session, sessions, window};
 use crate::operation::{JournalUse, Spec};
@@ -37,7 +37,7 @@ fn cursor(text: Option<&str>) -> Result<Option<Cursor>> {
 }
 
 /// Opens a session with one sentence describing the goal.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct StartSession {
     pub goal: Option<String>,
     pub organization: Option<IdArg<OrganizationId>>,
@@ -74,7 +74,7 @@ impl Op for StartSession {
 /// Closes one of this credential's open sessions with what happened, and the decisions, open
 /// questions and next steps the assistant hands to the next conversation; closes the open
 /// items (`itm_…`) it lists as `resolved`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct EndSession {
     pub session: IdArg<SessionId>,
     pub outcome: Option<String>,
@@ -139,7 +139,7 @@ impl Op for EndSession {
 }
 
 /// Lists sessions, newest first, with the seed's filters.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListSessions {
     pub assistant: Option<String>,
     pub key: Option<String>,
@@ -182,13 +182,13 @@ impl Op for ListSessions {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
         let filter = SessionFilter {
-            assistant: self.assistant.filter(|a| !a.is_empty()),
+            assistant: filter_text("assistant", self.assistant).map_err(bad)?,
             key: filter_id::<KeyId>("key", self.key.as_deref())?,
             organization: filter_id::<OrganizationId>(
                 "organization",
                 self.organization.as_deref(),
             )?,
-            repository: self.repo.filter(|r| !r.is_empty()),
+            repository: filter_text("repo", self.repo).map_err(bad)?,
             from: self.from,
             to: self.to,
         };
@@ -207,7 +207,7 @@ impl Op for ListSessions {
 }
 
 /// Reads one session and a page of its actions.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GetSession {
     pub session: IdArg<SessionId>,
     pub limit: Option<i64>,
@@ -253,7 +253,7 @@ impl Op for GetSession {
 }
 
 /// Reads one call.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GetEntry {
     pub call: IdArg<CallId>,
 }
@@ -274,7 +274,7 @@ impl Op for GetEntry {
 }
 
 /// The catch-up brief since a time or a session.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ReadCatchUp {
     pub since: Option<String>,
 }
@@ -299,7 +299,7 @@ impl Op for ReadCatchUp {
 }
 
 /// The recent journal as markdown, for session-start hooks.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ReadMarkdown {
     pub max_chars: Option<usize>,
 }
@@ -348,7 +348,7 @@ const fn deletion(id: &'static str, tool: &'static str) -> Spec {
 }
 
 /// Deletes one session's entry on purpose: the session, its calls and its summary.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DeleteSession {
     pub session: IdArg<SessionId>,
 }
@@ -374,7 +374,7 @@ impl Op for DeleteSession {
 
 /// Deletes a whole day on purpose: every session of the account that started on that day
 /// (UTC) and that the caller may delete.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DeleteDay {
     pub date: std::result::Result<chrono::NaiveDate, String>,
 }
@@ -414,7 +414,7 @@ impl Op for DeleteDay {
 }
 
 /// Lists week and month digests, newest first.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListDigests {
     pub period: Option<String>,
     pub from: Option<chrono::NaiveDate>,
@@ -463,7 +463,7 @@ impl Op for ListDigests {
 }
 
 /// Deletes one week or month digest on purpose.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DeleteDigest {
     pub digest: IdArg<crate::ids::DigestId>,
 }

@@ -12,7 +12,7 @@ use crate::operation::{JournalUse, Spec};
 use serde::Serialize;
 
 /// Lists the items the caller can read, newest first.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListLoops {
     /// `open` (the default: open and stale), `closed` or `all`.
     pub state: Option<String>,
@@ -63,7 +63,7 @@ impl Op for ListLoops {
 }
 
 /// Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct CloseLoop {
     pub item: IdArg<ItemId>,
     pub state: String,
@@ -88,7 +88,8 @@ impl Op for CloseLoop {
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Loop> {
         let id = self.item?;
         let closing = Closing::parse(&self.state).map_err(Error::BadRequest)?;
-        let session = op.session_now().await?;
+        // The session first, then the item: the order a deletion of sessions locks them in.
+        let session = op.held_session().await?;
         let now = op.now();
         let closed = loops::close(op.tx(), id, closing, session, now).await?;
         op.results([closed.id.to_string()], None);

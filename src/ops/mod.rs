@@ -81,10 +81,15 @@ impl Services {
 }
 
 /// A public operation, as its typed input.
-pub trait Op: Send + Sized {
+pub trait Op: Send + Sized + Clone {
     /// Its rules, in one place for every adapter.
     const SPEC: Spec;
     type Output: Send;
+
+    /// Whether [`run`] may run it again after it lost a race: true unless its work reaches
+    /// outside its transaction (a paid model, a budget reserved on a connection of its own),
+    /// which a rollback would not undo and a second attempt would do twice.
+    const RETRIED: bool = true;
 
     /// The ids the call acts on, as the journal keeps them (never longer than an id).
     fn targets(&self) -> Vec<Target> {
@@ -126,12 +131,71 @@ impl<T> Finished<T> {
     }
 }
 
-/// Runs one public operation for a caller: begin, check, run, record, commit.
+/// Runs one public operation for a caller: begin, check, run, record, commit. An attempt that
+/// loses a race with a concurrent transaction ([`Error::Contended`]: a deadlock, a
+/// serialization failure, a session deleted under it) was rolled back whole, so it is run
+/// again from `BEGIN`, up to [`ATTEMPTS`] times in all; the last one's refusal is recorded and
+/// answered (`503` with `Retry-After`). Nothing an attempt does outlives its rollback: the
+/// caller's rate limit was counted once, before this, and nothing is sent before the commit.
 pub async fn run<I: Op>(
+    services: &Services,
+    tenant: &Tenant,
+    context: CallContext,
+    input: I,
+) -> Finished<I::Output> {
+    let retries = if I::RETRIED { ATTEMPTS } else { 1 };
+    for attempt in 1..retries {
+        let finished = run_once(services, tenant, context.clone(), input.clone(), false).await;
+        if !finished.result.as_ref().is_err_and(Error::is_contended) {
+            return finished;
+        }
+        if let Err(e) = &finished.result {
+            tracing::info!(attempt, error = %e, "the operation lost a race; running it again");
+        }
+        contention_pause(attempt).await;
+    }
+    run_once(services, tenant, context, input, true).await
+}
+
+/// How many times [`run`] tries an operation that keeps losing races.
+pub use crate::operation::ATTEMPTS;
+
+/// Runs `attempt` (a whole transaction, from `BEGIN` to commit) again when it loses a race
+/// ([`Error::Contended`]), up to [`ATTEMPTS`] times in all: for work done outside [`run`].
+pub(crate) async fn retried<T, F, Fut>(mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T>>,
+{
+    for n in 1..ATTEMPTS {
+        match attempt().await {
+            Err(e) if e.is_contended() => {
+                tracing::info!(attempt = n, error = %e, "the transaction lost a race; again");
+                contention_pause(n).await;
+            }
+            done => return done,
+        }
+    }
+    attempt().await
+}
+
+/// A short wait before the next attempt, longer each time and jittered, so the transactions
+/// that collided do not meet again in step.
+async fn contention_pause(attempt: u32) {
+    use rand::Rng;
+    let base = 10 * u64::from(attempt);
+    let millis = rand::rng().random_range(base..base * 3);
+    tokio::time::sleep(std::time::Duration::from_millis(millis)).await;
+}
+
+/// One attempt of [`run`]. Unless it is the `last`, a race lost by the operation itself is
+/// returned unrecorded (the transaction is rolled back when `op` is dropped), to be run again.
+async fn run_once<I: Op>(
     services: &Services,
     tenant: &Tenant,
     mut context: CallContext,
     input: I,
+    last: bool,
 ) -> Finished<I::Output> {
     for target in input.targets() {
         context.targets.push(target.text);
@@ -156,6 +220,13 @@ pub async fn run<I: Op>(
         Ok(()) => input.run(&mut op, services).await,
         Err(error) => Err(error),
     };
+    if !last && result.as_ref().is_err_and(Error::is_contended) {
+        return Finished {
+            spec: I::SPEC,
+            result,
+            session: None,
+        };
+    }
     let mut finished = Finished {
         spec: I::SPEC,
         result,

@@ -35,7 +35,7 @@ async fn open(op: &mut Operation, id: IdArg<RecordId>) -> Result<records::Opened
 }
 
 /// Lists the Records the caller can open.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListRecords;
 
 /// The Records this credential can open.
@@ -60,7 +60,7 @@ impl Op for ListRecords {
 }
 
 /// Reads a Record's lines, newest first.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ListEntries {
     pub record: IdArg<RecordId>,
     pub limit: Option<i64>,
@@ -105,7 +105,7 @@ impl Op for ListEntries {
 }
 
 /// Puts a line on record (append-only).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct AppendEntry {
     pub record: IdArg<RecordId>,
     pub line: String,

@@ -5,6 +5,7 @@ use super::{Op, Operation, Services, limit};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{OrganizationId, TypedId};
+use crate::journal::meta::filter_text;
 use crate::journal::search::{self, SearchFilter, SearchHit};
 use crate::operation::{JournalUse, Spec};
 use chrono::{DateTime, Duration, Utc};
@@ -16,7 +17,7 @@ pub const MAX_QUERY_CHARS: usize = 200;
 pub const MAX_HITS: i64 = 50;
 
 /// Words to find, and what narrows them.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SearchJournal {
     pub q: Option<String>,
     pub repo: Option<String>,
@@ -41,17 +42,6 @@ pub struct SearchResults {
 
 fn nonempty(text: Option<String>) -> Option<String> {
     text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
-/// A text filter (`repo`, `assistant`), trimmed; `None` when empty. A control character (NUL,
-/// which PostgreSQL text cannot hold, among them) is the caller's mistake: a 400, never a 500.
-fn filter_text(name: &str, text: Option<String>) -> Result<Option<String>> {
-    match nonempty(text) {
-        Some(t) if t.chars().any(char::is_control) => Err(Error::BadRequest(format!(
-            "{name} must be one line of text without control characters"
-        ))),
-        t => Ok(t),
-    }
 }
 
 impl Op for SearchJournal {
@@ -84,9 +74,9 @@ impl Op for SearchJournal {
         };
         let from = self.from.unwrap_or_else(|| op.now() - Duration::days(365));
         let filter = SearchFilter {
-            repository: filter_text("repo", self.repo)?,
+            repository: filter_text("repo", self.repo).map_err(Error::BadRequest)?,
             organization,
-            assistant: filter_text("assistant", self.assistant)?,
+            assistant: filter_text("assistant", self.assistant).map_err(Error::BadRequest)?,
             from,
             to: self.to,
         };

@@ -8,7 +8,7 @@ use crate::scopes::Scopes;
 use serde::Serialize;
 
 /// What to mint. `from_token` says the caller itself authenticated with a minted token.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct MintToken {
     pub scopes: Option<Vec<String>>,
     pub expires_in: Option<i64>,

@@ -26,6 +26,7 @@ mod pages;
 mod pgbouncer;
 mod plans;
 mod privacy;
+mod races;
 mod roles;
 mod schema_keys;
 mod scrub;

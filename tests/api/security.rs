@@ -174,6 +174,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_first_distinct(text[],text[],integer)",
         "n8v_json_document(jsonb)",
         "n8v_last_activity(uuid,uuid,timestamp with time zone)",
+        // Deleting sessions: them, then their items and exposures, locked in one order.
+        "n8v_lock_for_deletion(uuid[])",
         "n8v_marked(text)",
         "n8v_marked_purposes(text[],text[])",
         "n8v_own_call_fold(uuid,timestamp with time zone,timestamp with time zone,text[],text[])",

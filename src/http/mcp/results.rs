@@ -57,14 +57,7 @@ pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
 /// `Retry-After` says.
 pub(super) fn problem_result(error: &Error, session: Option<&str>) -> CallToolResult {
     let problem = error.problem();
-    let retry_after = match error {
-        Error::DatabaseUnavailable { .. } => Some(crate::error::RETRY_AFTER_SECS),
-        Error::RateLimited { retry_after_secs }
-        | Error::Busy {
-            retry_after_secs, ..
-        } => Some(*retry_after_secs),
-        _ => None,
-    };
+    let retry_after = error.retry_after();
     let mut result = tool_error(&problem.title, &problem.detail, session);
     if let Some(Value::Object(fields)) = result.structured_content.as_mut() {
         fields.insert("type".into(), problem.kind.into());
