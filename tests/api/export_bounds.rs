@@ -192,7 +192,7 @@ async fn an_export_that_runs_too_long_ends_in_an_error_not_a_short_body() {
 async fn postgresql_ends_a_tenant_transaction_left_idle() {
     let app = common::spawn_app().await;
     let account = app.account("idle", SCOPES).await;
-    let db = Db::connect(&app.db_url, "n8v_app", 2)
+    let db = Db::connect(&app.db_url, None, 2)
         .await
         .unwrap()
         .with_idle_in_transaction(Duration::from_secs(1));
