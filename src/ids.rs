@@ -106,7 +106,10 @@ pub fn shown(text: &str) -> String {
 /// [`shown`], with the credentials the scrub removed.
 fn shown_found(text: &str) -> (String, Vec<crate::scrub::Found>) {
     const SHOWN: usize = 40;
-    let scrubbed = crate::scrub::scrub_found(text);
+    // Normalized (format characters out), then scrubbed, then cut: a zero-width space inside a
+    // token would otherwise hide it from the rules and be removed later, where the text is
+    // stored, putting the token back together.
+    let scrubbed = crate::scrub::clean(text);
     let mut shown: String = scrubbed.text.chars().take(SHOWN).collect();
     if scrubbed.text.chars().count() > SHOWN {
         shown.push('…');
@@ -308,6 +311,15 @@ mod tests {
         let bad = SessionId::arg(&long).unwrap_err();
         assert!(bad.shown().chars().count() <= 41, "{}", bad.shown());
         assert_eq!(SessionId::arg(&id.to_string()), Ok(id));
+    }
+
+    #[test]
+    fn a_format_character_inside_a_token_hides_it_from_no_scrub() {
+        let token = format!("ghp_{}", "a1B2c3D4e5F6".repeat(3));
+        let split = format!("{}\u{200B}{}", &token[..5], &token[5..]);
+        let bad = SessionId::arg(&split).unwrap_err();
+        assert_eq!(bad.shown(), "[REDACTED:github-pat]");
+        assert_eq!(bad.found().len(), 1);
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod plans;
 mod privacy;
 mod schema_keys;
 mod scrub;
+mod scrub_paths;
 mod search;
 mod security;
 mod semantics;
