@@ -11,6 +11,7 @@ mod cli;
 mod digests;
 mod edge;
 mod export;
+mod exposure_visibility;
 mod exposures;
 mod handoffs;
 mod import;
