@@ -15,6 +15,7 @@ mod exposure_visibility;
 mod exposures;
 mod handoffs;
 mod import;
+mod item_authors;
 mod journal;
 mod lifecycle;
 mod loops;
