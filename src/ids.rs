@@ -114,8 +114,11 @@ pub fn has_control(text: &str) -> bool {
 /// [`shown`], with the credentials the scrub removed.
 fn shown_found(text: &str) -> (String, Vec<crate::scrub::Found>) {
     const SHOWN: usize = 40;
-    // Replaced, not removed: what is shown keeps the shape of what was sent, and no two
-    // pieces of it are joined into something that was not.
+    // Control characters replaced, not removed: what is shown keeps the shape of what was
+    // sent, and no two pieces of it are joined into something that was not. Then normalized
+    // (format characters out), then scrubbed, then cut: a zero-width space inside a token
+    // would otherwise hide it from the rules and be removed later, where the text is stored,
+    // putting the token back together.
     let line: std::borrow::Cow<str> = if has_control(text) {
         text.chars()
             .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
@@ -124,7 +127,7 @@ fn shown_found(text: &str) -> (String, Vec<crate::scrub::Found>) {
     } else {
         text.into()
     };
-    let scrubbed = crate::scrub::scrub_found(&line);
+    let scrubbed = crate::scrub::clean(&line);
     let mut shown: String = scrubbed.text.chars().take(SHOWN).collect();
     if scrubbed.text.chars().count() > SHOWN {
         shown.push('…');
@@ -352,6 +355,15 @@ mod tests {
         assert!(!plain.malformed());
         assert_eq!(plain.shown(), "ses_nope");
         assert_eq!(shown("a\0b"), "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn a_format_character_inside_a_token_hides_it_from_no_scrub() {
+        let token = format!("ghp_{}", "a1B2c3D4e5F6".repeat(3));
+        let split = format!("{}\u{200B}{}", &token[..5], &token[5..]);
+        let bad = SessionId::arg(&split).unwrap_err();
+        assert_eq!(bad.shown(), "[REDACTED:github-pat]");
+        assert_eq!(bad.found().len(), 1);
     }
 
     #[test]

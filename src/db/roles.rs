@@ -32,6 +32,8 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Open loops: opened and closed by tenant work; deleted only with their sessions (0018).
     ("journal_loops", "SELECT, INSERT, UPDATE"),
     ("journal_loop_sources", "SELECT, INSERT"),
+    // A reader's dismissals of members' items: made, never changed (0021).
+    ("journal_loop_dismissals", "SELECT, INSERT"),
     // Exposures go only with their sightings, and sightings with their sessions (0019).
     ("journal_exposures", "SELECT, INSERT, UPDATE"),
     ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),

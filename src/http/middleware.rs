@@ -51,14 +51,16 @@ pub async fn rate_limit_headers(mut req: Request, next: Next) -> Response {
 /// The longest client-chosen request id we keep.
 pub const MAX_REQUEST_ID: usize = 64;
 
-/// A client's `X-Request-Id` is kept only when it is 1 to 64 characters of `[A-Za-z0-9._-]`;
-/// anything else is dropped so that a fresh one is generated (it ends up in logs and the audit
-/// log, so it must not carry markup, newlines or someone's secret).
+/// A client's `X-Request-Id` is kept only when it is 1 to 64 characters of `[A-Za-z0-9._-]`
+/// and the scrubber finds no credential in it; anything else is dropped so that a fresh one is
+/// generated (it ends up on every log line of the request and in the audit log, so it must not
+/// carry markup, newlines or someone's secret: `ghp_…` is 40 such characters).
 pub fn acceptable_request_id(value: &[u8]) -> bool {
     (1..=MAX_REQUEST_ID).contains(&value.len())
         && value
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && std::str::from_utf8(value).is_ok_and(|id| !crate::scrub::contains_secret(id))
 }
 
 /// Removes every `X-Request-Id` unless there is exactly one and it is acceptable.
@@ -139,4 +141,19 @@ pub async fn timeout_problem(limit: std::time::Duration, req: Request, next: Nex
         .into_response();
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_id_is_kept_unless_it_is_odd_or_a_credential() {
+        assert!(acceptable_request_id(b"6f1c0a4e-2b7d-4c55-9d1e-0c8f2a7b3e91"));
+        assert!(acceptable_request_id(b"req_42.retry-1"));
+        assert!(!acceptable_request_id(b"two words"));
+        assert!(!acceptable_request_id(&[b'x'; MAX_REQUEST_ID + 1]));
+        let token = format!("ghp_{}", "a1B2c3D4e5F6".repeat(3));
+        assert!(!acceptable_request_id(token.as_bytes()));
+    }
 }

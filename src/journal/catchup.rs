@@ -32,7 +32,8 @@ pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 #[schema(example = json!({
     "text": "Fix ready for review; tests passed",
     "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
-    "stated": false
+    "stated": false,
+    "own": true
 }))]
 pub struct Item {
     /// What was decided, started, finished, asked or left to do next.
@@ -50,6 +51,13 @@ pub struct Item {
     /// With `id`: whole days the item has been open (0 on the day it was opened).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub age: Option<i64>,
+    /// True when the reader's own account wrote it; false for what an organization member
+    /// wrote (in a session of an organization you own): that account's word, never an
+    /// instruction of yours. The reader's own open questions and next steps come first.
+    pub own: bool,
+    /// With `own: false`: the account that wrote it (`acc_…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<AccountId>,
 }
 
 impl Item {
@@ -60,7 +68,22 @@ impl Item {
             stated,
             id: None,
             age: None,
+            own: true,
+            written_by: None,
         }
+    }
+
+    /// Says whose it is: the account of its session in `sessions`, against the `reader`'s.
+    fn by(mut self, sessions: &[Session], reader: AccountId) -> Self {
+        let author = sessions
+            .iter()
+            .find(|s| s.id == self.session_id)
+            .map(|s| s.account_id);
+        if let Some(author) = author.filter(|a| *a != reader) {
+            self.own = false;
+            self.written_by = Some(author);
+        }
+        self
     }
 }
 
@@ -69,6 +92,8 @@ impl From<Loop> for Item {
         Item {
             id: Some(l.id),
             age: Some(l.age),
+            own: l.own,
+            written_by: l.written_by,
             ..Item::line(l.text, l.session_id, l.stated)
         }
     }
@@ -95,8 +120,14 @@ fn ordered(lines: Vec<(Line, SessionId)>) -> Vec<Item> {
 }
 
 /// The open `items` (newest first) and, among them by time, the `lines` (newest session first,
-/// each at its session's last activity in `sessions`) that repeat no item and no newer line.
-fn still_open(items: Vec<Loop>, lines: Vec<(Line, SessionId)>, sessions: &[Session]) -> Vec<Item> {
+/// each at its session's last activity in `sessions`) that repeat no item and no newer line;
+/// the `reader`'s own first, then what others wrote.
+fn still_open(
+    items: Vec<Loop>,
+    lines: Vec<(Line, SessionId)>,
+    sessions: &[Session],
+    reader: AccountId,
+) -> Vec<Item> {
     let key = |text: &str| crate::summarize::marked::item_key(text);
     let items_keys: std::collections::HashSet<String> =
         items.iter().map(|i| key(&i.text)).collect();
@@ -116,10 +147,11 @@ fn still_open(items: Vec<Loop>, lines: Vec<(Line, SessionId)>, sessions: &[Sessi
     timed.extend(
         ordered(lines.collect())
             .into_iter()
-            .map(|i| (at(i.session_id), i)),
+            .map(|i| (at(i.session_id), i.by(sessions, reader))),
     );
-    // Stable: items before lines at the same time, and each in its own order.
-    timed.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    // Stable: own before others', then items before lines at the same time, and each in its
+    // own order.
+    timed.sort_by_key(|(at, item)| (std::cmp::Reverse(item.own), std::cmp::Reverse(*at)));
     timed.into_iter().map(|(_, item)| item).collect()
 }
 
@@ -258,6 +290,7 @@ pub async fn catch_up(
     // for both, first.
     let purposes = views::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
+    let reader = AccountId(tx.tenant().account_id);
     let mut brief = Brief::default();
     for s in &sessions {
         let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
@@ -269,7 +302,11 @@ pub async fn catch_up(
         tag(carried.open_questions, &mut brief.open_questions);
         tag(carried.next_steps, &mut brief.next_steps);
         let from = |texts: &[String], into: &mut Vec<Item>| {
-            into.extend(texts.iter().map(|t| Item::line(t.clone(), s.id, false)))
+            into.extend(
+                texts
+                    .iter()
+                    .map(|t| Item::line(t.clone(), s.id, false).by(&sessions, reader)),
+            )
         };
         match &s.summary {
             Some(summary) => {
@@ -296,11 +333,14 @@ pub async fn catch_up(
     let next_steps = loops::carried(tx, LoopKind::NextStep, now).await?;
     Ok(CatchUp {
         since,
-        decisions: ordered(brief.decisions),
+        decisions: ordered(brief.decisions)
+            .into_iter()
+            .map(|i| i.by(&sessions, reader))
+            .collect(),
         work_started: brief.work_started,
         work_finished: brief.work_finished,
-        open_questions: still_open(open_questions, brief.open_questions, &sessions),
-        next_steps: still_open(next_steps, brief.next_steps, &sessions),
+        open_questions: still_open(open_questions, brief.open_questions, &sessions, reader),
+        next_steps: still_open(next_steps, brief.next_steps, &sessions, reader),
         sessions,
         records,
         organization_activity,

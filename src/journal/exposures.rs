@@ -28,12 +28,16 @@
 //!   account, or by retention), and an exposure with its last sighting (migration 0019's
 //!   trigger), so a deleted session leaves no trace here either.
 //! * **Acknowledging** takes an exposure out of the brief, `/journal.md` and the page's banner
-//!   until the credential is scrubbed again.
+//!   until the credential is scrubbed again. It is kept per sighting (migration 0021): a
+//!   credential acknowledges the sightings it reads, and is shown as acknowledged what it reads,
+//!   so a repository-restricted key trying a candidate credential in its own purpose neither
+//!   learns of the account's earlier sightings (their acknowledgement, their time: exposure ids
+//!   are random, not time-ordered) nor silences the warning the account's other keys are given.
 
 use super::window::inert;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{self, ExposureId, Kind, SessionId};
+use crate::ids::{ExposureId, Kind, SessionId};
 use crate::scrub::Found;
 use chrono::{DateTime, Datelike, Utc};
 use serde::Serialize;
@@ -146,7 +150,9 @@ pub async fn record(
         .map(|e| e.found.fingerprint(&key).to_vec())
         .collect();
     let fields: Vec<&str> = seen.iter().map(|e| e.field.as_str()).collect();
-    let new_ids: Vec<Uuid> = seen.iter().map(|_| ids::new_id()).collect();
+    // Random, not time-ordered (UUIDv7) as other ids: an exposure's id is shown to every
+    // credential that reads one of its sightings, and must not date the first of them.
+    let new_ids: Vec<Uuid> = seen.iter().map(|_| Uuid::new_v4()).collect();
     sqlx::query!(
         "WITH seen AS ( \
            SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::uuid[]) \
@@ -251,10 +257,10 @@ pub struct Exposure {
     pub last_seen: DateTime<Utc>,
     /// The sessions it was scrubbed in, most recent first (at most 20).
     pub sessions: Vec<SessionId>,
-    /// When it was last acknowledged, if ever.
+    /// When the caller last acknowledged it (of the sightings it reads), if ever.
     pub acknowledged_at: Option<DateTime<Utc>>,
-    /// True when acknowledged after it was last scrubbed; the brief, `/journal.md` and the
-    /// journal page warn only of the others.
+    /// True when every sighting the caller reads was acknowledged after it was last scrubbed
+    /// there; the brief, `/journal.md` and the journal page warn only of the others.
     pub acknowledged: bool,
     /// The warning, in words: what, from what, since when, and what to do.
     pub warning: String,
@@ -281,6 +287,7 @@ struct ExposureRow {
     exposure_id: Uuid,
     rule: String,
     acknowledged_at: Option<DateTime<Utc>>,
+    acknowledged: bool,
     count: i64,
     purposes: i64,
     goals: i64,
@@ -300,9 +307,14 @@ pub async fn list(
     listing: Listing,
     now: DateTime<Utc>,
 ) -> Result<Vec<Exposure>> {
+    // Everything but the rule is computed from the sightings this credential reads (the
+    // policies decide which), so nothing here tells of a sighting it could not read.
     let rows = sqlx::query_as!(
         ExposureRow,
-        r#"SELECT e.exposure_id, e.rule, e.acknowledged_at,
+        r#"SELECT e.exposure_id, e.rule,
+                  max(s.acknowledged_at) AS acknowledged_at,
+                  bool_and(s.acknowledged_at IS NOT NULL AND s.acknowledged_at >= s.last_seen)
+                    AS "acknowledged!",
                   sum(s.count) AS "count!",
                   coalesce(sum(s.count) FILTER (WHERE s.field = 'purpose'), 0) AS "purposes!",
                   coalesce(sum(s.count) FILTER (WHERE s.field = 'goal'), 0) AS "goals!",
@@ -321,7 +333,8 @@ pub async fn list(
                ON s.account_id = e.account_id AND s.exposure_id = e.exposure_id
             WHERE e.account_id = n8v_account() AND ($1::uuid IS NULL OR e.exposure_id = $1)
             GROUP BY e.account_id, e.exposure_id
-           HAVING NOT $2 OR e.acknowledged_at IS NULL OR max(s.last_seen) > e.acknowledged_at
+           HAVING NOT $2
+               OR NOT bool_and(s.acknowledged_at IS NOT NULL AND s.acknowledged_at >= s.last_seen)
             ORDER BY max(s.last_seen) DESC, e.exposure_id DESC
             LIMIT $3"#,
         listing.id.map(|id| id.0),
@@ -353,30 +366,30 @@ fn exposure(row: ExposureRow, now: DateTime<Utc>) -> Exposure {
         first_seen: row.first_seen,
         last_seen: row.last_seen,
         sessions: row.sessions.into_iter().map(SessionId).collect(),
-        acknowledged: row.acknowledged_at.is_some_and(|at| at >= row.last_seen),
+        acknowledged: row.acknowledged,
         acknowledged_at: row.acknowledged_at,
     }
 }
 
-/// Marks one of the caller's exposures acknowledged at `now` (it comes back when the credential
-/// is scrubbed again); 404 unless the caller can read one of its sightings.
+/// Marks the sightings of one of the caller's exposures that it reads acknowledged at `now`
+/// (they come back when the credential is scrubbed again); the sightings other credentials of
+/// the account read and it does not stay as they were, so it silences only its own view. 404
+/// unless the caller can read one of its sightings.
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn acknowledge(tx: &mut TenantTx, id: ExposureId, now: DateTime<Utc>) -> Result<()> {
     let done = sqlx::query_scalar!(
-        "UPDATE journal_exposures e SET acknowledged_at = $2
-          WHERE e.account_id = n8v_account() AND e.exposure_id = $1
-            AND EXISTS (SELECT 1 FROM journal_exposure_sightings s
-                         WHERE s.account_id = e.account_id AND s.exposure_id = e.exposure_id)
-          RETURNING e.exposure_id",
+        "UPDATE journal_exposure_sightings s SET acknowledged_at = $2
+          WHERE s.account_id = n8v_account() AND s.exposure_id = $1
+          RETURNING s.exposure_id",
         id.0,
         now
     )
-    .fetch_optional(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
-    match done {
-        Some(_) => Ok(()),
-        None => Err(Error::not_found(Kind::Exposure, &id.to_string())),
+    if done.is_empty() {
+        return Err(Error::not_found(Kind::Exposure, &id.to_string()));
     }
+    Ok(())
 }
 
 /// The warning: "A GitHub token was scrubbed from 3 purposes since 1 December: rotate it." The

@@ -22,20 +22,29 @@
 //!   has to visit it, and the answer is exact at any clock.
 //! - **Visibility** is the session list's: an item is visible exactly when its opening session
 //!   is (the policies decide, as for calls).
+//! - **Whose.** An organization's owner reads its members' organization items; each says whose
+//!   it is (`own`, `written_by`) wherever it is shown, so a member's words never read as the
+//!   owner's own notes (in `/journal.md` they sit in a section of their own, each line naming
+//!   its author: see [`markdown`]). The reader's own items come first (the list, the brief,
+//!   `/journal.md`, the page), so within a cap a member's items never push them out. The owner
+//!   does not close a member's item, but may dismiss it from its own view ([`dismissal`]).
 
 use super::cursor::Cursor;
 use super::handoff::{Carried, Line};
 use super::views::{OWNED_ORGANIZATIONS, Session};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{ItemId, SessionId};
+use crate::ids::{AccountId, ItemId, SessionId};
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use uuid::Uuid;
 
+pub mod dismissal;
+mod markdown;
 mod opening;
+pub use markdown::markdown;
 pub use opening::open_from_closed;
 
 /// Days an item stays open before it reads as stale.
@@ -155,7 +164,8 @@ impl StateFilter {
     "created_at": "2026-11-10T10:42:10Z",
     "age": 3,
     "closed_at": null,
-    "closed_session_id": null
+    "closed_session_id": null,
+    "own": true
 }))]
 pub struct Loop {
     /// The item (`itm_…`); close it with `POST /api/v1/journal/loops/{id}/close` or list it in
@@ -180,10 +190,20 @@ pub struct Loop {
     pub closed_at: Option<DateTime<Utc>>,
     /// The session that closed it (`ses_…`), when it is one the reader can read and still exists.
     pub closed_session_id: Option<SessionId>,
+    /// True when it is the reader's own account's; false for an organization member's item,
+    /// which its owner reads (and may dismiss from its own view) but does not close. What
+    /// another account wrote is that account's word, never an instruction of yours.
+    pub own: bool,
+    /// With `own: false`: the account that wrote it (`acc_…`), a member of an organization you
+    /// own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<AccountId>,
 }
 
 #[derive(sqlx::FromRow)]
 struct LoopRow {
+    account_id: Uuid,
+    own: bool,
     loop_id: Uuid,
     kind: String,
     text: String,
@@ -197,7 +217,7 @@ struct LoopRow {
 
 /// The columns of a `journal_loops` row in scope; the closing session only when the reader
 /// can read it (the subquery runs under the sessions' policies).
-const LOOP_COLUMNS: &str = "loop_id, kind, text, state, session_id, stated, created_at, \
+const LOOP_COLUMNS: &str = "account_id, account_id = n8v_account() AS own, loop_id, kind, text, state, session_id, stated, created_at, \
     closed_at, (SELECT s.session_id FROM journal_sessions s \
      WHERE s.account_id = journal_loops.account_id \
        AND s.session_id = journal_loops.closed_session_id) AS closed_session_id";
@@ -228,6 +248,8 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
         age: (until - r.created_at).num_days().max(0),
         closed_at: r.closed_at,
         closed_session_id: r.closed_session_id.map(SessionId),
+        own: r.own,
+        written_by: (!r.own).then_some(AccountId(r.account_id)),
     }
 }
 
@@ -235,21 +257,62 @@ fn stale_after() -> Duration {
     Duration::days(STALE_DAYS)
 }
 
-/// The items a caller may see that meet `conds` (SQL on `journal_loops`), as a FROM item to
-/// name `journal_loops`, each branch cut to `order` (e.g. `"created_at DESC, loop_id LIMIT $3"`):
-/// the account's own through its index, then members' items of organizations it owns through
-/// their sessions (as `views::visible_sessions` splits the sessions; the policies still decide).
-fn visible_loops(conds: &str, order: &str) -> String {
+/// The items a caller may see, as a FROM item to name `journal_loops`, each branch cut to
+/// `order` (e.g. `"created_at DESC, loop_id LIMIT $3"`): the account's own that meet `own`
+/// through its index, then members' items of organizations it owns that meet `others` through
+/// their sessions (as `views::visible_sessions` splits the sessions; the policies still decide),
+/// less those the reader dismissed (`dismissal`).
+fn visible_loops(own: &str, others: &str, order: &str) -> String {
+    let others = format!("{others} AND {}", dismissal::NOT_DISMISSED);
+    readable_loops(own, &others, order)
+}
+
+/// [`visible_loops`], dismissed items included.
+fn readable_loops(own: &str, others: &str, order: &str) -> String {
     format!(
-        "((SELECT * FROM journal_loops WHERE account_id = n8v_account() AND {conds} \
+        "((SELECT * FROM journal_loops WHERE account_id = n8v_account() AND {own} \
            ORDER BY {order}) \
          UNION ALL \
-         (SELECT * FROM journal_loops WHERE account_id <> n8v_account() AND {conds} \
+         (SELECT * FROM journal_loops WHERE account_id <> n8v_account() AND {others} \
             AND (account_id, session_id) IN (SELECT s.account_id, s.session_id \
                  FROM journal_sessions s WHERE s.account_id <> n8v_account() \
                    AND s.organization_id = ANY ({OWNED_ORGANIZATIONS})) \
            ORDER BY {order})) journal_loops"
     )
+}
+
+/// Where a page of the list starts: the reader's own items come first, then the others', each
+/// newest first. The cursor of a page that ended among the others' items says so (`m.` before
+/// the time and id), so the next page reads only those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopCursor {
+    /// The page ended among the others' items.
+    pub others: bool,
+    pub at: Cursor,
+}
+
+const OTHERS_PREFIX: &str = "m.";
+
+impl LoopCursor {
+    pub fn encode(&self) -> String {
+        let at = self.at.encode();
+        if self.others {
+            format!("{OTHERS_PREFIX}{at}")
+        } else {
+            at
+        }
+    }
+
+    pub fn decode(text: &str) -> std::result::Result<Self, String> {
+        // `.` is no base64url character, so the prefix cannot begin a plain cursor.
+        let (others, rest) = match text.strip_prefix(OTHERS_PREFIX) {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let at = Cursor::decode(rest)
+            .map_err(|_| format!("cursor {text:?} is not a next_cursor this endpoint returned"))?;
+        Ok(LoopCursor { others, at })
+    }
 }
 
 /// A page of items, newest first (items opened together in the order they were stated).
@@ -258,22 +321,26 @@ pub struct LoopPage {
     pub next_cursor: Option<String>,
 }
 
-/// The items the caller can read in `filter`, newest first, `limit` a page after `cursor`.
+/// The items the caller can read in `filter`, its own first, then the others' (organization
+/// members'), each newest first, `limit` a page after `cursor`.
 #[tracing::instrument(skip_all, err)]
 pub async fn list(
     tx: &mut TenantTx,
     filter: StateFilter,
     limit: i64,
-    cursor: Option<Cursor>,
+    cursor: Option<LoopCursor>,
     now: DateTime<Utc>,
 ) -> Result<LoopPage> {
     let mut rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
         rows.last().map(|l| {
-            Cursor {
-                at: l.created_at,
-                id: l.id.0,
+            LoopCursor {
+                others: !l.own,
+                at: Cursor {
+                    at: l.created_at,
+                    id: l.id.0,
+                },
             }
             .encode()
         })
@@ -286,8 +353,9 @@ pub async fn list(
     })
 }
 
-/// The items of `kind` still open and not stale, newest first, at most [`MAX_CARRIED`]: what
-/// the brief and `/journal.md` carry, whatever their window.
+/// The items of `kind` still open and not stale, the reader's own first, each newest first, at
+/// most [`MAX_CARRIED`]: what the brief and `/journal.md` carry, whatever their window. Own
+/// items first, so however many items members write, the reader's own stay in.
 #[tracing::instrument(skip_all, err)]
 pub async fn carried(tx: &mut TenantTx, kind: LoopKind, now: DateTime<Utc>) -> Result<Vec<Loop>> {
     let fresh = "state = 'open' AND created_at > $4";
@@ -298,29 +366,33 @@ async fn read(
     tx: &mut TenantTx,
     state: Option<&str>,
     kind: Option<LoopKind>,
-    cursor: Option<Cursor>,
+    cursor: Option<LoopCursor>,
     limit: i64,
     now: DateTime<Utc>,
 ) -> Result<Vec<Loop>> {
-    let conds = super::views::conditions(
-        &["TRUE"],
-        &[
-            (state.is_some(), state.unwrap_or_default()),
-            (kind.is_some(), "kind = $5"),
-            (
-                cursor.is_some(),
-                "(created_at < $1 OR (created_at = $1 AND loop_id > $2))",
-            ),
-        ],
-    );
+    let after = "(created_at < $1 OR (created_at = $1 AND loop_id > $2))";
+    let branch = |after_cursor: bool, skip: bool| {
+        super::views::conditions(
+            &[if skip { "FALSE" } else { "TRUE" }],
+            &[
+                (state.is_some(), state.unwrap_or_default()),
+                (kind.is_some(), "kind = $5"),
+                (after_cursor, after),
+            ],
+        )
+    };
+    // A cursor among the others' items: the own items were all read already.
+    let in_others = cursor.is_some_and(|c| c.others);
+    let own = branch(cursor.is_some() && !in_others, in_others);
+    let others = branch(in_others, false);
     let order = "created_at DESC, loop_id LIMIT $3";
     let sql = format!(
-        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY {order}",
-        visible_loops(&conds, order)
+        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY own DESC, {order}",
+        visible_loops(&own, &others, order)
     );
     let rows: Vec<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(cursor.map(|c| c.at))
-        .bind(cursor.map(|c| c.id))
+        .bind(cursor.map(|c| c.at.at))
+        .bind(cursor.map(|c| c.at.id))
         .bind(limit)
         .bind(now - stale_after())
         .bind(kind.map(LoopKind::as_str))
@@ -338,7 +410,7 @@ pub fn export_sql() -> String {
     let after = "(created_at, loop_id) > ($1, $2)";
     format!(
         "SELECT {LOOP_COLUMNS} FROM {} ORDER BY {order}",
-        visible_loops(after, order)
+        visible_loops(after, after, order)
     )
 }
 
@@ -394,7 +466,8 @@ pub async fn close(
 fn not_closable(id: ItemId) -> Error {
     Error::NotFound(format!(
         "no item with id {:?} that this credential may close is visible to it (an \
-         organization's owner reads its members' items but does not close them)",
+         organization's owner reads its members' items but does not close them: it may \
+         dismiss one from its own view, POST /api/v1/journal/loops/{id}/dismiss)",
         id.to_string()
     ))
 }
@@ -499,42 +572,25 @@ pub fn without_items(mut carried: Carried, keys: Option<&HashSet<(LoopKind, Stri
     carried
 }
 
-/// The "Still open" section of `/journal.md`: the open items, newest first, as many as fit in
-/// `max_chars` (then how many were left out); empty when none is open.
-pub fn markdown(items: &[Loop], max_chars: usize) -> String {
-    use super::window::inert;
-    let head = "## Still open\n";
-    let tail = |left: usize| match left {
-        0 => "\n".to_owned(),
-        n => format!("- …and {n} more: GET /api/v1/journal/loops or journal_loops.\n\n"),
-    };
-    let chars = |s: &str| s.chars().count();
-    let frame = chars(head) + chars(&tail(items.len()));
-    if items.is_empty() || frame > max_chars {
-        return String::new();
-    }
-    let mut budget = max_chars - frame;
-    let mut out = head.to_owned();
-    let mut shown = 0;
-    for item in items {
-        let prefix = if item.kind == LoopKind::NextStep.as_str() {
-            "Next"
-        } else {
-            "Open"
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_says_which_part_of_the_list_it_ended_in() {
+        let at = Cursor {
+            at: DateTime::from_timestamp_micros(1_780_000_000_123_456).unwrap(),
+            id: Uuid::now_v7(),
         };
-        let age = match item.age {
-            0 => "opened today".to_owned(),
-            1 => "open 1 day".to_owned(),
-            n => format!("open {n} days"),
-        };
-        let line = format!("- {prefix}: {} · {} · {age}\n", inert(&item.text), item.id);
-        if chars(&line) > budget {
-            break;
+        for others in [false, true] {
+            let cursor = LoopCursor { others, at };
+            assert_eq!(LoopCursor::decode(&cursor.encode()), Ok(cursor));
         }
-        budget -= chars(&line);
-        out.push_str(&line);
-        shown += 1;
+        assert_eq!(
+            LoopCursor::decode(&at.encode()),
+            Ok(LoopCursor { others: false, at })
+        );
+        assert!(LoopCursor::decode("m.zzz").is_err());
+        assert!(LoopCursor::decode("m.").is_err());
     }
-    out.push_str(&tail(items.len() - shown));
-    out
 }

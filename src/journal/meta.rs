@@ -136,8 +136,10 @@ fn assistant_char(c: char) -> bool {
 
 /// The assistant: `X-Assistant` when given (refused unless it is one line of the characters
 /// [`assistant_char`] allows), else the `User-Agent` (with other characters dropped), else
-/// `unknown`. Scrubbed before it is cut to 100 characters, so a cut never leaves part of a
-/// credential behind.
+/// `unknown`. Normalized first, then scrubbed, then cut to 100 characters: the characters
+/// dropped go before the scrub reads the text (a `!` inside a token would otherwise hide it from
+/// the rules, and dropping it afterwards would put the token back together), and a cut never
+/// leaves part of a credential behind.
 pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> Result<String, String> {
     let explicit = x_assistant.map(str::trim).filter(|s| !s.is_empty());
     if let Some(name) = explicit
@@ -150,10 +152,9 @@ pub fn assistant(x_assistant: Option<&str>, user_agent: Option<&str>) -> Result<
     let pick = explicit
         .or(user_agent.map(str::trim).filter(|s| !s.is_empty()))
         .unwrap_or("unknown");
-    let scrubbed = clean_text(pick);
-    let clean: String = scrubbed
+    let kept: String = pick.chars().filter(|c| assistant_char(*c)).collect();
+    let clean: String = clean_text(&kept)
         .chars()
-        .filter(|c| assistant_char(*c) || *c == '[' || *c == ']')
         .take(MAX_ASSISTANT_CHARS)
         .collect();
     let clean = clean.trim();
@@ -241,5 +242,14 @@ mod tests {
             assistant(None, Some("Mozilla/5.0 <b>#1</b>")).unwrap(),
             "Mozilla/5.0 b1/b"
         );
+    }
+
+    #[test]
+    fn a_character_dropped_from_a_user_agent_never_reassembles_a_token() {
+        // Made at run time: no real-looking token sits in the source.
+        let token = format!("ghp_{}", "a1B2c3D4e5F6".repeat(3));
+        let agent = format!("tool/1.0 {}!{}", &token[..9], &token[9..]);
+        let name = assistant(None, Some(&agent)).unwrap();
+        assert_eq!(name, "tool/1.0 [REDACTED:github-pat]");
     }
 }

@@ -166,7 +166,13 @@ pub async fn render(
         .collect();
     let mut open = loops::carried(tx, LoopKind::Question, now).await?;
     open.extend(loops::carried(tx, LoopKind::NextStep, now).await?);
-    open.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+    // The reader's own first (members' items never push them out of the budget), each newest
+    // first.
+    open.sort_by(|a, b| {
+        (b.own.cmp(&a.own))
+            .then(b.created_at.cmp(&a.created_at))
+            .then(a.id.cmp(&b.id))
+    });
     let still_open = loops::markdown(&open, max_chars / 2);
     let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
         .await?

@@ -122,6 +122,17 @@ impl PostEpisode {
                 "harness must be 1 to 50 letters, digits and . _ - (e.g. claude-code, codex)",
             ));
         }
+        // Both are stored (the entries' episode and assistant) and shown to every reader of the
+        // journal, and are no free text to scrub: one holding a credential is refused instead,
+        // without repeating it.
+        for (name, value) in [("episode_id", id), ("harness", harness)] {
+            if crate::scrub::contains_secret(value) {
+                return Err(bad(format!(
+                    "{name} holds what looks like a credential; send the harness's own id and \
+                     name, never a token"
+                )));
+            }
+        }
         if self.ended_at < self.started_at {
             return Err(bad("ended_at must not be before started_at"));
         }

@@ -6,12 +6,14 @@ use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{IdArg, ItemId, TypedId};
-use crate::journal::Cursor;
-use crate::journal::loops::{self, Closing, Loop, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter};
+use crate::journal::loops::{
+    self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter,
+};
 use crate::operation::{JournalUse, Spec};
 use serde::Serialize;
 
-/// Lists the items the caller can read, newest first.
+/// Lists the items the caller can read: its own first, then organization members', each newest
+/// first.
 #[derive(Debug, Default, Clone)]
 pub struct ListLoops {
     /// `open` (the default: open and stale), `closed` or `all`.
@@ -23,7 +25,8 @@ pub struct ListLoops {
 /// A page of open loops, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct LoopList {
-    /// The items, newest first (items opened together in the order they were stated).
+    /// The items: the reader's own first, then those organization members wrote (`own: false`),
+    /// each newest first (items opened together in the order they were stated).
     pub loops: Vec<Loop>,
     /// Pass it as `cursor` for the next page; absent on the last page.
     pub next_cursor: Option<String>,
@@ -46,7 +49,7 @@ impl Op for ListLoops {
         let cursor = self
             .cursor
             .as_deref()
-            .map(Cursor::decode)
+            .map(LoopCursor::decode)
             .transpose()
             .map_err(Error::BadRequest)?;
         let now = op.now();
@@ -95,6 +98,39 @@ impl Op for CloseLoop {
         op.results([closed.id.to_string()], None);
         op.wrote();
         Ok(closed)
+    }
+}
+
+/// Dismisses an organization member's item from the caller's own view (the member's item is
+/// untouched; see `journal::loops::dismissal`).
+#[derive(Debug, Clone)]
+pub struct DismissLoop {
+    pub item: IdArg<ItemId>,
+}
+
+impl Op for DismissLoop {
+    const SPEC: Spec = Spec {
+        id: "dismissLoop",
+        tool: None,
+        // It changes the reader's view of the journal, as closing an item does.
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+    };
+    type Output = Loop;
+
+    fn targets(&self) -> Vec<Target> {
+        vec![target(&self.item)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Loop> {
+        let id = self.item?;
+        let now = op.now();
+        let dismissed = loops::dismissal::dismiss(op.tx(), id, now).await?;
+        op.results([dismissed.id.to_string()], None);
+        op.wrote();
+        Ok(dismissed)
     }
 }
 

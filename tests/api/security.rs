@@ -153,6 +153,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         // Open loops: opened and closed by tenant work, deleted only with their sessions.
         ("journal_loop_sources", "INSERT SELECT"),
         ("journal_loops", "INSERT SELECT UPDATE"),
+        // A reader's dismissals of members' items: made, never changed.
+        ("journal_loop_dismissals", "INSERT SELECT"),
         ("journal_exposure_sightings", "INSERT SELECT UPDATE"),
         ("journal_exposures", "INSERT SELECT UPDATE"),
         ("journal_sessions", "DELETE INSERT SELECT UPDATE"),

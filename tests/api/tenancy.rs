@@ -241,6 +241,38 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
         assert_eq!(code.as_deref(), Some("42501"), "{sql}: {err}");
     }
 
+    // A dismissal is only the reader's own, and only of an item it reads: none in B's name,
+    // none of B's item, which A does not read.
+    let b_item: Uuid =
+        sqlx::query_scalar("SELECT loop_id FROM journal_loops WHERE account_id = $1 LIMIT 1")
+            .bind(b.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    let dismissals = [
+        (b.id, b.id, b_item),
+        (b.id, Uuid::now_v7(), Uuid::now_v7()),
+        (a.id, b.id, b_item),
+    ];
+    for (reader, author, item) in dismissals {
+        let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
+        let err = sqlx::query(
+            "INSERT INTO journal_loop_dismissals (account_id, loop_account_id, loop_id, \
+                 dismissed_at) VALUES ($1, $2, $3, now())",
+        )
+        .bind(reader)
+        .bind(author)
+        .bind(item)
+        .execute(tx.conn())
+        .await
+        .expect_err("a dismissal A may not make");
+        let code = err.as_database_error().and_then(|e| e.code());
+        assert!(
+            matches!(code.as_deref(), Some("42501") | Some("23514")),
+            "{reader} {author}: {err}"
+        );
+    }
+
     // And an update aimed at B's rows changes nothing.
     let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
     let updated =

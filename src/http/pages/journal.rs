@@ -210,6 +210,8 @@ pub struct TimelineQuery {
     deleted: Option<String>,
     #[serde(default)]
     closed: Option<String>,
+    #[serde(default)]
+    dismissed: Option<String>,
 }
 
 /// A period on the timeline: a day of sessions, or a week or month digest.
@@ -312,6 +314,7 @@ pub async fn timeline(
             "older_page": q.cursor.is_some(),
             "deleted": q.deleted.is_some(),
             "closed": q.closed.is_some(),
+            "dismissed": q.dismissed.is_some(),
             "loops": loops,
             "today": today.to_string(),
             "oldest": oldest.to_string(),
@@ -319,7 +322,8 @@ pub async fn timeline(
     )
 }
 
-/// The open loops the page shows: the newest 50 not closed (stale ones included).
+/// The open loops the page shows: 50 not closed (stale ones included), the account's own first,
+/// then organization members' (each marked as theirs), each newest first.
 fn open_loops() -> ListLoops {
     ListLoops {
         limit: Some(50),

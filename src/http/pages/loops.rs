@@ -1,13 +1,13 @@
-//! The journal page's open loops: closing one from its form (the list itself is on the
-//! timeline, `journal::timeline`). The same operation as `POST /api/v1/journal/loops/{id}/close`,
-//! as the signed-in user.
+//! The journal page's open loops: closing one of your own, or dismissing a member's, from its
+//! form (the list itself is on the timeline, `journal::timeline`). The same operations as
+//! `POST /api/v1/journal/loops/{id}/close` and `…/dismiss`, as the signed-in user.
 
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
 use crate::http::AppState;
 use crate::ids::{ItemId, TypedId};
-use crate::ops::loops::CloseLoop;
+use crate::ops::loops::{CloseLoop, DismissLoop};
 use axum::Extension;
 use axum::Form;
 use axum::extract::State;
@@ -40,6 +40,33 @@ pub async fn close(
     };
     match user.run(&state, input).await.result {
         Ok(_) => Redirect::to("/journal?closed=1#loops").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct DismissForm {
+    #[serde(default)]
+    csrf: String,
+    /// The member's item (`itm_…`).
+    target: String,
+}
+
+/// Dismisses a member's item from the signed-in account's view, from its form on the page.
+pub async fn dismiss(
+    State(state): State<AppState>,
+    user: PageUser,
+    Extension(key): Extension<CsrfKey>,
+    Form(form): Form<DismissForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = DismissLoop {
+        item: ItemId::arg(&form.target),
+    };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal?dismissed=1#loops").into_response(),
         Err(e) => error_page(&e, true),
     }
 }

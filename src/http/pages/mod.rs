@@ -37,6 +37,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
         .route("/journal/loops/close", post(loops::close))
+        .route("/journal/loops/dismiss", post(loops::dismiss))
         .route(
             "/journal/exposures/{id}/acknowledge",
             post(exposures::acknowledge),

@@ -62,7 +62,9 @@ pub async fn list(
 /// Acknowledge a scrubbed credential.
 ///
 /// Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
-/// warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+/// warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+/// restricted to a repository acknowledges what it saw in its own sessions, and the account's
+/// other keys are still warned of what they saw elsewhere. Needs `chats:read`.
 #[utoipa::path(
     post,
     path = "/api/v1/journal/exposures/{id}/acknowledge",

@@ -8,7 +8,7 @@ use crate::http::openapi::{
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{ItemId, TypedId};
 use crate::journal::loops::Loop;
-use crate::ops::loops::{CloseLoop, ListLoops, LoopList};
+use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 
@@ -30,9 +30,11 @@ pub struct LoopsQuery {
 /// List open loops.
 ///
 /// The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+/// your own first, then those members of organizations you own wrote (`own: false`, with
+/// `written_by`), each newest first.
 /// `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-/// the closing session and time). Newest first; items opened together keep the order they were
-/// stated in. An item is opened when its session closes, from what its assistant stated at
+/// the closing session and time). Items opened together keep the order they were stated in;
+/// a member's item you dismissed is not listed. An item is opened when its session closes, from what its assistant stated at
 /// `session_end` and what its text marks; a later statement of an open item's text does not
 /// open a second one. Needs `chats:read`; an item is visible exactly when the session that
 /// opened it is (as in the session list).
@@ -131,4 +133,49 @@ pub async fn close(
         state: body.state.clone(),
     };
     Reply(call.body(&body).run(&state, input).await)
+}
+
+/// Dismiss an organization member's item.
+///
+/// Takes an item an organization member wrote (`own: false`) out of your own view: the list,
+/// the catch-up brief, `/journal.md`, the journal page and the export stop showing it to your
+/// account. The member's item itself is untouched (it stays open for the member, who closes
+/// it). Dismissing it again changes nothing. Your own items are closed, not dismissed. Needs
+/// `chats:read`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/journal/loops/{id}/dismiss",
+    operation_id = "dismissLoop",
+    tag = "journal",
+    params(
+        ("id" = String, Path, description = "The member's item to dismiss (`itm_…`)",
+            example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
+        JournalHeaders,
+    ),
+    responses(
+        (status = 200, description = "The item, as it stands for its author; no longer shown \
+            to your account", body = Loop),
+        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
+        (status = 404, description = "The assistant journal is off for this account \
+            (`journal-off`), no item with this id is visible to this credential, or \
+            `X-Session-Id` names no session of this credential (`not-found`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The item is your own account's (close it instead), or \
+            `X-Session-Id` names a session that has ended (`conflict`)",
+            body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn dismiss(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<Loop> {
+    let input = DismissLoop {
+        item: ItemId::arg(&id),
+    };
+    Reply(call.run(&state, input).await)
 }

@@ -43,6 +43,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(journal::entry))
         .routes(routes!(loops::list))
         .routes(routes!(loops::close))
+        .routes(routes!(loops::dismiss))
         .routes(routes!(export::export))
         .routes(routes!(search::search))
         .routes(routes!(exposures::list))

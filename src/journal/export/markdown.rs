@@ -94,8 +94,12 @@ pub fn render(
                 let closed = l.closed_at.map_or(String::new(), |at| {
                     format!(" {}", at.format("%Y-%m-%d %H:%M"))
                 });
+                // A member's item names its author, so it never reads as the reader's own.
+                let by = l.written_by.map_or(String::new(), |a| {
+                    format!("written by account {a}, not by you · ")
+                });
                 out.push_str(&format!(
-                    "- {} · {} · {kind}: {} · {}{closed}\n",
+                    "- {} · {} · {by}{kind}: {} · {}{closed}\n",
                     l.created_at.format("%Y-%m-%d %H:%M:%S"),
                     l.id,
                     inert(&l.text),

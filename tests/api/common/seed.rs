@@ -22,7 +22,8 @@ pub async fn account_tables(app: &TestApp) -> Vec<String> {
 
 /// The rows only the service writes for `account`: a summary budget, a week's digest, a
 /// summary of `session` at `snapshot`, an open item `session` handed on (as the quiet sweep
-/// opens them) with its source, and an exposure seen in `session`.
+/// opens them) with its source, an exposure seen in `session`, and a dismissal of another
+/// account's item.
 pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: i32) {
     sqlx::query(
         "WITH e AS (INSERT INTO journal_exposures (account_id, exposure_id, rule, fingerprint, \
@@ -78,6 +79,14 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
     )
     .bind(account)
     .bind(session)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO journal_loop_dismissals (account_id, loop_account_id, loop_id, \
+             dismissed_at) VALUES ($1, gen_random_uuid(), gen_random_uuid(), now())",
+    )
+    .bind(account)
     .execute(&app.owner)
     .await
     .unwrap();

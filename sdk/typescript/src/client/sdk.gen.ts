@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -190,7 +190,9 @@ export const listExposures = <ThrowOnError extends boolean = false>(options?: Op
  * Acknowledge a scrubbed credential.
  *
  * Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
- * warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+ * warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+ * restricted to a repository acknowledges what it saw in its own sessions, and the account's
+ * other keys are still warned of what they saw elsewhere. Needs `chats:read`.
  */
 export const acknowledgeExposure = <ThrowOnError extends boolean = false>(options: Options<AcknowledgeExposureData, ThrowOnError>) => (options.client ?? client).post<AcknowledgeExposureResponses, AcknowledgeExposureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -202,9 +204,11 @@ export const acknowledgeExposure = <ThrowOnError extends boolean = false>(option
  * List open loops.
  *
  * The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+ * your own first, then those members of organizations you own wrote (`own: false`, with
+ * `written_by`), each newest first.
  * `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
- * the closing session and time). Newest first; items opened together keep the order they were
- * stated in. An item is opened when its session closes, from what its assistant stated at
+ * the closing session and time). Items opened together keep the order they were stated in;
+ * a member's item you dismissed is not listed. An item is opened when its session closes, from what its assistant stated at
  * `session_end` and what its text marks; a later statement of an open item's text does not
  * open a second one. Needs `chats:read`; an item is visible exactly when the session that
  * opened it is (as in the session list).
@@ -232,6 +236,21 @@ export const closeLoop = <ThrowOnError extends boolean = false>(options: Options
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Dismiss an organization member's item.
+ *
+ * Takes an item an organization member wrote (`own: false`) out of your own view: the list,
+ * the catch-up brief, `/journal.md`, the journal page and the export stop showing it to your
+ * account. The member's item itself is untouched (it stays open for the member, who closes
+ * it). Dismissing it again changes nothing. Your own items are closed, not dismissed. Needs
+ * `chats:read`.
+ */
+export const dismissLoop = <ThrowOnError extends boolean = false>(options: Options<DismissLoopData, ThrowOnError>) => (options.client ?? client).post<DismissLoopResponses, DismissLoopErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/loops/{id}/dismiss',
+    ...options
 });
 
 /**

@@ -29,8 +29,8 @@ class Exposure:
                 December: rotate it.'}
 
         Attributes:
-            acknowledged (bool): True when acknowledged after it was last scrubbed; the brief, `/journal.md` and the
-                journal page warn only of the others.
+            acknowledged (bool): True when every sighting the caller reads was acknowledged after it was last scrubbed
+                there; the brief, `/journal.md` and the journal page warn only of the others.
             count (int): How many texts it was scrubbed from (a text holding it twice counts once).
             first_seen (datetime.datetime): When it was first scrubbed.
             id (str): `exp_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -40,7 +40,8 @@ class Exposure:
             scrubbed_from (ScrubbedFrom): How many of an exposure's sightings each kind of text holds.
             sessions (list[str]): The sessions it was scrubbed in, most recent first (at most 20).
             warning (str): The warning, in words: what, from what, since when, and what to do.
-            acknowledged_at (datetime.datetime | None | Unset): When it was last acknowledged, if ever.
+            acknowledged_at (datetime.datetime | None | Unset): When the caller last acknowledged it (of the sightings it
+                reads), if ever.
     """
 
     acknowledged: bool

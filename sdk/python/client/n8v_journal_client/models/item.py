@@ -16,25 +16,34 @@ class Item:
     """One line of the brief.
 
     Example:
-        {'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'stated': False, 'text': 'Fix ready for review; tests passed'}
+        {'own': True, 'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'stated': False, 'text': 'Fix ready for review;
+            tests passed'}
 
     Attributes:
+        own (bool): True when the reader's own account wrote it; false for what an organization member
+            wrote (in a session of an organization you own): that account's word, never an
+            instruction of yours. The reader's own open questions and next steps come first.
         session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         stated (bool): True when the session's assistant stated it in the hand-off it ended the session with;
             false when a summary derived it or code read it from the session's marked text.
         text (str): What was decided, started, finished, asked or left to do next.
         age (int | None | Unset): With `id`: whole days the item has been open (0 on the day it was opened).
         id (None | str | Unset):
+        written_by (None | str | Unset):
     """
 
+    own: bool
     session_id: str
     stated: bool
     text: str
     age: int | None | Unset = UNSET
     id: None | str | Unset = UNSET
+    written_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        own = self.own
+
         session_id = self.session_id
 
         stated = self.stated
@@ -53,10 +62,17 @@ class Item:
         else:
             id = self.id
 
+        written_by: None | str | Unset
+        if isinstance(self.written_by, Unset):
+            written_by = UNSET
+        else:
+            written_by = self.written_by
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "own": own,
                 "session_id": session_id,
                 "stated": stated,
                 "text": text,
@@ -66,12 +82,16 @@ class Item:
             field_dict["age"] = age
         if id is not UNSET:
             field_dict["id"] = id
+        if written_by is not UNSET:
+            field_dict["written_by"] = written_by
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        own = d.pop("own")
+
         session_id = d.pop("session_id")
 
         stated = d.pop("stated")
@@ -96,12 +116,23 @@ class Item:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_written_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        written_by = _parse_written_by(d.pop("written_by", UNSET))
+
         item = cls(
+            own=own,
             session_id=session_id,
             stated=stated,
             text=text,
             age=age,
             id=id,
+            written_by=written_by,
         )
 
         item.additional_properties = d

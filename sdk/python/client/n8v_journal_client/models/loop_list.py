@@ -20,7 +20,8 @@ class LoopList:
     """A page of open loops, newest first.
 
     Attributes:
-        loops (list[Loop]): The items, newest first (items opened together in the order they were stated).
+        loops (list[Loop]): The items: the reader's own first, then those organization members wrote (`own: false`),
+            each newest first (items opened together in the order they were stated).
         next_cursor (None | str | Unset): Pass it as `cursor` for the next page; absent on the last page.
     """
 

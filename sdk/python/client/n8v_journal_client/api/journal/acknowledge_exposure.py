@@ -111,7 +111,9 @@ def sync_detailed(
     """Acknowledge a scrubbed credential.
 
      Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
-    warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+    warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+    restricted to a repository acknowledges what it saw in its own sessions, and the account's
+    other keys are still warned of what they saw elsewhere. Needs `chats:read`.
 
     Args:
         id (str):
@@ -152,7 +154,9 @@ def sync(
     """Acknowledge a scrubbed credential.
 
      Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
-    warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+    warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+    restricted to a repository acknowledges what it saw in its own sessions, and the account's
+    other keys are still warned of what they saw elsewhere. Needs `chats:read`.
 
     Args:
         id (str):
@@ -188,7 +192,9 @@ async def asyncio_detailed(
     """Acknowledge a scrubbed credential.
 
      Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
-    warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+    warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+    restricted to a repository acknowledges what it saw in its own sessions, and the account's
+    other keys are still warned of what they saw elsewhere. Needs `chats:read`.
 
     Args:
         id (str):
@@ -227,7 +233,9 @@ async def asyncio(
     """Acknowledge a scrubbed credential.
 
      Say the credential is rotated: the catch-up brief, `/journal.md` and the journal page stop
-    warning of it, until it is scrubbed again. For the whole account. Needs `chats:read`.
+    warning of it, until it is scrubbed again. For the sightings this credential reads: a key
+    restricted to a repository acknowledges what it saw in its own sessions, and the account's
+    other keys are still warned of what they saw elsewhere. Needs `chats:read`.
 
     Args:
         id (str):

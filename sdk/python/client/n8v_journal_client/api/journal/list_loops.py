@@ -123,9 +123,12 @@ def sync_detailed(
     """List open loops.
 
      The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+    your own first, then those members of organizations you own wrote (`own: false`, with
+    `written_by`), each newest first.
     `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-    the closing session and time). Newest first; items opened together keep the order they were
-    stated in. An item is opened when its session closes, from what its assistant stated at
+    the closing session and time). Items opened together keep the order they were stated in;
+    a member's item you dismissed is not listed. An item is opened when its session closes, from what
+    its assistant stated at
     `session_end` and what its text marks; a later statement of an open item's text does not
     open a second one. Needs `chats:read`; an item is visible exactly when the session that
     opened it is (as in the session list).
@@ -175,9 +178,12 @@ def sync(
     """List open loops.
 
      The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+    your own first, then those members of organizations you own wrote (`own: false`, with
+    `written_by`), each newest first.
     `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-    the closing session and time). Newest first; items opened together keep the order they were
-    stated in. An item is opened when its session closes, from what its assistant stated at
+    the closing session and time). Items opened together keep the order they were stated in;
+    a member's item you dismissed is not listed. An item is opened when its session closes, from what
+    its assistant stated at
     `session_end` and what its text marks; a later statement of an open item's text does not
     open a second one. Needs `chats:read`; an item is visible exactly when the session that
     opened it is (as in the session list).
@@ -222,9 +228,12 @@ async def asyncio_detailed(
     """List open loops.
 
      The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+    your own first, then those members of organizations you own wrote (`own: false`, with
+    `written_by`), each newest first.
     `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-    the closing session and time). Newest first; items opened together keep the order they were
-    stated in. An item is opened when its session closes, from what its assistant stated at
+    the closing session and time). Items opened together keep the order they were stated in;
+    a member's item you dismissed is not listed. An item is opened when its session closes, from what
+    its assistant stated at
     `session_end` and what its text marks; a later statement of an open item's text does not
     open a second one. Needs `chats:read`; an item is visible exactly when the session that
     opened it is (as in the session list).
@@ -272,9 +281,12 @@ async def asyncio(
     """List open loops.
 
      The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+    your own first, then those members of organizations you own wrote (`own: false`, with
+    `written_by`), each newest first.
     `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-    the closing session and time). Newest first; items opened together keep the order they were
-    stated in. An item is opened when its session closes, from what its assistant stated at
+    the closing session and time). Items opened together keep the order they were stated in;
+    a member's item you dismissed is not listed. An item is opened when its session closes, from what
+    its assistant stated at
     `session_end` and what its text marks; a later statement of an open item's text does not
     open a second one. Needs `chats:read`; an item is visible exactly when the session that
     opened it is (as in the session list).

@@ -1,0 +1,57 @@
+//! Dismissing an organization member's item from the reader's own view (migration 0021): the
+//! owner of an organization reads its members' items but does not close them (they are the
+//! members' to close); dismissing one takes it out of the owner's list, brief, `/journal.md`,
+//! page and export, and leaves the member's item as it is. A dismissal is the reader account's
+//! own row, which only that account reads.
+
+use super::{LOOP_COLUMNS, Loop, LoopRow, readable_loops, view};
+use crate::db::TenantTx;
+use crate::error::{Error, Result};
+use crate::ids::ItemId;
+use chrono::{DateTime, Utc};
+
+/// The condition, on a `journal_loops` row of another account, that the reader has not
+/// dismissed it.
+pub(super) const NOT_DISMISSED: &str = "NOT EXISTS (SELECT 1 FROM journal_loop_dismissals d \
+     WHERE d.account_id = n8v_account() AND d.loop_account_id = journal_loops.account_id \
+       AND d.loop_id = journal_loops.loop_id)";
+
+/// Dismisses another account's item the caller reads, at `now`; dismissing it again changes
+/// nothing. 409 for an item of the caller's own account (close it instead); 404 when the
+/// caller reads no such item.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn dismiss(tx: &mut TenantTx, id: ItemId, now: DateTime<Utc>) -> Result<Loop> {
+    // Read as the list reads, dismissed or not, so dismissing it again answers the same.
+    let one = "loop_id = $1";
+    let found: Option<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {LOOP_COLUMNS} FROM {}",
+        readable_loops(one, one, "loop_id LIMIT 1")
+    )))
+    .bind(id)
+    .fetch_optional(tx.conn())
+    .await?;
+    let Some(row) = found else {
+        return Err(Error::NotFound(format!(
+            "no item with id {:?} is visible to this credential",
+            id.to_string()
+        )));
+    };
+    if row.own {
+        return Err(Error::Conflict(format!(
+            "item {id} is your own account's: close it (POST /api/v1/journal/loops/{id}/close) \
+             rather than dismiss it"
+        )));
+    }
+    // The insert policy checks again that the caller reads the item.
+    sqlx::query(
+        "INSERT INTO journal_loop_dismissals (account_id, loop_account_id, loop_id, dismissed_at) \
+         VALUES (n8v_account(), $1, $2, $3) \
+         ON CONFLICT (account_id, loop_account_id, loop_id) DO NOTHING",
+    )
+    .bind(row.account_id)
+    .bind(row.loop_id)
+    .bind(now)
+    .execute(tx.conn())
+    .await?;
+    Ok(view(row, now))
+}
