@@ -35,6 +35,8 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Exposures go only with their sightings, and sightings with their sessions (0019).
     ("journal_exposures", "SELECT, INSERT, UPDATE"),
     ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),
+    // Connected assistants, listed on the settings page; revoked through n8v_revoke_grant (0022).
+    ("oauth_grants", "SELECT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and
@@ -76,6 +78,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_agent(text)",
     // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).
     "n8v_exposure_key()",
+    // Revoking one of the acting account's OAuth grants (0022).
+    "n8v_revoke_grant(uuid)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

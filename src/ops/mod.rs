@@ -15,6 +15,7 @@ pub mod exposures;
 pub mod flags;
 pub mod journal;
 pub mod loops;
+pub mod oauth;
 pub mod records;
 pub mod search;
 pub mod token;
@@ -46,6 +47,8 @@ pub struct Services {
     /// What scrubbed credentials are fingerprinted under (`N8V_FINGERPRINT_SECRET`, else the
     /// database's secret).
     pub fingerprints: ServerSecret,
+    /// The OAuth authorization server's state (the registration budget).
+    pub oauth: Arc<crate::oauth::OAuthState>,
 }
 
 impl Services {
@@ -65,10 +68,12 @@ impl Services {
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
             limits: Limits::from_config(&config),
             clock: clock.clone(),
+            issuer: config.public_base(),
         };
         Self {
             db,
             fingerprints: ServerSecret::new(config.fingerprint_secret.as_deref()),
+            oauth: Arc::new(crate::oauth::OAuthState::new(&config.oauth)),
             config: Arc::new(config),
             auth: Arc::new(auth),
             clock,

@@ -239,7 +239,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     let roles: Vec<(String, Vec<String>)> = sqlx::query_as(
         "SELECT policyname::text, roles::text[] FROM pg_policies \
           WHERE policyname IN ('organizations_owner_lookup', 'credentials_owner_lookup', \
-                               'journal_sessions_owner_sweep') ORDER BY 1",
+                               'journal_sessions_owner_sweep', 'oauth_grants_owner_lookup', \
+                               'oauth_tokens_owner_lookup') ORDER BY 1",
     )
     .fetch_all(&mut conn)
     .await
@@ -251,7 +252,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     .fetch_one(&mut conn)
     .await
     .unwrap();
-    assert_eq!(roles.len(), 3);
+    assert_eq!(roles.len(), 5);
     for (policy, to) in roles {
         assert_eq!(to, vec![owner.clone()], "{policy}");
     }
