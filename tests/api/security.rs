@@ -156,6 +156,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("journal_exposure_sightings", "INSERT SELECT UPDATE"),
         ("journal_exposures", "INSERT SELECT UPDATE"),
         ("journal_sessions", "DELETE INSERT SELECT UPDATE"),
+        // Connected assistants, listed on the settings page (revoked through a function).
+        ("oauth_grants", "SELECT"),
         ("organization_members", "SELECT"),
         ("organizations", "SELECT"),
         ("record_entries", "INSERT SELECT"),
@@ -181,6 +183,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_owned_organizations()",
         "n8v_readable_organizations()",
         "n8v_recent_purposes(text[],text[])",
+        "n8v_revoke_grant(uuid)",
         "n8v_repository()",
         "n8v_scopes()",
         "n8v_service()",
