@@ -108,3 +108,29 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION n8v_revoke_grant(uuid) FROM PUBLIC;
+
+-- A grant never outlives the key that approved it: revoking the key revokes the grants it
+-- approved (their credentials too, so their tokens are refused on the next request). Else a
+-- leaked key could approve a client of its holder's and keep access, refreshing, after the
+-- key is revoked. The key is revoked while acting for its account (`admin revoke-key`), and
+-- the owner's function acts under the same policies.
+CREATE INDEX oauth_grants_by_approver ON oauth_grants (account_id, approved_by);
+
+CREATE FUNCTION n8v_revoke_approved_grants() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF NEW.revoked_at IS NOT NULL AND OLD.revoked_at IS NULL THEN
+        UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now())
+         WHERE account_id = NEW.account_id AND approved_by = NEW.credential_id;
+        UPDATE credentials c SET revoked_at = now()
+          FROM oauth_grants g
+         WHERE g.account_id = NEW.account_id AND g.approved_by = NEW.credential_id
+           AND c.account_id = g.account_id AND c.credential_id = g.credential_id
+           AND c.revoked_at IS NULL;
+    END IF;
+    RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION n8v_revoke_approved_grants() FROM PUBLIC;
+CREATE TRIGGER credentials_revoke_approved_grants AFTER UPDATE OF revoked_at ON credentials
+    FOR EACH ROW EXECUTE FUNCTION n8v_revoke_approved_grants();

@@ -534,3 +534,40 @@ async fn a_metadata_document_on_a_loopback_address_is_refused_without_the_settin
         .unwrap();
     assert!(html.contains("loopback"), "{html}");
 }
+
+#[tokio::test]
+async fn revoking_the_approving_key_revokes_the_grants_it_approved() {
+    let app = spawn_app().await;
+    let account = app.account("A", "chats:read").await;
+    let (key_id, key) = app.key(account.id, "chats:read", None).await;
+    let (client_id, tokens) = tokens_for(&app, &key, "Tool", None).await;
+    let (_, other) = tokens_for(&app, &account.token, "Other", None).await;
+    let access = text(&tokens, "access_token");
+    assert_eq!(mcp_request(&app, Some(&access)).await.status(), 200);
+    n8v_journal::admin::revoke_key(&app.owner, key_id)
+        .await
+        .unwrap();
+    // The refresh token is checked against the database: refused at once.
+    let (status, _) = refresh(&app, &client_id, &text(&tokens, "refresh_token")).await;
+    assert_eq!(status, 400);
+    // An access token too. A request that reads no data (this `initialize`) relies on the
+    // credential cache, which the revocation's notice clears: the CLI revoked it from another
+    // connection, so allow the notice a moment to arrive.
+    let mut refused = mcp_request(&app, Some(&access)).await;
+    for _ in 0..20 {
+        if refused.status() == 401 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        refused = mcp_request(&app, Some(&access)).await;
+    }
+    assert_eq!(refused.status(), 401);
+    assert!(challenge(&refused).contains("error=\"invalid_token\""));
+    // A grant another key approved is untouched.
+    assert_eq!(
+        mcp_request(&app, Some(&text(&other, "access_token")))
+            .await
+            .status(),
+        200
+    );
+}
