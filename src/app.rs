@@ -159,7 +159,10 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
             .await
             .with_context(|| format!("binding {} (N8V_BIND)", config.bind))?;
         tracing::info!(address = %listener.local_addr()?, "serving");
-        let state = AppState::new(db.clone(), config.clone(), clock);
+        // The address actually bound (port 0 picks one): the public URL's default.
+        let mut served = config.clone();
+        served.bind = listener.local_addr()?;
+        let state = AppState::new(db.clone(), served, clock);
         serve(listener, state, until_stopped()).await?;
     }
     if let Some(workers) = workers {

@@ -64,6 +64,12 @@ pub struct Config {
     /// (`idle_in_transaction_session_timeout`, set in every tenant transaction): a stalled
     /// holder cannot keep a connection or a snapshot from the other tenants longer than this.
     pub db_idle_in_transaction: Duration,
+    /// `N8V_PUBLIC_URL`: the address clients reach the service at (behind a proxy, the
+    /// proxy's), e.g. `https://journal.example.com`. It is the OAuth issuer, and `<it>/mcp` the
+    /// resource identifier MCP access tokens are bound to. When unset, `http://` + the address
+    /// the service listens on (see [`Config::public_base`]).
+    pub public_url: Option<String>,
+    pub oauth: OAuthConfig,
 }
 
 /// Exports hold a connection and a snapshot while they stream, so they are bounded: at most
@@ -108,6 +114,74 @@ impl ExportLimits {
         }
         Ok(limits)
     }
+}
+
+/// The OAuth authorization server for MCP clients (`src/oauth/`).
+#[derive(Clone, Debug)]
+pub struct OAuthConfig {
+    /// `N8V_OAUTH_ACCESS_TOKEN_TTL_SECONDS` (3600): how long an access token works.
+    pub access_token_ttl: Duration,
+    /// `N8V_OAUTH_REFRESH_TOKEN_TTL_DAYS` (30): how long an unused refresh token works (each
+    /// refresh issues a new one with a fresh lifetime).
+    pub refresh_token_ttl: Duration,
+    /// `N8V_OAUTH_REGISTRATIONS_PER_MINUTE` (10): dynamic registrations per client address.
+    pub registrations_per_minute: u32,
+    /// `N8V_OAUTH_UNUSED_CLIENT_HOURS` (24): a registered client no grant was approved for is
+    /// deleted after this long.
+    pub unused_client_ttl: Duration,
+    /// `N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS` (false): let client ID metadata documents live on
+    /// loopback, private and link-local addresses, and over plain `http`. For tests and
+    /// development only: it lets anyone who can start an authorization make the service fetch
+    /// from its own network.
+    pub allow_private_client_urls: bool,
+}
+
+impl Default for OAuthConfig {
+    fn default() -> Self {
+        Self {
+            access_token_ttl: Duration::from_secs(3600),
+            refresh_token_ttl: Duration::from_secs(30 * 86_400),
+            registrations_per_minute: 10,
+            unused_client_ttl: Duration::from_secs(24 * 3600),
+            allow_private_client_urls: false,
+        }
+    }
+}
+
+impl OAuthConfig {
+    fn from_env() -> anyhow::Result<Self> {
+        Ok(Self {
+            access_token_ttl: Duration::from_secs(
+                parse("N8V_OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600u64)?.max(60),
+            ),
+            refresh_token_ttl: Duration::from_secs(
+                parse("N8V_OAUTH_REFRESH_TOKEN_TTL_DAYS", 30u64)?.max(1) * 86_400,
+            ),
+            registrations_per_minute: parse("N8V_OAUTH_REGISTRATIONS_PER_MINUTE", 10)?,
+            unused_client_ttl: Duration::from_secs(
+                parse("N8V_OAUTH_UNUSED_CLIENT_HOURS", 24u64)?.max(1) * 3600,
+            ),
+            allow_private_client_urls: parse("N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS", false)?,
+        })
+    }
+}
+
+/// `N8V_PUBLIC_URL`: an absolute `http`/`https` URL without query or fragment; a trailing `/`
+/// is dropped.
+pub fn parse_public_url(text: &str) -> anyhow::Result<String> {
+    let url = url::Url::parse(text.trim())
+        .map_err(|e| anyhow::anyhow!("N8V_PUBLIC_URL={text:?} is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https")
+        || url.host_str().is_none()
+        || url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+    {
+        anyhow::bail!(
+            "N8V_PUBLIC_URL={text:?}: use an http(s) URL with a host and no query, fragment or user"
+        );
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
 }
 
 /// `N8V_DATABASE_POOLER`: whether `DATABASE_URL` is a pooler that hands out a server
@@ -491,6 +565,8 @@ impl std::fmt::Debug for Config {
             search_timeout,
             exports,
             db_idle_in_transaction,
+            public_url,
+            oauth,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -529,6 +605,8 @@ impl std::fmt::Debug for Config {
             .field("search_timeout", search_timeout)
             .field("exports", exports)
             .field("db_idle_in_transaction", db_idle_in_transaction)
+            .field("public_url", public_url)
+            .field("oauth", oauth)
             .finish()
     }
 }
@@ -606,6 +684,10 @@ impl Config {
             search_timeout: Duration::from_millis(parse("N8V_SEARCH_TIMEOUT_MS", 3_000u64)?.max(1)),
             exports: ExportLimits::from_env(db_max_connections, db_idle_in_transaction)?,
             db_idle_in_transaction,
+            public_url: var("N8V_PUBLIC_URL")
+                .map(|u| parse_public_url(&u))
+                .transpose()?,
+            oauth: OAuthConfig::from_env()?,
         })
     }
 
@@ -639,7 +721,28 @@ impl Config {
             search_timeout: Duration::from_secs(3),
             exports: ExportLimits::for_pool(10),
             db_idle_in_transaction: crate::db::IDLE_IN_TRANSACTION,
+            public_url: None,
+            oauth: OAuthConfig::default(),
         }
+    }
+
+    /// The service's public address, without a trailing `/`: `N8V_PUBLIC_URL`, else `http://`
+    /// and the listening address (an unspecified address, `0.0.0.0` or `::`, as `localhost`).
+    pub fn public_base(&self) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let port = self.bind.port();
+        if self.bind.ip().is_unspecified() {
+            format!("http://localhost:{port}")
+        } else {
+            format!("http://{}", self.bind)
+        }
+    }
+
+    /// The resource identifier of `/mcp` (RFC 8707, RFC 9728): what its tokens are bound to.
+    pub fn mcp_resource(&self) -> String {
+        format!("{}/mcp", self.public_base())
     }
 }
 

@@ -16,6 +16,7 @@ pub mod import;
 pub mod jobs;
 pub mod journal;
 pub mod liveness;
+pub mod oauth;
 pub mod operation;
 pub mod operator;
 pub mod ops;

@@ -100,6 +100,17 @@ impl Scopes {
         self.0.iter().all(|s| other.contains(*s))
     }
 
+    /// The scopes held by both.
+    pub fn intersection(&self, other: &Scopes) -> Scopes {
+        Scopes(
+            self.0
+                .iter()
+                .copied()
+                .filter(|s| other.contains(*s))
+                .collect(),
+        )
+    }
+
     pub fn names(&self) -> Vec<String> {
         self.0.iter().map(|s| s.as_str().to_owned()).collect()
     }

@@ -33,6 +33,26 @@ impl Claims {
     }
 }
 
+/// An OAuth access token's claims (see `crate::oauth`): issued by the service's public URL for
+/// one resource (`aud`, RFC 8707), carrying the grant's credential id like a minted token.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct AccessClaims {
+    /// The issuer: the service's public URL.
+    pub iss: String,
+    /// The grant's credential (`key_…`).
+    pub sub: String,
+    /// The account (`acc_…`).
+    pub acc: String,
+    /// The resource the token is for (`<public URL>/mcp`).
+    pub aud: String,
+    pub scopes: Vec<String>,
+    /// The OAuth client the grant was approved for, and its name (the sessions' assistant).
+    pub client_id: String,
+    pub client_name: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
 /// A genuine, unexpired operator console cookie.
 pub struct OperatorCookie {
     pub credential: Uuid,
@@ -96,6 +116,26 @@ impl JwtKeys {
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub", "iss"]);
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()
+            .map(|data| data.claims)
+    }
+
+    /// Signs an OAuth access token.
+    pub fn mint_access(&self, claims: &AccessClaims) -> jsonwebtoken::errors::Result<String> {
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
+    }
+
+    /// An OAuth access token of `issuer`, if its signature holds and it has not expired. Its
+    /// audience is the caller's to check (a token for another resource is refused there).
+    /// Neither kind of token passes the other's check: minted tokens carry no `aud`, and
+    /// [`Self::verify`] refuses any token that has one.
+    pub fn verify_access(&self, token: &str, issuer: &str) -> Option<AccessClaims> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[issuer]);
+        validation.leeway = 0;
+        validation.validate_aud = false;
+        validation.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
+        jsonwebtoken::decode::<AccessClaims>(token, &self.decoding, &validation)
             .ok()
             .map(|data| data.claims)
     }

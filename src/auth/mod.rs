@@ -6,4 +6,4 @@ pub mod limits;
 mod principal;
 
 pub use crate::scopes::{Scope, Scopes};
-pub use principal::{AuthContext, Operator, Principal};
+pub use principal::{AuthContext, OAuthAccess, Operator, Principal};

@@ -22,6 +22,8 @@ pub struct AuthContext {
     pub jwt: JwtKeys,
     pub limits: Limits,
     pub clock: Arc<dyn Clock>,
+    /// The OAuth issuer (the public URL): whose access tokens are accepted.
+    pub issuer: String,
 }
 
 /// An account's credential (API key or a token minted from one).
@@ -31,6 +33,18 @@ pub struct Principal {
     pub key_id: KeyId,
     /// A minted token (not the API key itself).
     pub minted: bool,
+    /// Set when the credential is an OAuth grant's access token.
+    pub oauth: Option<OAuthAccess>,
+}
+
+/// What an OAuth access token says beyond its credential.
+#[derive(Clone, Debug)]
+pub struct OAuthAccess {
+    pub client_id: String,
+    /// The client's name: the assistant its calls are recorded under.
+    pub client_name: String,
+    /// The resource the token was issued for.
+    pub audience: String,
 }
 
 /// An operator credential (made only by `n8v-journal admin create-operator-key`).
@@ -72,13 +86,46 @@ where
 {
     type Rejection = Error;
 
+    /// REST and the pages: an OAuth access token is for `/mcp` (its audience), not for them.
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
-        match resolve(parts, &Arc::<AuthContext>::from_ref(state)).await? {
-            Resolved::Account(p) => Ok(p),
-            Resolved::Operator(_) => Err(Error::Forbidden(
-                "operator credentials cannot act on an account; use an account's API key".into(),
-            )),
+        let principal = account(resolve(parts, &Arc::<AuthContext>::from_ref(state)).await?)?;
+        if let Some(oauth) = &principal.oauth {
+            return Err(Error::Unauthorized(format!(
+                "this OAuth access token is for {}; the REST API takes API keys and tokens from \
+                 POST /api/v1/auth/token",
+                oauth.audience
+            )));
         }
+        Ok(principal)
+    }
+}
+
+fn account(resolved: Resolved) -> Result<Principal> {
+    match resolved {
+        Resolved::Account(p) => Ok(p),
+        Resolved::Operator(_) => Err(Error::Forbidden(
+            "operator credentials cannot act on an account; use an account's API key".into(),
+        )),
+    }
+}
+
+impl Principal {
+    /// The principal of a request to `resource` (the MCP endpoint): API keys and minted tokens
+    /// as everywhere, and OAuth access tokens issued for exactly this resource (RFC 8707).
+    pub async fn for_resource(
+        parts: &mut Parts,
+        ctx: &AuthContext,
+        resource: &str,
+    ) -> Result<Self> {
+        let principal = account(resolve(parts, ctx).await?)?;
+        if let Some(oauth) = &principal.oauth
+            && oauth.audience != resource
+        {
+            return Err(Error::Unauthorized(
+                "this access token was issued for another resource".into(),
+            ));
+        }
+        Ok(principal)
     }
 }
 
@@ -183,7 +230,7 @@ async fn authenticate(
         });
     }
     let Some(claims) = ctx.jwt.verify(token) else {
-        return Ok(Err("invalid or expired access token"));
+        return oauth_access(token, ctx).await;
     };
     let (Some(account), Some(credential)) = (
         ids::parse(Kind::Account, &claims.acc),
@@ -209,6 +256,40 @@ async fn authenticate(
     })
 }
 
+/// An OAuth access token (see `crate::oauth`): its grant's credential, live and unrevoked.
+async fn oauth_access(
+    token: &str,
+    ctx: &AuthContext,
+) -> Result<std::result::Result<Resolved, &'static str>> {
+    let Some(claims) = ctx.jwt.verify_access(token, &ctx.issuer) else {
+        return Ok(Err("invalid or expired access token"));
+    };
+    let (Some(account), Some(credential)) = (
+        ids::parse(Kind::Account, &claims.acc),
+        ids::parse(Kind::Key, &claims.sub),
+    ) else {
+        return Ok(Err("invalid access token"));
+    };
+    let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {
+        return Ok(Err("invalid access token"));
+    };
+    Ok(match ctx.db.credential_by_id(account, credential).await? {
+        None => Err("the grant this token was issued for no longer exists"),
+        Some(row) if row.revoked_at.is_some() => {
+            Err("the grant this token was issued for has been revoked")
+        }
+        Some(row) => {
+            let mut principal = principal(row, Some(scopes));
+            principal.oauth = Some(OAuthAccess {
+                client_id: claims.client_id,
+                client_name: claims.client_name,
+                audience: claims.aud,
+            });
+            Ok(Resolved::Account(principal))
+        }
+    })
+}
+
 /// The principal for a credential row; a minted token narrows, never widens, the key's scopes.
 fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
     let key_scopes = Scopes::from_names(row.scopes.iter().map(String::as_str)).unwrap_or_default();
@@ -228,6 +309,7 @@ fn principal(row: CredentialRow, narrowed: Option<Scopes>) -> Principal {
         },
         key_id: KeyId::from(row.credential_id),
         minted,
+        oauth: None,
     }
 }
 

@@ -37,6 +37,8 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Exposures go only with their sightings, and sightings with their sessions (0019).
     ("journal_exposures", "SELECT, INSERT, UPDATE"),
     ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),
+    // Connected assistants, listed on the settings page; revoked through n8v_revoke_grant (0022).
+    ("oauth_grants", "SELECT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and
@@ -80,6 +82,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_exposure_key()",
     // Deleting sessions locks them, then their items and exposures, in one order (0020).
     "n8v_lock_for_deletion(uuid[])",
+    // Revoking one of the acting account's OAuth grants (0022).
+    "n8v_revoke_grant(uuid)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

@@ -33,10 +33,12 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     if kind.starts_with("text/html") {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        );
+        // A page may set its own, stricter-or-equal policy: the consent page adds only the
+        // client's redirect origin to `form-action`, since browsers apply it to the redirect
+        // that follows the form (see `pages::consent`).
+        headers
+            .entry(header::CONTENT_SECURITY_POLICY)
+            .or_insert(HeaderValue::from_static(CONTENT_SECURITY_POLICY));
         headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     let json = kind.starts_with("application/json")

@@ -6,6 +6,7 @@ mod extract;
 mod headers;
 pub mod mcp;
 mod middleware;
+mod oauth;
 mod openapi;
 pub mod pages;
 pub mod rest;
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router {
     rest::routes()
         .merge(mcp)
         .merge(pages::routes(&state))
+        .merge(oauth::routes())
         .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
         .method_not_allowed_fallback(middleware::method_not_allowed)
         // After routing: names the span and the metrics by route template, not raw path.

@@ -15,6 +15,7 @@ pub mod exposures;
 pub mod flags;
 pub mod journal;
 pub mod loops;
+pub mod oauth;
 pub mod records;
 pub mod search;
 pub mod token;
@@ -48,6 +49,8 @@ pub struct Services {
     pub fingerprints: ServerSecret,
     /// The exports streaming in this process (bounded: see `ops::export::ExportSlots`).
     pub exports: Arc<export::ExportSlots>,
+    /// The OAuth authorization server's state (the registration budget).
+    pub oauth: Arc<crate::oauth::OAuthState>,
 }
 
 impl Services {
@@ -68,11 +71,13 @@ impl Services {
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
             limits: Limits::from_config(&config),
             clock: clock.clone(),
+            issuer: config.public_base(),
         };
         Self {
             db,
             fingerprints: ServerSecret::new(config.fingerprint_secret.as_deref()),
             exports: export::ExportSlots::new(config.exports),
+            oauth: Arc::new(crate::oauth::OAuthState::new(&config.oauth)),
             config: Arc::new(config),
             auth: Arc::new(auth),
             clock,

@@ -299,6 +299,27 @@ async fn rows_of(app: &TestApp, account: Uuid) -> Vec<(String, i64)> {
 /// there is one.
 async fn populate(app: &TestApp, token: &str, account: Uuid, member: Uuid) {
     app.journal_on(account).await;
+    // A connected assistant: an OAuth grant (its credential, the grant, a refresh token).
+    let (grant, _) = app.key(account, "chats:read", None).await;
+    sqlx::query(
+        "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource, \
+                                   redirect_uri, code_challenge, approved_by, scopes) \
+         VALUES ($1, $2, 'n8v_cl_x', 'Tool', 'http://x/mcp', 'http://127.0.0.1/cb', 'c', $2, '{}'); ",
+    )
+    .bind(account)
+    .bind(grant)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO oauth_tokens (account_id, token_hash, credential_id, kind, expires_at) \
+         VALUES ($1, gen_random_uuid()::text::bytea, $2, 'refresh', now() + interval '1 day')",
+    )
+    .bind(account)
+    .bind(grant)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     let org = n8v_journal::admin::create_org(&app.owner, account, "Org")
         .await
         .unwrap();

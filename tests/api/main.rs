@@ -22,6 +22,8 @@ mod lifecycle;
 mod loops;
 mod mcp;
 mod mcp_python;
+mod oauth;
+mod oauth_flow;
 mod openapi;
 mod otlp;
 mod pages;

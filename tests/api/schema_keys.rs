@@ -38,6 +38,8 @@ const KNOWN_TENANT_TABLES: &[&str] = &[
     "journal_loop_sources",
     "journal_exposures",
     "journal_exposure_sightings",
+    "oauth_grants",
+    "oauth_tokens",
 ];
 
 /// A foreign key, its columns in key order on both sides.

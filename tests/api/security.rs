@@ -158,6 +158,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("journal_exposure_sightings", "INSERT SELECT UPDATE"),
         ("journal_exposures", "INSERT SELECT UPDATE"),
         ("journal_sessions", "DELETE INSERT SELECT UPDATE"),
+        // Connected assistants, listed on the settings page (revoked through a function).
+        ("oauth_grants", "SELECT"),
         ("organization_members", "SELECT"),
         ("organizations", "SELECT"),
         ("record_entries", "INSERT SELECT"),
@@ -185,6 +187,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_owned_organizations()",
         "n8v_readable_organizations()",
         "n8v_recent_purposes(text[],text[])",
+        "n8v_revoke_grant(uuid)",
         "n8v_repository()",
         "n8v_scopes()",
         "n8v_service()",
@@ -247,7 +250,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     let roles: Vec<(String, Vec<String>)> = sqlx::query_as(
         "SELECT policyname::text, roles::text[] FROM pg_policies \
           WHERE policyname IN ('organizations_owner_lookup', 'credentials_owner_lookup', \
-                               'journal_sessions_owner_sweep') ORDER BY 1",
+                               'journal_sessions_owner_sweep', 'oauth_grants_owner_lookup', \
+                               'oauth_tokens_owner_lookup') ORDER BY 1",
     )
     .fetch_all(&mut conn)
     .await
@@ -259,7 +263,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     .fetch_one(&mut conn)
     .await
     .unwrap();
-    assert_eq!(roles.len(), 3);
+    assert_eq!(roles.len(), 5);
     for (policy, to) in roles {
         assert_eq!(to, vec![owner.clone()], "{policy}");
     }

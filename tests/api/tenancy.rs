@@ -96,6 +96,19 @@ async fn seed(app: &common::TestApp, account: Uuid) {
             .fetch_one(&app.owner)
             .await
             .unwrap();
+    // A connected assistant: a grant on a credential of its own.
+    let (grant, _) = app.key(account, "chats:read", None).await;
+    sqlx::query(
+        "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource, \
+                                   redirect_uri, code_challenge, approved_by, scopes) \
+         VALUES ($1, $2, 'n8v_cl_x', 'Tool', 'http://x/mcp', 'http://127.0.0.1/cb', 'c', $3, '{}')",
+    )
+    .bind(account)
+    .bind(grant)
+    .bind(credential)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     let session = Uuid::now_v7();
     sqlx::query(
         "INSERT INTO record_entries (account_id, entry_id, record_id, line, author_account_id) VALUES ($1, $2, $3, 'x', $1); \

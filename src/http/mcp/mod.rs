@@ -10,8 +10,12 @@ mod results;
 mod tools;
 
 use super::AppState;
-use crate::auth::Principal;
-use axum::extract::{FromRequestParts, Request, State};
+use crate::auth::{Principal, Scope};
+use crate::error::Error;
+use crate::oauth::metadata::{MCP_SCOPES, mcp_scope_text, resource_metadata_url};
+use axum::extract::{Request, State};
+use axum::http::HeaderValue;
+use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
@@ -36,15 +40,55 @@ pub fn service(state: AppState) -> StreamableHttpService<JournalMcp, NeverSessio
 }
 
 /// Authenticates like REST (401/403/429 problems before any MCP work) and hands the principal
-/// to the tools through the request's extensions.
+/// to the tools through the request's extensions. Also an OAuth resource server (RFC 6750 §3,
+/// RFC 9728 §5.1): a `401` names the protected resource metadata and the scopes to ask for,
+/// with `error="invalid_token"` when a token was sent and refused (bad, expired, revoked, or
+/// issued for another resource); an OAuth grant holding none of the scopes MCP's tools use is
+/// a `403` with `error="insufficient_scope"`.
 pub async fn authenticate(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
-    match Principal::from_request_parts(&mut parts, &state).await {
+    let sent_token = parts.headers.contains_key(AUTHORIZATION);
+    let resource = state.config.mcp_resource();
+    match Principal::for_resource(&mut parts, &state.auth, &resource).await {
         Ok(principal) => {
+            if principal.oauth.is_some()
+                && !MCP_SCOPES.iter().any(|s| principal.scopes().contains(*s))
+                && !principal.scopes().contains(Scope::ChatsDelete)
+            {
+                let mut response = Error::Forbidden(format!(
+                    "this grant holds none of the scopes MCP's tools use ({})",
+                    mcp_scope_text()
+                ))
+                .into_response();
+                set_challenge(&mut response, &state, Some("insufficient_scope"));
+                return response;
+            }
             parts.extensions.insert(principal);
             next.run(Request::from_parts(parts, body)).await
         }
-        Err(error) => error.into_response(),
+        Err(error) => {
+            let unauthorized = matches!(error, Error::Unauthorized(_));
+            let mut response = error.into_response();
+            if unauthorized {
+                set_challenge(&mut response, &state, sent_token.then_some("invalid_token"));
+            }
+            response
+        }
+    }
+}
+
+/// The `WWW-Authenticate` challenge of `/mcp`.
+fn set_challenge(response: &mut Response, state: &AppState, error: Option<&str>) {
+    let mut challenge = format!(
+        "Bearer resource_metadata=\"{}\", scope=\"{}\"",
+        resource_metadata_url(&state.config),
+        mcp_scope_text()
+    );
+    if let Some(error) = error {
+        challenge.push_str(&format!(", error=\"{error}\""));
+    }
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response.headers_mut().insert(WWW_AUTHENTICATE, value);
     }
 }
 

@@ -427,8 +427,15 @@ impl JournalMcp {
             via: Via::Mcp,
             purpose: conversation.purpose.as_deref(),
             session: conversation.session.as_deref(),
-            assistant: header("x-assistant"),
-            user_agent: header("user-agent"),
+            // An OAuth grant's calls are its client's, under the name shown at consent.
+            assistant: match &principal.oauth {
+                Some(_) => None,
+                None => header("x-assistant"),
+            },
+            user_agent: match &principal.oauth {
+                Some(oauth) => Some(oauth.client_name.as_str()),
+                None => header("user-agent"),
+            },
             input_shape: Some(json!({ "arguments": shape })),
             request_id: Some(&request_id),
             method: "MCP",

@@ -84,11 +84,13 @@ pub async fn sessions(
         ..Default::default()
     };
     let finished = user.run(&state, input).await;
+    let assistants = super::assistants::connected(&state, &user).await;
     or_error(finished.result, |list| {
         page(
             "sessions.html",
             json!({
                 "csrf": user.csrf,
+                "assistants": assistants,
                 "sessions": list.sessions.iter().map(session_view).collect::<Vec<_>>(),
                 "next_cursor": list.next_cursor,
                 "filter": {

@@ -7,6 +7,8 @@
 //! `Secure` behind TLS); every state-changing form carries a CSRF token, an HMAC of the cookie
 //! it is posted with (see [`csrf`]).
 
+mod assistants;
+mod consent;
 pub mod console;
 mod csrf;
 mod export;
@@ -47,6 +49,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(user::sign_in_page).post(user::sign_in),
         )
         .route("/journal/sign-out", post(user::sign_out))
+        .route(
+            crate::oauth::metadata::AUTHORIZE_PATH,
+            get(consent::authorize).post(consent::decide),
+        )
+        .route("/journal/assistants/revoke", post(assistants::revoke))
         .route("/assets/journal.js", get(asset_js))
         .route("/assets/console.js", get(console_js))
         .route("/assets/style.css", get(asset_css))

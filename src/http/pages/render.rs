@@ -34,6 +34,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("error.html", include_str!("../../../templates/error.html")),
     (
+        "consent.html",
+        include_str!("../../../templates/consent.html"),
+    ),
+    (
         "summary.html",
         include_str!("../../../templates/summary.html"),
     ),

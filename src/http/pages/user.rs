@@ -66,8 +66,25 @@ fn refused(e: ContextError) -> Response {
     error_page(&Error::BadRequest(e.to_string()), false)
 }
 
-fn to_sign_in() -> Response {
-    Redirect::to("/journal/sign-in").into_response()
+/// To the sign-in form; from the OAuth consent page with the way back (`next`), so that the
+/// authorization request survives the sign-in.
+fn to_sign_in(parts: &Parts) -> Response {
+    match continuation(parts.uri.path_and_query().map(|p| p.as_str())) {
+        Some(next) => Redirect::to(&format!(
+            "/journal/sign-in?next={}",
+            percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC)
+        ))
+        .into_response(),
+        None => Redirect::to("/journal/sign-in").into_response(),
+    }
+}
+
+/// Where a sign-in may continue to: only the OAuth authorization endpoint of this origin (so
+/// the sign-in form is no open redirect).
+fn continuation(next: Option<&str>) -> Option<&str> {
+    let next = next.filter(|n| n.len() <= 8_000 && n.bytes().all(|b| b.is_ascii_graphic()))?;
+    let rest = next.strip_prefix(crate::oauth::metadata::AUTHORIZE_PATH)?;
+    (rest.is_empty() || rest.starts_with('?')).then_some(next)
 }
 
 impl FromRequestParts<AppState> for PageUser {
@@ -75,14 +92,16 @@ impl FromRequestParts<AppState> for PageUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
         let Some(token) = cookie(&parts.headers, USER_COOKIE) else {
-            return Err(to_sign_in());
+            return Err(to_sign_in(parts));
         };
         // Only the cookie counts here: whatever Authorization the request carried is replaced.
-        let bearer = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| to_sign_in())?;
+        let Ok(bearer) = HeaderValue::from_str(&format!("Bearer {token}")) else {
+            return Err(to_sign_in(parts));
+        };
         parts.headers.insert(header::AUTHORIZATION, bearer);
         let principal = match Principal::from_request_parts(parts, state).await {
             Ok(p) => p,
-            Err(Error::Unauthorized(_)) => return Err(to_sign_in()),
+            Err(Error::Unauthorized(_)) => return Err(to_sign_in(parts)),
             Err(e) => return Err(error_page(&e, false)),
         };
         let key = parts
@@ -99,26 +118,39 @@ impl FromRequestParts<AppState> for PageUser {
     }
 }
 
+#[derive(Deserialize, Default)]
+pub struct SignInQuery {
+    next: Option<String>,
+}
+
 pub async fn sign_in_page(
     headers: HeaderMap,
     axum::Extension(key): axum::Extension<CsrfKey>,
+    axum::extract::Query(query): axum::extract::Query<SignInQuery>,
 ) -> Response {
-    sign_in_form(&headers, &key, StatusCode::OK, None)
+    let next = continuation(query.next.as_deref());
+    sign_in_form(&headers, &key, StatusCode::OK, None, next)
 }
 
-/// The sign-in form, bound to a fresh pre-sign-in cookie.
+/// The sign-in form, bound to a fresh pre-sign-in cookie; `next` is where it continues to.
 fn sign_in_form(
     headers: &HeaderMap,
     key: &CsrfKey,
     status: StatusCode,
     problem: Option<&str>,
+    next: Option<&str>,
 ) -> Response {
     let nonce = crate::auth::keys::generate();
     let mut response = page_with(
         status,
         "sign_in.html",
         // Nobody is signed in yet: no navigation, no "Sign out".
-        serde_json::json!({ "csrf": key.token(&nonce), "problem": problem, "signing_in": true }),
+        serde_json::json!({
+            "csrf": key.token(&nonce),
+            "problem": problem,
+            "signing_in": true,
+            "next": next,
+        }),
     );
     response.headers_mut().append(
         header::SET_COOKIE,
@@ -132,6 +164,7 @@ pub struct SignIn {
     key: String,
     #[serde(default)]
     csrf: String,
+    next: Option<String>,
 }
 
 pub async fn sign_in(State(state): State<AppState>, request: Request) -> Response {
@@ -156,6 +189,7 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
             );
         }
     };
+    let next = continuation(form.next.as_deref());
     let anchored = cookie(&headers, PRE_COOKIE).is_some_and(|n| key.verify(&n, &form.csrf));
     if !anchored {
         return error_page(
@@ -172,6 +206,7 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
             &key,
             StatusCode::UNAUTHORIZED,
             Some("That is not an API key."),
+            next,
         );
     };
     probe.headers.insert(header::AUTHORIZATION, bearer);
@@ -181,14 +216,26 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
     let principal = match Principal::from_request_parts(&mut probe, &state).await {
         Ok(p) => p,
         Err(Error::Unauthorized(reason)) => {
-            return sign_in_form(&headers, &key, StatusCode::UNAUTHORIZED, Some(&reason));
+            return sign_in_form(
+                &headers,
+                &key,
+                StatusCode::UNAUTHORIZED,
+                Some(&reason),
+                next,
+            );
         }
         Err(e @ Error::Forbidden(_)) => {
             // An operator key: operators read no account's journal.
             let e = Error::Forbidden(format!(
                 "{e}; operators use the console at /internal/admin/feature-flags"
             ));
-            return sign_in_form(&headers, &key, StatusCode::FORBIDDEN, Some(&e.to_string()));
+            return sign_in_form(
+                &headers,
+                &key,
+                StatusCode::FORBIDDEN,
+                Some(&e.to_string()),
+                next,
+            );
         }
         Err(e) => return error_page(&e, false),
     };
@@ -206,7 +253,7 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
     .await;
     match minted.result {
         Ok(token) => {
-            let mut response = Redirect::to("/journal").into_response();
+            let mut response = Redirect::to(next.unwrap_or("/journal")).into_response();
             let cookies = response.headers_mut();
             cookies.append(
                 header::SET_COOKIE,
@@ -224,7 +271,7 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
             );
             response
         }
-        Err(e) => sign_in_form(&headers, &key, e.status(), Some(&e.to_string())),
+        Err(e) => sign_in_form(&headers, &key, e.status(), Some(&e.to_string()), next),
     }
 }
 
@@ -254,7 +301,13 @@ pub async fn sign_out(
             return error_page(&Error::from(e), true);
         }
     }
-    let mut fresh = sign_in_form(&headers, &key, StatusCode::OK, Some("You are signed out."));
+    let mut fresh = sign_in_form(
+        &headers,
+        &key,
+        StatusCode::OK,
+        Some("You are signed out."),
+        None,
+    );
     fresh.headers_mut().append(
         header::SET_COOKIE,
         set_cookie(&headers, USER_COOKIE, "", "/", 0),

@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod logs;
 pub mod mcp;
 pub mod model;
+pub mod oauth;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
@@ -200,9 +201,12 @@ pub async fn spawn_app_through(bouncer: &pgbouncer::PgBouncer) -> TestApp {
     spawn_on(db_url, config, db).await
 }
 
-async fn spawn_on(db_url: String, config: Config, db: Db) -> TestApp {
+async fn spawn_on(db_url: String, mut config: Config, db: Db) -> TestApp {
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
-    let base = serve(AppState::new(db.clone(), config, clock.clone())).await;
+    // Bound first, so the public URL (the OAuth issuer) is the address the tests reach.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    config.bind = listener.local_addr().unwrap();
+    let base = serve_on(listener, AppState::new(db.clone(), config, clock.clone()));
     let owner = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
         .connect(&db_url)
@@ -221,6 +225,11 @@ async fn spawn_on(db_url: String, config: Config, db: Db) -> TestApp {
 /// Serves the app with `state` on a free port of 127.0.0.1 until the test ends; its base URL.
 pub async fn serve(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    serve_on(listener, state)
+}
+
+/// Serves the app with `state` on `listener` until the test ends; its base URL.
+pub fn serve_on(listener: tokio::net::TcpListener, state: AppState) -> String {
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(n8v_journal::app::serve(
         listener,

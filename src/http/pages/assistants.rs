@@ -1,0 +1,67 @@
+//! Settings › Journal's connected assistants: the OAuth grants of the account (client, scopes,
+//! when connected, when last given a token), each with a revoke button.
+
+use super::CsrfKey;
+use super::render::error_page;
+use super::user::{PageUser, csrf_refused};
+use crate::http::AppState;
+use crate::ids::{KeyId, TypedId};
+use crate::ops::oauth::{ListGrants, RevokeGrant};
+use axum::Form;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The connected assistants as the settings page shows them (empty when they cannot be read:
+/// the sessions are the page's main content).
+pub async fn connected(state: &AppState, user: &PageUser) -> Vec<Value> {
+    match user.run(state, ListGrants).await.result {
+        Ok(grants) => grants
+            .into_iter()
+            .map(|g| {
+                json!({
+                    "id": g.id,
+                    "client_name": g.client_name,
+                    "client_id": g.client_id,
+                    "scopes": g.scopes.join(" "),
+                    "created": g.created_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                    "last_used": g.last_used_at
+                        .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string()),
+                })
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "the connected assistants could not be listed");
+            Vec::new()
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct RevokeForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    grant: String,
+}
+
+/// `POST /journal/assistants/revoke`: disconnects one assistant; its tokens are refused from
+/// the next request on.
+pub async fn revoke(
+    State(state): State<AppState>,
+    user: PageUser,
+    axum::Extension(key): axum::Extension<CsrfKey>,
+    Form(form): Form<RevokeForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = RevokeGrant {
+        grant: KeyId::arg(&form.grant),
+    };
+    match user.run(&state, input).await.result {
+        Ok(()) => Redirect::to("/journal/settings#assistants").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}

@@ -1,0 +1,283 @@
+//! The clients that may ask for a grant, registered both ways MCP clients use: RFC 7591
+//! dynamic registration (`POST /oauth/register`, public clients only) and client ID metadata
+//! documents (the `client_id` is an HTTPS URL the service fetches, see [`super::documents`]).
+//! Neither is tenant data (they exist before any account is known): the owner's table
+//! `oauth_clients`, reached only through the owner's pool.
+
+use super::OAuthError;
+use super::documents;
+use crate::config::Config;
+use crate::db::Db;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// A registered client id's prefix.
+pub const CLIENT_PREFIX: &str = "n8v_cl_";
+/// The most redirect URIs a client may register.
+const MAX_REDIRECT_URIS: usize = 10;
+const MAX_URI_CHARS: usize = 2_000;
+/// The most characters of a client's name that are kept.
+pub const MAX_NAME_CHARS: usize = 100;
+/// How long a fetched metadata document is used before it is fetched again.
+pub const DOCUMENT_CACHE: chrono::Duration = chrono::Duration::minutes(10);
+
+/// A client, however it was registered.
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub client_id: String,
+    pub client_name: String,
+    pub redirect_uris: Vec<String>,
+}
+
+impl Client {
+    /// Whether `uri` is one of the registered redirect URIs, exactly (no prefix or pattern).
+    pub fn allows_redirect(&self, uri: &str) -> bool {
+        self.redirect_uris.iter().any(|r| r == uri)
+    }
+}
+
+/// The RFC 7591 registration request, as far as it matters here (other fields are ignored).
+#[derive(Debug, Deserialize)]
+pub struct Registration {
+    #[serde(default)]
+    pub redirect_uris: Vec<String>,
+    pub client_name: Option<String>,
+    pub token_endpoint_auth_method: Option<String>,
+    pub grant_types: Option<Vec<String>>,
+    pub response_types: Option<Vec<String>>,
+}
+
+/// A client's name as kept and shown: one line, control characters dropped, at most
+/// [`MAX_NAME_CHARS`]; `None` when nothing is left.
+pub fn clean_name(name: &str) -> Option<String> {
+    let cleaned: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    let cleaned = cleaned.trim();
+    (!cleaned.is_empty()).then(|| cleaned.to_owned())
+}
+
+/// Checks one redirect URI: absolute, no fragment; `http` only to a loopback host (RFC 8252
+/// §7.3, native apps); no scheme that runs or reads in the browser.
+pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
+    if uri.len() > MAX_URI_CHARS {
+        return Err(format!(
+            "a redirect URI is longer than {MAX_URI_CHARS} characters"
+        ));
+    }
+    let url = url::Url::parse(uri).map_err(|e| format!("{uri:?} is not an absolute URI: {e}"))?;
+    if url.fragment().is_some() {
+        return Err(format!("{uri:?} has a fragment; redirect URIs may not"));
+    }
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" => match url.host() {
+            Some(url::Host::Domain("localhost")) => Ok(()),
+            Some(url::Host::Ipv4(ip)) if ip.is_loopback() => Ok(()),
+            Some(url::Host::Ipv6(ip)) if ip.is_loopback() => Ok(()),
+            _ => Err(format!(
+                "{uri:?}: plain http is allowed only to a loopback address"
+            )),
+        },
+        "javascript" | "data" | "file" | "vbscript" | "about" | "blob" => {
+            Err(format!("{uri:?}: that scheme cannot be a redirect URI"))
+        }
+        // Private-use schemes of native apps (`cursor://…`, `vscode://…`).
+        _ => Ok(()),
+    }
+}
+
+/// Registers a public client (RFC 7591 §3). Registrations no grant was ever approved for are
+/// deleted after `N8V_OAUTH_UNUSED_CLIENT_HOURS`; each registration sweeps the expired ones.
+#[tracing::instrument(skip_all)]
+pub async fn register(
+    db: &Db,
+    config: &Config,
+    registration: Registration,
+    now: DateTime<Utc>,
+) -> Result<Value, OAuthError> {
+    let Registration {
+        redirect_uris,
+        client_name,
+        token_endpoint_auth_method,
+        grant_types,
+        response_types,
+    } = registration;
+    if redirect_uris.is_empty() || redirect_uris.len() > MAX_REDIRECT_URIS {
+        return Err(OAuthError::bad(
+            "invalid_redirect_uri",
+            format!("register 1 to {MAX_REDIRECT_URIS} redirect_uris"),
+        ));
+    }
+    for uri in &redirect_uris {
+        check_redirect_uri(uri).map_err(|e| OAuthError::bad("invalid_redirect_uri", e))?;
+    }
+    // Public clients only: PKCE protects the code, and there is no secret to keep.
+    // A client asking for a secret method is told so by the answer's method (RFC 7591 §3.2.1).
+    let _asked_method = token_endpoint_auth_method;
+    let grant_types = grant_types.unwrap_or_else(|| vec!["authorization_code".into()]);
+    if let Some(other) = grant_types
+        .iter()
+        .find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token"))
+    {
+        return Err(OAuthError::bad(
+            "invalid_client_metadata",
+            format!(
+                "grant type {other:?} is not supported; use authorization_code and refresh_token"
+            ),
+        ));
+    }
+    if let Some(types) = &response_types
+        && types.iter().any(|t| t != "code")
+    {
+        return Err(OAuthError::bad(
+            "invalid_client_metadata",
+            "only the response type \"code\" is supported",
+        ));
+    }
+    let name = client_name
+        .as_deref()
+        .and_then(clean_name)
+        .unwrap_or_else(|| "Unnamed client".into());
+    let client_id = super::tokens::generate(CLIENT_PREFIX);
+    let unused_before =
+        now - chrono::Duration::from_std(config.oauth.unused_client_ttl).unwrap_or_default();
+    sqlx::query!(
+        "DELETE FROM oauth_clients WHERE kind = 'registered' AND used_at IS NULL AND created_at < $1",
+        unused_before
+    )
+    .execute(db.pool())
+    .await
+    .map_err(OAuthError::server)?;
+    sqlx::query!(
+        "INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, created_at)
+         VALUES ($1, 'registered', $2, $3, $4)",
+        client_id,
+        name,
+        &redirect_uris,
+        now
+    )
+    .execute(db.pool())
+    .await
+    .map_err(OAuthError::server)?;
+    let mut grant_types = grant_types;
+    if !grant_types.iter().any(|g| g == "refresh_token") {
+        // Refresh tokens are issued to every client; say so.
+        grant_types.push("refresh_token".into());
+    }
+    Ok(json!({
+        "client_id": client_id,
+        "client_id_issued_at": now.timestamp(),
+        "client_name": name,
+        "redirect_uris": redirect_uris,
+        "grant_types": grant_types,
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    }))
+}
+
+/// The client `client_id` names: a registration (unexpired), or, for an URL, its metadata
+/// document (from the cache, else fetched). `Ok(None)` for an unknown client.
+#[tracing::instrument(skip_all)]
+pub async fn find(
+    db: &Db,
+    config: &Config,
+    client_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Client>, OAuthError> {
+    if documents::is_document_id(client_id) {
+        let cached = sqlx::query_as!(
+            Client,
+            "SELECT client_id, client_name, redirect_uris FROM oauth_clients
+              WHERE client_id = $1 AND kind = 'document' AND fetched_at > $2",
+            client_id,
+            now - DOCUMENT_CACHE
+        )
+        .fetch_optional(db.pool())
+        .await
+        .map_err(OAuthError::server)?;
+        if cached.is_some() {
+            return Ok(cached);
+        }
+        let client = documents::fetch(client_id, config.oauth.allow_private_client_urls).await?;
+        sqlx::query!(
+            "INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, created_at, fetched_at)
+             VALUES ($1, 'document', $2, $3, $4, $4)
+             ON CONFLICT (client_id) DO UPDATE
+                SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
+                    fetched_at = EXCLUDED.fetched_at
+              WHERE oauth_clients.kind = 'document'",
+            client.client_id,
+            client.client_name,
+            &client.redirect_uris,
+            now
+        )
+        .execute(db.pool())
+        .await
+        .map_err(OAuthError::server)?;
+        return Ok(Some(client));
+    }
+    if !client_id.starts_with(CLIENT_PREFIX) || client_id.len() > 100 {
+        return Ok(None);
+    }
+    let unused_before =
+        now - chrono::Duration::from_std(config.oauth.unused_client_ttl).unwrap_or_default();
+    sqlx::query_as!(
+        Client,
+        "SELECT client_id, client_name, redirect_uris FROM oauth_clients
+          WHERE client_id = $1 AND kind = 'registered'
+            AND (used_at IS NOT NULL OR created_at >= $2)",
+        client_id,
+        unused_before
+    )
+    .fetch_optional(db.pool())
+    .await
+    .map_err(OAuthError::server)
+}
+
+/// Marks a client used (a grant was approved for it): its registration no longer expires.
+pub async fn mark_used(
+    conn: &mut sqlx::PgConnection,
+    client_id: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE oauth_clients SET used_at = $2 WHERE client_id = $1",
+        client_id,
+        now
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_uris_are_checked() {
+        for ok in [
+            "https://claude.ai/api/mcp/auth_callback",
+            "http://127.0.0.1:33418/callback",
+            "http://localhost:3000/cb",
+            "http://[::1]:8080/cb",
+            "cursor://anysphere.cursor-retrieval/oauth/callback",
+        ] {
+            assert!(check_redirect_uri(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://example.com/cb",
+            "https://example.com/cb#frag",
+            "javascript:alert(1)",
+            "/relative",
+        ] {
+            assert!(check_redirect_uri(bad).is_err(), "{bad}");
+        }
+        assert_eq!(clean_name("  Claude\n\u{7}  ").as_deref(), Some("Claude"));
+        assert_eq!(clean_name("\n"), None);
+    }
+}

@@ -1,0 +1,228 @@
+//! Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document): a client whose
+//! `client_id` is an HTTPS URL is described by the JSON document at that URL. The service
+//! fetches it, so the fetch is bounded like any request made on a stranger's word: no
+//! loopback, private, link-local or otherwise non-public address (checked on the resolved
+//! addresses, and the connection pinned to the address checked, so a second DNS answer cannot
+//! swap it), no redirects, at most [`MAX_DOCUMENT_BYTES`] in at most [`FETCH_TIMEOUT`].
+//! `N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS` lifts the address rule, and allows plain `http`, for
+//! tests and development.
+
+use super::OAuthError;
+use super::clients::{Client, check_redirect_uri, clean_name};
+use serde::Deserialize;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::time::Duration;
+
+pub const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
+pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Whether a `client_id` is meant as a metadata document's URL.
+pub fn is_document_id(client_id: &str) -> bool {
+    client_id.starts_with("https://") || client_id.starts_with("http://")
+}
+
+#[derive(Deserialize)]
+struct Document {
+    client_id: String,
+    client_name: Option<String>,
+    #[serde(default)]
+    redirect_uris: Vec<String>,
+    token_endpoint_auth_method: Option<String>,
+}
+
+fn invalid(description: impl Into<String>) -> OAuthError {
+    OAuthError::bad("invalid_client", description)
+}
+
+/// Fetches and checks the document at `client_id`.
+pub async fn fetch(client_id: &str, allow_private: bool) -> Result<Client, OAuthError> {
+    let url = url::Url::parse(client_id).map_err(|_| invalid("the client_id is not a URL"))?;
+    let scheme_ok = url.scheme() == "https" || (allow_private && url.scheme() == "http");
+    if !scheme_ok
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+        || url.path() == "/"
+        || client_id.contains("/./")
+        || client_id.contains("/../")
+        || url.as_str() != client_id
+    {
+        return Err(invalid(
+            "a URL client_id must be an https URL with a path, no fragment, no user and no dot \
+             segments, written in its normal form",
+        ));
+    }
+    let host = url
+        .host_str()
+        .ok_or_else(|| invalid("the client_id URL has no host"))?
+        .to_owned();
+    let port = url.port_or_known_default().unwrap_or(443);
+    let address = resolve(&host, port, allow_private).await?;
+    // The host name resolves to exactly the address checked (TLS still verifies the name).
+    let bare_host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned();
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(FETCH_TIMEOUT)
+        .connect_timeout(FETCH_TIMEOUT)
+        .resolve(&bare_host, address)
+        .build()
+        .map_err(OAuthError::server)?;
+    let mut response = http
+        .get(url.clone())
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|e| {
+            tracing::info!(error = %e, host = %host, "client metadata document not fetched");
+            invalid("the client's metadata document could not be fetched")
+        })?;
+    if !response.status().is_success() {
+        return Err(invalid(format!(
+            "the client's metadata document answered {}",
+            response.status().as_u16()
+        )));
+    }
+    if response
+        .content_length()
+        .is_some_and(|len| len > MAX_DOCUMENT_BYTES as u64)
+    {
+        return Err(invalid("the client's metadata document is too large"));
+    }
+    let mut body = Vec::new();
+    loop {
+        let chunk = tokio::time::timeout(FETCH_TIMEOUT, response.chunk())
+            .await
+            .map_err(|_| invalid("the client's metadata document took too long"))?
+            .map_err(|_| invalid("the client's metadata document could not be read"))?;
+        let Some(chunk) = chunk else { break };
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_DOCUMENT_BYTES {
+            return Err(invalid("the client's metadata document is too large"));
+        }
+    }
+    let document: Document = serde_json::from_slice(&body)
+        .map_err(|e| invalid(format!("the client's metadata document is not valid: {e}")))?;
+    if document.client_id != client_id {
+        return Err(invalid(
+            "the metadata document's client_id is not the URL it was fetched from",
+        ));
+    }
+    if document
+        .token_endpoint_auth_method
+        .as_deref()
+        .is_some_and(|m| m != "none")
+    {
+        return Err(invalid(
+            "only public clients (token_endpoint_auth_method \"none\") are supported",
+        ));
+    }
+    if document.redirect_uris.is_empty() || document.redirect_uris.len() > 10 {
+        return Err(invalid(
+            "the metadata document must list 1 to 10 redirect_uris",
+        ));
+    }
+    for uri in &document.redirect_uris {
+        check_redirect_uri(uri).map_err(invalid)?;
+    }
+    let client_name = document
+        .client_name
+        .as_deref()
+        .and_then(clean_name)
+        .ok_or_else(|| invalid("the metadata document has no client_name"))?;
+    Ok(Client {
+        client_id: document.client_id,
+        client_name,
+        redirect_uris: document.redirect_uris,
+    })
+}
+
+/// The address to connect to: the host's first, when every address it resolves to is public
+/// (or private ones are allowed).
+async fn resolve(host: &str, port: u16, allow_private: bool) -> Result<SocketAddr, OAuthError> {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let addresses: Vec<SocketAddr> =
+        tokio::time::timeout(FETCH_TIMEOUT, tokio::net::lookup_host((bare, port)))
+            .await
+            .map_err(|_| invalid("the client_id's host did not resolve in time"))?
+            .map_err(|_| invalid("the client_id's host does not resolve"))?
+            .collect();
+    let first = *addresses
+        .first()
+        .ok_or_else(|| invalid("the client_id's host does not resolve"))?;
+    if !allow_private && addresses.iter().any(|a| !is_public(a.ip())) {
+        return Err(invalid(
+            "the client_id's host is a loopback, private or link-local address; metadata \
+             documents are fetched only from public addresses",
+        ));
+    }
+    Ok(first)
+}
+
+/// Whether an address is on the public internet.
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => public_v4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => public_v4(v4),
+            None => public_v6(v6),
+        },
+    }
+}
+
+fn public_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, ..] = ip.octets();
+    !(ip.is_private()
+        || ip.is_loopback()
+        || ip.is_link_local()
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || ip.is_documentation()
+        || ip.is_multicast()
+        || a == 0
+        || a >= 240
+        // Shared address space (RFC 6598) and benchmarking (RFC 2544).
+        || (a == 100 && (64..128).contains(&b))
+        || (a == 198 && (18..20).contains(&b)))
+}
+
+fn public_v6(ip: Ipv6Addr) -> bool {
+    let first = ip.segments()[0];
+    !(ip.is_loopback()
+        || ip.is_unspecified()
+        || ip.is_multicast()
+        // Unique local (fc00::/7) and link-local (fe80::/10).
+        || (first & 0xfe00) == 0xfc00
+        || (first & 0xffc0) == 0xfe80
+        // Documentation (2001:db8::/32).
+        || (first == 0x2001 && ip.segments()[1] == 0x0db8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_public_addresses_are_public() {
+        for private in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(!is_public(private.parse().unwrap()), "{private}");
+        }
+        for public in ["93.184.216.34", "2606:4700::1111", "1.1.1.1"] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! Grants: an approval on the consent page makes a credential (the grant) and a one-minute
+//! authorization code; the token endpoint exchanges the code once (PKCE S256, the same client,
+//! redirect URI and resource) for an access token and a refresh token; each refresh rotates
+//! the refresh token. A code or refresh token presented a second time is a replay: the whole
+//! grant is revoked (OAuth 2.1 §4.1.2 and §4.3.1). Codes and refresh tokens are stored as
+//! SHA-256 hashes only.
+//!
+//! The token endpoint knows no account until it has found the token: it reads through the
+//! owner's cross-account lookups, and writes while acting for the grant's account, under that
+//! account's policies.
+
+use super::OAuthError;
+use super::clients::{self, Client};
+use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
+use crate::auth::jwt::{AccessClaims, JwtKeys};
+use crate::config::Config;
+use crate::db::{Db, Tenant, TenantTx};
+use crate::ids::{self, Kind};
+use crate::scopes::Scopes;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+/// How long an authorization code works.
+pub const CODE_TTL: chrono::Duration = chrono::Duration::seconds(60);
+
+/// What the person approved on the consent page, checked.
+pub struct Approval<'a> {
+    /// The signed-in credential that approved: its scopes and repository are the ceiling.
+    pub approver: &'a Tenant,
+    pub client: &'a Client,
+    pub redirect_uri: &'a str,
+    pub code_challenge: &'a str,
+    /// Already the intersection of what was asked and what the approver holds.
+    pub scopes: &'a Scopes,
+    pub resource: &'a str,
+}
+
+/// Makes the grant's credential and the grant, and returns a fresh authorization code for it.
+#[tracing::instrument(skip_all, err)]
+pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sqlx::Result<String> {
+    let account = approval.approver.account_id;
+    let credential = ids::new_id();
+    let code = tokens::generate(CODE_PREFIX);
+    let mut tx = acting_for(db, account).await?;
+    // The grant's credential has no bearer secret of its own: its hash is of a random value
+    // never handed out, so it is reached only through the grant's tokens.
+    let unusable = tokens::hash(&tokens::generate("n8v_none_"));
+    sqlx::query!(
+        "INSERT INTO credentials (account_id, credential_id, name, token_hash, scopes, repository, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        account,
+        credential,
+        format!("OAuth: {}", approval.client.client_name),
+        unusable,
+        &approval.scopes.names(),
+        approval.approver.repository,
+        now
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource,
+                                   redirect_uri, code_challenge, approved_by, scopes, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        account,
+        credential,
+        approval.client.client_id,
+        approval.client.client_name,
+        approval.resource,
+        approval.redirect_uri,
+        approval.code_challenge,
+        approval.approver.credential_id,
+        &approval.scopes.names(),
+        now
+    )
+    .execute(&mut *tx)
+    .await?;
+    insert_token(&mut tx, account, credential, &code, "code", now + CODE_TTL).await?;
+    clients::mark_used(&mut tx, &approval.client.client_id, now).await?;
+    tx.commit().await?;
+    Ok(code)
+}
+
+/// The token endpoint's answer (RFC 6749 §5.1).
+#[derive(Debug, Serialize)]
+pub struct TokenSet {
+    pub access_token: String,
+    pub token_type: &'static str,
+    pub expires_in: i64,
+    pub refresh_token: String,
+    pub scope: String,
+}
+
+/// The authorization code grant's parameters.
+pub struct CodeExchange<'a> {
+    pub code: &'a str,
+    pub client_id: &'a str,
+    pub redirect_uri: Option<&'a str>,
+    pub code_verifier: &'a str,
+    /// The `resource` named again at the token endpoint, canonical; `None` when absent.
+    pub resource: Option<&'a str>,
+}
+
+/// A token (code or refresh) found by its hash, with its grant.
+struct Found {
+    account_id: Uuid,
+    credential_id: Uuid,
+    expires_at: DateTime<Utc>,
+    client_id: String,
+    client_name: String,
+    resource: String,
+    redirect_uri: String,
+    code_challenge: String,
+    scopes: Vec<String>,
+    revoked: bool,
+}
+
+async fn find(db: &Db, secret: &str, kind: &str) -> sqlx::Result<Option<Found>> {
+    sqlx::query_as!(
+        Found,
+        r#"SELECT t.account_id, t.credential_id, t.expires_at, g.client_id, g.client_name,
+                  g.resource, g.redirect_uri, g.code_challenge, c.scopes,
+                  (g.revoked_at IS NOT NULL OR c.revoked_at IS NOT NULL) AS "revoked!"
+             FROM oauth_tokens t
+             JOIN oauth_grants g ON g.account_id = t.account_id AND g.credential_id = t.credential_id
+             JOIN credentials c ON c.account_id = t.account_id AND c.credential_id = t.credential_id
+            WHERE t.token_hash = $1 AND t.kind = $2
+            LIMIT 1"#,
+        tokens::hash(secret),
+        kind
+    )
+    .fetch_optional(db.pool())
+    .await
+}
+
+/// Marks the token used; `false` when it already was (a replay).
+async fn use_token(
+    conn: &mut sqlx::PgConnection,
+    found: &Found,
+    secret: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<bool> {
+    let used = sqlx::query!(
+        "UPDATE oauth_tokens SET used_at = $3
+          WHERE account_id = $1 AND token_hash = $2 AND used_at IS NULL",
+        found.account_id,
+        tokens::hash(secret),
+        now
+    )
+    .execute(conn)
+    .await?;
+    Ok(used.rows_affected() == 1)
+}
+
+/// Revokes the grant in its own transaction (a replay's answer must not undo it).
+async fn revoke_found(db: &Db, found: &Found) -> sqlx::Result<()> {
+    let mut tx = acting_for(db, found.account_id).await?;
+    revoke_in(&mut tx, found.credential_id).await?;
+    tx.commit().await?;
+    // Other instances drop it on the trigger's notification; this one at once.
+    db.cache().forget_credential(found.credential_id);
+    Ok(())
+}
+
+async fn revoke_in(conn: &mut sqlx::PgConnection, credential: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(r#"SELECT n8v_revoke_grant($1) AS "revoked!""#, credential)
+        .fetch_one(conn)
+        .await
+}
+
+/// Exchanges an authorization code (once).
+#[tracing::instrument(skip_all)]
+pub async fn exchange_code(
+    db: &Db,
+    jwt: &JwtKeys,
+    config: &Config,
+    exchange: CodeExchange<'_>,
+    now: DateTime<Utc>,
+) -> Result<TokenSet, OAuthError> {
+    let unknown = || OAuthError::grant("the authorization code is unknown, expired or used");
+    if !exchange.code.starts_with(CODE_PREFIX) {
+        return Err(unknown());
+    }
+    let Some(found) = find(db, exchange.code, "code").await? else {
+        return Err(unknown());
+    };
+    // Another client's attempt leaves the code as it was (it is not this client's to spend).
+    if found.client_id != exchange.client_id {
+        return Err(OAuthError::grant(
+            "the authorization code was issued to another client",
+        ));
+    }
+    let mut tx = acting_for(db, found.account_id).await?;
+    if !use_token(&mut tx, &found, exchange.code, now).await? {
+        drop(tx);
+        revoke_found(db, &found).await?;
+        tracing::warn!(
+            grant = %ids::format(Kind::Key, found.credential_id),
+            "an authorization code was used twice; the grant is revoked"
+        );
+        return Err(OAuthError::grant(
+            "the authorization code was already used; the grant it made is revoked",
+        ));
+    }
+    // From here on the code is spent whatever the answer: a wrong verifier burns it.
+    let refused = |description: &str| OAuthError::grant(description.to_owned());
+    let checked = if exchange
+        .redirect_uri
+        .is_some_and(|uri| uri != found.redirect_uri)
+    {
+        Err(refused(
+            "redirect_uri is not the one the code was issued for",
+        ))
+    } else if found.expires_at <= now {
+        Err(refused("the authorization code has expired"))
+    } else if !tokens::pkce_matches(exchange.code_verifier, &found.code_challenge) {
+        Err(refused(
+            "code_verifier does not match the code challenge (PKCE S256)",
+        ))
+    } else if exchange.resource.is_some_and(|r| r != found.resource) {
+        Err(OAuthError::bad(
+            "invalid_target",
+            "resource is not the one the code was issued for",
+        ))
+    } else if found.revoked {
+        Err(refused("the grant has been revoked"))
+    } else {
+        Ok(())
+    };
+    if let Err(e) = checked {
+        tx.commit().await?;
+        return Err(e);
+    }
+    let set = issue(&mut tx, jwt, config, &found, None, now).await?;
+    tx.commit().await?;
+    Ok(set)
+}
+
+/// The refresh token grant's parameters.
+pub struct Refresh<'a> {
+    pub refresh_token: &'a str,
+    pub client_id: &'a str,
+    /// A narrower set of the grant's scopes, when asked for.
+    pub scope: Option<&'a Scopes>,
+    /// The `resource` named again, canonical; `None` when absent.
+    pub resource: Option<&'a str>,
+}
+
+/// The refresh token grant: rotates the refresh token (once).
+#[tracing::instrument(skip_all)]
+pub async fn refresh(
+    db: &Db,
+    jwt: &JwtKeys,
+    config: &Config,
+    request: Refresh<'_>,
+    now: DateTime<Utc>,
+) -> Result<TokenSet, OAuthError> {
+    let Refresh {
+        refresh_token,
+        client_id,
+        scope,
+        resource,
+    } = request;
+    let unknown = || OAuthError::grant("the refresh token is unknown, expired or revoked");
+    if !refresh_token.starts_with(REFRESH_PREFIX) {
+        return Err(unknown());
+    }
+    let Some(found) = find(db, refresh_token, "refresh").await? else {
+        return Err(unknown());
+    };
+    if found.client_id != client_id {
+        return Err(OAuthError::grant(
+            "the refresh token was issued to another client",
+        ));
+    }
+    let mut tx = acting_for(db, found.account_id).await?;
+    if !use_token(&mut tx, &found, refresh_token, now).await? {
+        drop(tx);
+        revoke_found(db, &found).await?;
+        tracing::warn!(
+            grant = %ids::format(Kind::Key, found.credential_id),
+            "a refresh token was used twice; the grant is revoked"
+        );
+        return Err(OAuthError::grant(
+            "the refresh token was already used; the grant is revoked",
+        ));
+    }
+    let held = Scopes::from_names(found.scopes.iter().map(String::as_str)).unwrap_or_default();
+    let checked = if found.expires_at <= now {
+        Err(OAuthError::grant("the refresh token has expired"))
+    } else if found.revoked {
+        Err(unknown())
+    } else if resource.is_some_and(|r| r != found.resource) {
+        Err(OAuthError::bad(
+            "invalid_target",
+            "resource is not the one the grant is for",
+        ))
+    } else if scope.is_some_and(|s| !s.is_subset_of(&held)) {
+        Err(OAuthError::bad(
+            "invalid_scope",
+            format!("the grant holds only: {}", held.names().join(" ")),
+        ))
+    } else {
+        Ok(())
+    };
+    if let Err(e) = checked {
+        tx.commit().await?;
+        return Err(e);
+    }
+    let set = issue(&mut tx, jwt, config, &found, scope, now).await?;
+    tx.commit().await?;
+    Ok(set)
+}
+
+/// A new access token and refresh token for the grant; spent and expired tokens of the grant
+/// older than the refresh lifetime are dropped on the way (a used refresh token is kept that
+/// long, so its replay is still recognised).
+async fn issue(
+    conn: &mut sqlx::PgConnection,
+    jwt: &JwtKeys,
+    config: &Config,
+    found: &Found,
+    narrowed: Option<&Scopes>,
+    now: DateTime<Utc>,
+) -> Result<TokenSet, OAuthError> {
+    let refresh_ttl = chrono::Duration::from_std(config.oauth.refresh_token_ttl)
+        .unwrap_or(chrono::Duration::days(30));
+    sqlx::query!(
+        "DELETE FROM oauth_tokens
+          WHERE account_id = $1 AND credential_id = $2 AND expires_at < $3",
+        found.account_id,
+        found.credential_id,
+        now - refresh_ttl
+    )
+    .execute(&mut *conn)
+    .await?;
+    let refresh_token = tokens::generate(REFRESH_PREFIX);
+    insert_token(
+        conn,
+        found.account_id,
+        found.credential_id,
+        &refresh_token,
+        "refresh",
+        now + refresh_ttl,
+    )
+    .await?;
+    sqlx::query!(
+        "UPDATE oauth_grants SET last_used_at = $3 WHERE account_id = $1 AND credential_id = $2",
+        found.account_id,
+        found.credential_id,
+        now
+    )
+    .execute(&mut *conn)
+    .await?;
+    let held = Scopes::from_names(found.scopes.iter().map(String::as_str)).unwrap_or_default();
+    let scopes = narrowed.cloned().unwrap_or(held);
+    let ttl = config.oauth.access_token_ttl.as_secs() as i64;
+    let claims = AccessClaims {
+        iss: config.public_base(),
+        sub: ids::format(Kind::Key, found.credential_id),
+        acc: ids::format(Kind::Account, found.account_id),
+        aud: found.resource.clone(),
+        scopes: scopes.names(),
+        client_id: found.client_id.clone(),
+        client_name: found.client_name.clone(),
+        iat: now.timestamp(),
+        exp: now.timestamp() + ttl,
+    };
+    let access_token = jwt.mint_access(&claims).map_err(OAuthError::server)?;
+    Ok(TokenSet {
+        access_token,
+        token_type: "Bearer",
+        expires_in: ttl,
+        refresh_token,
+        scope: scopes.names().join(" "),
+    })
+}
+
+/// RFC 7009: revokes the grant a refresh token, code or access token belongs to (the whole
+/// grant: its other tokens are refused on their next use). An unknown token, or one of
+/// another client, changes nothing and is not an error.
+#[tracing::instrument(skip_all)]
+pub async fn revoke_token(
+    db: &Db,
+    jwt: &JwtKeys,
+    config: &Config,
+    token: &str,
+    client_id: Option<&str>,
+) -> Result<(), OAuthError> {
+    let target = if token.starts_with(REFRESH_PREFIX) || token.starts_with(CODE_PREFIX) {
+        let kind = if token.starts_with(CODE_PREFIX) {
+            "code"
+        } else {
+            "refresh"
+        };
+        find(db, token, kind)
+            .await?
+            .map(|f| (f.account_id, f.credential_id, f.client_id))
+    } else {
+        jwt.verify_access(token, &config.public_base())
+            .and_then(|c| {
+                Some((
+                    ids::parse(Kind::Account, &c.acc)?,
+                    ids::parse(Kind::Key, &c.sub)?,
+                    c.client_id,
+                ))
+            })
+    };
+    let Some((account, credential, owner)) = target else {
+        return Ok(());
+    };
+    if client_id.is_some_and(|c| c != owner) {
+        return Ok(());
+    }
+    let mut tx = acting_for(db, account).await?;
+    revoke_in(&mut tx, credential).await?;
+    tx.commit().await?;
+    db.cache().forget_credential(credential);
+    Ok(())
+}
+
+/// A connected assistant, as the settings page lists it.
+#[derive(Debug, Serialize)]
+pub struct GrantView {
+    /// The grant's credential (`key_…`).
+    pub id: String,
+    pub client_name: String,
+    pub client_id: String,
+    pub scopes: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// The acting account's live grants, newest first (as the application role, under the policy).
+pub async fn list(tx: &mut TenantTx) -> sqlx::Result<Vec<GrantView>> {
+    let rows = sqlx::query!(
+        "SELECT credential_id, client_name, client_id, scopes, created_at, last_used_at
+           FROM oauth_grants WHERE revoked_at IS NULL
+          ORDER BY created_at DESC LIMIT 200"
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| GrantView {
+            id: ids::format(Kind::Key, r.credential_id),
+            client_name: r.client_name,
+            client_id: r.client_id,
+            scopes: r.scopes,
+            created_at: r.created_at,
+            last_used_at: r.last_used_at,
+        })
+        .collect())
+}
+
+/// Revokes one of the acting account's grants; `false` when it has no live grant of that id.
+pub async fn revoke(tx: &mut TenantTx, credential: Uuid) -> sqlx::Result<bool> {
+    revoke_in(tx.conn(), credential).await
+}
+
+async fn insert_token(
+    conn: &mut sqlx::PgConnection,
+    account: Uuid,
+    credential: Uuid,
+    secret: &str,
+    kind: &str,
+    expires_at: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "INSERT INTO oauth_tokens (account_id, token_hash, credential_id, kind, expires_at)
+         VALUES ($1, $2, $3, $4, $5)",
+        account,
+        tokens::hash(secret),
+        credential,
+        kind,
+        expires_at
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// An owner's transaction acting for `account`: its rows only, under the account's policies.
+async fn acting_for(
+    db: &Db,
+    account: Uuid,
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    let mut tx = db.pool().begin().await?;
+    crate::db::set_tenant(&mut tx, None, &Tenant::account(account)).await?;
+    Ok(tx)
+}

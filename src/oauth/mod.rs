@@ -1,0 +1,89 @@
+//! The OAuth 2.1 authorization server for MCP clients, as the MCP authorization specification
+//! describes it (revisions 2025-11-25 and 2026-07-28): discovery ([`metadata`]), client
+//! registration ([`clients`], [`documents`]), grants ([`grants`]) and their secrets
+//! ([`tokens`]). Each approved grant is a credential (a row of `credentials`), so every rule
+//! keyed by credential holds for it; its access tokens are JWTs carrying that credential, like
+//! tokens minted from an API key, and are refused on the next request once it is revoked.
+//! The HTTP handlers (`http::oauth`) and the consent page stay thin over this room.
+
+pub mod clients;
+pub mod documents;
+pub mod grants;
+pub mod metadata;
+pub mod tokens;
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+
+/// An OAuth error (RFC 6749 §5.2, RFC 7591 §3.2.2): its code, a description for the client
+/// (never a secret), the HTTP status. A server fault keeps its cause for the log only.
+#[derive(Debug)]
+pub struct OAuthError {
+    pub error: &'static str,
+    pub description: String,
+    pub status: u16,
+    pub cause: Option<anyhow::Error>,
+}
+
+impl OAuthError {
+    /// A `400` with `error`.
+    pub fn bad(error: &'static str, description: impl Into<String>) -> Self {
+        Self {
+            error,
+            description: description.into(),
+            status: 400,
+            cause: None,
+        }
+    }
+
+    /// `invalid_grant`: the code or refresh token is unknown, expired, used or revoked.
+    pub fn grant(description: impl Into<String>) -> Self {
+        Self::bad("invalid_grant", description)
+    }
+
+    /// A `500` (`server_error`), logged with its cause by the handler.
+    pub fn server(cause: impl Into<anyhow::Error>) -> Self {
+        Self {
+            error: "server_error",
+            description: "the server failed; try again".into(),
+            status: 500,
+            cause: Some(cause.into()),
+        }
+    }
+}
+
+impl From<sqlx::Error> for OAuthError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::server(e)
+    }
+}
+
+/// The authorization server's own state: the per-address budget of dynamic registrations.
+pub struct OAuthState {
+    registrations: Option<DefaultKeyedRateLimiter<IpAddr>>,
+}
+
+impl OAuthState {
+    pub fn new(config: &crate::config::OAuthConfig) -> Self {
+        Self {
+            registrations: NonZeroU32::new(config.registrations_per_minute)
+                .map(|n| RateLimiter::keyed(Quota::per_minute(n))),
+        }
+    }
+
+    /// `Err(seconds)` when `address` has registered too many clients this minute.
+    pub fn check_registration(&self, address: IpAddr) -> Result<(), u64> {
+        let Some(limiter) = &self.registrations else {
+            return Ok(());
+        };
+        limiter.retain_recent();
+        limiter.check_key(&address).map_err(|not_until| {
+            use governor::clock::{Clock, DefaultClock};
+            not_until
+                .wait_time_from(DefaultClock::default().now())
+                .as_secs()
+                .max(1)
+        })
+    }
+}
