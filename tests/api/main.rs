@@ -21,6 +21,7 @@ mod journal;
 mod lifecycle;
 mod loops;
 mod mcp;
+mod mcp_oauth;
 mod mcp_python;
 mod oauth;
 mod oauth_flow;

@@ -16,7 +16,7 @@ fn has_mcp(python: &str) -> bool {
 }
 
 /// A python with the official SDK, provisioned on first use.
-fn python_with_mcp() -> String {
+pub(crate) fn python_with_mcp() -> String {
     if let Ok(python) = std::env::var("N8V_MCP_PYTHON") {
         assert!(
             has_mcp(&python),
