@@ -149,7 +149,9 @@ mod tests {
 
     #[test]
     fn a_request_id_is_kept_unless_it_is_odd_or_a_credential() {
-        assert!(acceptable_request_id(b"6f1c0a4e-2b7d-4c55-9d1e-0c8f2a7b3e91"));
+        assert!(acceptable_request_id(
+            b"6f1c0a4e-2b7d-4c55-9d1e-0c8f2a7b3e91"
+        ));
         assert!(acceptable_request_id(b"req_42.retry-1"));
         assert!(!acceptable_request_id(b"two words"));
         assert!(!acceptable_request_id(&[b'x'; MAX_REQUEST_ID + 1]));

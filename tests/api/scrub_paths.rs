@@ -28,35 +28,57 @@ fn split(token: &str, inserted: &str) -> String {
     format!("{}{inserted}{}", &token[..5], &token[5..])
 }
 
-/// Nothing of `token` stored or logged, where `canary` is found stored.
-async fn nothing_of(app: &TestApp, logs: &common::logs::Buffer, token: &str, canary: &str) {
-    let control = common::scan::stored_matches(app, &common::scan::windows(canary)).await;
-    assert!(!control.is_empty(), "the scan finds the canary");
-    let stored = common::scan::stored_matches(app, &common::scan::windows(token)).await;
-    assert_eq!(
-        stored,
-        Vec::<(String, i64)>::new(),
-        "part of the token is stored"
-    );
-    let logged = common::logs::text(logs);
-    assert!(
-        logged.contains(canary) || logged.contains("/api/v1/"),
-        "the log capture works"
-    );
-    let pattern = regex::Regex::new(&common::scan::windows(token)).unwrap();
-    let line = logged.lines().find(|l| pattern.is_match(l));
-    assert!(line.is_none(), "part of the token logged: {line:?}");
+/// An app whose log lines are captured at trace level, an account with the journal on, the
+/// token a test hides and a canary it sends beside it.
+struct Scene {
+    _guard: tracing::subscriber::DefaultGuard,
+    logs: common::logs::Buffer,
+    app: TestApp,
+    account: common::Account,
+    secret: String,
+    canary: String,
+}
+
+impl Scene {
+    async fn new() -> Self {
+        let (_guard, logs) = common::logs::capture_on_this_thread();
+        let app = common::spawn_app().await;
+        let account = app.account("A", SCOPES).await;
+        app.journal_on(account.id).await;
+        Scene {
+            _guard,
+            logs,
+            app,
+            account,
+            secret: github_token(),
+            canary: canary(),
+        }
+    }
+
+    /// Nothing of the token stored or logged, where the canary is found stored.
+    async fn nothing_stored_or_logged(&self) {
+        let (app, token, canary) = (&self.app, &self.secret, &self.canary);
+        let control = common::scan::stored_matches(app, &common::scan::windows(canary)).await;
+        assert!(!control.is_empty(), "the scan finds the canary");
+        let stored = common::scan::stored_matches(app, &common::scan::windows(token)).await;
+        assert_eq!(
+            stored,
+            Vec::<(String, i64)>::new(),
+            "part of the token is stored"
+        );
+        let logged = common::logs::text(&self.logs);
+        assert!(logged.contains("/api/v1/"), "the log capture works");
+        let pattern = regex::Regex::new(&common::scan::windows(token)).unwrap();
+        let line = logged.lines().find(|l| pattern.is_match(l));
+        assert!(line.is_none(), "part of the token logged: {line:?}");
+    }
 }
 
 #[tokio::test]
 async fn a_zero_width_space_inside_a_target_ids_token_hides_nothing() {
-    let (_guard, logs) = common::logs::capture_on_this_thread();
-    let app = common::spawn_app().await;
-    let a = app.account("A", SCOPES).await;
-    app.journal_on(a.id).await;
-    let token = github_token();
-    let canary = canary();
-    let target = split(&token, "\u{200B}");
+    let scene = Scene::new().await;
+    let (app, a, token, canary) = (&scene.app, &scene.account, &scene.secret, &scene.canary);
+    let target = split(token, "\u{200B}");
     let encoded =
         percent_encoding::utf8_percent_encode(&target, percent_encoding::NON_ALPHANUMERIC);
     app.call(Method::GET, &format!("/api/v1/journal/sessions/{encoded}"))
@@ -64,27 +86,23 @@ async fn a_zero_width_space_inside_a_target_ids_token_hides_nothing() {
         .purpose(&format!("Look up {canary}"))
         .problem(404, "not-found")
         .await;
-    let client = common::mcp::connect(&app, &a.token).await;
+    let client = common::mcp::connect(app, &a.token).await;
     common::mcp::call(
         &client,
         "journal_entry",
         json!({ "entry_id": target, "purpose": format!("Look it up {canary}") }),
     )
     .await;
-    nothing_of(&app, &logs, &token, &canary).await;
+    scene.nothing_stored_or_logged().await;
 }
 
 #[tokio::test]
 async fn a_disallowed_character_inside_a_user_agents_token_hides_nothing() {
-    let (_guard, logs) = common::logs::capture_on_this_thread();
-    let app = common::spawn_app().await;
-    let a = app.account("A", SCOPES).await;
-    app.journal_on(a.id).await;
-    let token = github_token();
-    let canary = canary();
+    let scene = Scene::new().await;
+    let (app, a, token, canary) = (&scene.app, &scene.account, &scene.secret, &scene.canary);
     for agent in [
-        format!("{canary} {}", split(&token, "!")),
-        format!("{canary}/1.0 {}", split(&token, "#")),
+        format!("{canary} {}", split(token, "!")),
+        format!("{canary}/1.0 {}", split(token, "#")),
     ] {
         app.call(Method::GET, "/api/v1/records")
             .token(&a.token)
@@ -93,17 +111,13 @@ async fn a_disallowed_character_inside_a_user_agents_token_hides_nothing() {
             .ok(200)
             .await;
     }
-    nothing_of(&app, &logs, &token, &canary).await;
+    scene.nothing_stored_or_logged().await;
 }
 
 #[tokio::test]
 async fn an_episodes_harness_and_id_holding_a_token_are_not_stored() {
-    let (_guard, logs) = common::logs::capture_on_this_thread();
-    let app = common::spawn_app().await;
-    let a = app.account("A", SCOPES).await;
-    app.journal_on(a.id).await;
-    let token = github_token();
-    let canary = canary();
+    let scene = Scene::new().await;
+    let (app, a, token, canary) = (&scene.app, &scene.account, &scene.secret, &scene.canary);
     let episode = |id: &str, harness: &str| {
         json!({
             "episode_id": id, "harness": harness,
@@ -115,8 +129,8 @@ async fn an_episodes_harness_and_id_holding_a_token_are_not_stored() {
         })
     };
     for body in [
-        episode(&format!("ep-{canary}"), &token),
-        episode(&token, "claude-code"),
+        episode(&format!("ep-{canary}"), token),
+        episode(token, "claude-code"),
     ] {
         let response = app
             .call(Method::POST, "/api/v1/journal/episodes")
@@ -136,22 +150,18 @@ async fn an_episodes_harness_and_id_holding_a_token_are_not_stored() {
             "the answer repeats it: {text}"
         );
     }
-    nothing_of(&app, &logs, &token, &canary).await;
+    scene.nothing_stored_or_logged().await;
 }
 
 #[tokio::test]
 async fn a_request_id_holding_a_token_is_neither_stored_nor_logged() {
-    let (_guard, logs) = common::logs::capture_on_this_thread();
-    let app = common::spawn_app().await;
-    let a = app.account("A", SCOPES).await;
-    app.journal_on(a.id).await;
-    let token = github_token();
-    let canary = canary();
+    let scene = Scene::new().await;
+    let (app, a, token, canary) = (&scene.app, &scene.account, &scene.secret, &scene.canary);
     let response = app
         .call(Method::GET, "/api/v1/records")
         .token(&a.token)
         .purpose(&format!("List {canary}"))
-        .header("x-request-id", &token)
+        .header("x-request-id", token)
         .send()
         .await;
     assert_eq!(response.status(), 200);
@@ -159,9 +169,9 @@ async fn a_request_id_holding_a_token_is_neither_stored_nor_logged() {
         .to_str()
         .unwrap()
         .to_owned();
-    assert_ne!(echoed, token, "a fresh request id replaces it");
+    assert_ne!(&echoed, token, "a fresh request id replaces it");
     // An acceptable one is still kept.
-    let mine = format!("req-{}", &canary);
+    let mine = format!("req-{canary}");
     let kept = app
         .call(Method::GET, "/api/v1/records")
         .token(&a.token)
@@ -169,5 +179,5 @@ async fn a_request_id_holding_a_token_is_neither_stored_nor_logged() {
         .send()
         .await;
     assert_eq!(kept.headers()["x-request-id"], mine.as_str());
-    nothing_of(&app, &logs, &token, &canary).await;
+    scene.nothing_stored_or_logged().await;
 }

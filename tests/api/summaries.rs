@@ -329,7 +329,7 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
         .unwrap();
     assert_eq!(
         all["decisions"],
-        json!([{"text": "Keep the session cookie.", "session_id": first, "stated": false}])
+        json!([{"text": "Keep the session cookie.", "session_id": first, "stated": false, "own": true}])
     );
     assert_eq!(all["open_questions"][0]["text"], "Who reviews it?");
     let finished: Vec<&str> = all["work_finished"]
