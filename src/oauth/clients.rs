@@ -99,10 +99,13 @@ pub async fn register(
     registration: Registration,
     now: DateTime<Utc>,
 ) -> Result<Value, OAuthError> {
+    // Public clients only: PKCE protects the code and there is no secret to keep. A client
+    // asking for a secret method is told otherwise by the answer's method (RFC 7591 §3.2.1
+    // lets the server replace requested values).
     let Registration {
         redirect_uris,
         client_name,
-        token_endpoint_auth_method,
+        token_endpoint_auth_method: _,
         grant_types,
         response_types,
     } = registration;
@@ -115,9 +118,6 @@ pub async fn register(
     for uri in &redirect_uris {
         check_redirect_uri(uri).map_err(|e| OAuthError::bad("invalid_redirect_uri", e))?;
     }
-    // Public clients only: PKCE protects the code, and there is no secret to keep.
-    // A client asking for a secret method is told so by the answer's method (RFC 7591 §3.2.1).
-    let _asked_method = token_endpoint_auth_method;
     let grant_types = grant_types.unwrap_or_else(|| vec!["authorization_code".into()]);
     if let Some(other) = grant_types
         .iter()
