@@ -103,6 +103,10 @@ app.kubernetes.io/component: {{ index . 1 }}
   value: "0.0.0.0:8080"
 - name: N8V_MCP_ALLOWED_HOSTS
   value: {{ include "n8v.mcpAllowedHosts" $root | quote }}
+{{- if $root.Values.publicUrl }}
+- name: N8V_PUBLIC_URL
+  value: {{ $root.Values.publicUrl | quote }}
+{{- end }}
 {{- range $name, $value := $root.Values.config }}
 - name: {{ $name }}
   value: {{ $value | toString | quote }}
