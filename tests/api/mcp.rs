@@ -389,3 +389,68 @@ async fn mcp_needs_credentials_and_keeps_accounts_apart() {
         .contains("chats:read")
     );
 }
+
+/// Every `type` and `anyOf`/`oneOf` branch in `schema` that allows `null`, as JSON paths.
+fn null_types(schema: &Value, path: &str, found: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            let nullable = match map.get("type") {
+                Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+                Some(t) => t == "null",
+                None => false,
+            };
+            if nullable {
+                found.push(path.to_owned());
+            }
+            for (key, value) in map {
+                null_types(value, &format!("{path}/{key}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                null_types(item, &format!("{path}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn tool_input_schemas_use_plain_optional_properties() {
+    // On main every optional argument was typed ["string","null"] (66 schema-portability
+    // warnings in the Inspector; Gemini-style clients refuse such schemas).
+    let app = common::spawn_app().await;
+    let a = app
+        .account("A", "chats:read,records:read,records:write")
+        .await;
+    app.journal_on(a.id).await;
+    let client = connect(&app, &a.token).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let mut found = Vec::new();
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        null_types(&schema, &tool.name, &mut found);
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        assert!(
+            !required.contains(&"purpose") && !required.contains(&"session"),
+            "{}: the conversation's arguments stay optional",
+            tool.name
+        );
+    }
+    assert!(found.is_empty(), "null types left: {found:?}");
+    // Optional arguments still take an explicit null, as clients that send one expect.
+    let started = call(
+        &client,
+        "session_start",
+        json!({"goal": "Portable schemas", "purpose": null, "organization": null}),
+    )
+    .await;
+    assert!(
+        !started.is_error.unwrap_or(false),
+        "{}",
+        error_text(&started)
+    );
+}

@@ -6,6 +6,7 @@
 //! service is deployed under (`*` allows any).
 
 mod args;
+mod portable;
 mod results;
 mod tools;
 

@@ -53,12 +53,22 @@ pub struct JournalMcp {
     tool_router: ToolRouter<JournalMcp>,
 }
 
+/// The router with every tool's input schema made portable (see [`super::portable`]).
+fn portable(mut router: ToolRouter<JournalMcp>) -> ToolRouter<JournalMcp> {
+    for route in router.map.values_mut() {
+        let mut schema = (*route.attr.input_schema).clone();
+        super::portable::strip_null_types(&mut schema);
+        route.attr.input_schema = std::sync::Arc::new(schema);
+    }
+    router
+}
+
 #[tool_router]
 impl JournalMcp {
     pub fn new(state: AppState) -> Self {
         Self {
             state,
-            tool_router: Self::tool_router(),
+            tool_router: portable(Self::tool_router()),
         }
     }
 
