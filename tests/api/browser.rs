@@ -14,7 +14,6 @@ use crate::common;
 
 use chrono::{Duration, Utc};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use uuid::Uuid;
 
 fn chromium() -> Option<String> {
@@ -24,30 +23,12 @@ fn chromium() -> Option<String> {
 
 /// The node_modules directory holding playwright-core, installed on first use.
 fn playwright_modules() -> PathBuf {
-    let dir = PathBuf::from(
-        std::env::var("N8V_BROWSER_MODULES")
-            .unwrap_or_else(|_| "/var/tmp/n8v-journal-browser".into()),
-    );
-    let modules = dir.join("node_modules");
-    if modules.join("playwright-core/package.json").exists() {
-        return modules;
-    }
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    std::fs::create_dir_all(&dir).unwrap();
-    for file in ["package.json", "package-lock.json"] {
-        std::fs::copy(source.join(file), dir.join(file)).unwrap();
-    }
-    let out = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(&dir)
-        .output()
-        .expect("npm is needed for the browser test (apt-get install nodejs npm)");
-    assert!(
-        out.status.success(),
-        "npm ci for playwright-core failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    modules
+    common::node::installed(
+        "browser",
+        "N8V_BROWSER_MODULES",
+        "/var/tmp/n8v-journal-browser",
+        "playwright-core",
+    )
 }
 
 fn screenshots() -> PathBuf {

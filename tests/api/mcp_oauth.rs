@@ -14,42 +14,18 @@
 use crate::common::{self, TestApp};
 use crate::mcp_python::python_with_mcp;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 const SCOPES: &str = "chats:read,records:read,records:write";
 
 /// The node_modules directory holding the TypeScript SDK, installed on first use.
 fn node_modules() -> PathBuf {
-    let dir = PathBuf::from(
-        std::env::var("N8V_MCP_NODE_MODULES")
-            .unwrap_or_else(|_| "/var/tmp/n8v-journal-mcp-node".into()),
-    );
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/node");
-    let lock = std::fs::read(source.join("package-lock.json")).unwrap();
-    let modules = dir.join("node_modules");
-    if std::fs::read(dir.join("package-lock.json")).is_ok_and(|l| l == lock)
-        && modules
-            .join("@modelcontextprotocol/sdk/package.json")
-            .exists()
-    {
-        return modules;
-    }
-    std::fs::create_dir_all(&dir).unwrap();
-    for file in ["package.json", "package-lock.json"] {
-        std::fs::copy(source.join(file), dir.join(file)).unwrap();
-    }
-    let out = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(&dir)
-        .output()
-        .expect("npm is needed for the TypeScript SDK test (apt-get install nodejs npm)");
-    assert!(
-        out.status.success(),
-        "npm ci for @modelcontextprotocol/sdk failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    modules
+    common::node::installed(
+        "e2e/node",
+        "N8V_MCP_NODE_MODULES",
+        "/var/tmp/n8v-journal-mcp-node",
+        "@modelcontextprotocol/sdk",
+    )
 }
 
 /// Runs a client program; the JSON line it printed.

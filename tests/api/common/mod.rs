@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod logs;
 pub mod mcp;
 pub mod model;
+pub mod node;
 pub mod oauth;
 pub mod page;
 pub mod pgbouncer;
