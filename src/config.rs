@@ -45,6 +45,8 @@ pub struct Config {
     pub db_max_connections: u32,
     /// Host names MCP accepts in `Host` (rmcp refuses others); `None` accepts any.
     pub mcp_allowed_hosts: Option<Vec<String>>,
+    /// Browser origins MCP serves (`N8V_MCP_ALLOWED_ORIGINS`, see `http::mcp::origin`).
+    pub mcp_allowed_origins: crate::http::mcp::origin::McpOrigins,
     /// When implicit sessions stop being reused.
     pub session_rules: SessionRules,
     pub summaries: SummaryConfig,
@@ -556,6 +558,7 @@ impl std::fmt::Debug for Config {
             max_header_bytes,
             db_max_connections,
             mcp_allowed_hosts,
+            mcp_allowed_origins,
             session_rules,
             summaries,
             journal_md_max_chars,
@@ -596,6 +599,7 @@ impl std::fmt::Debug for Config {
             .field("max_header_bytes", max_header_bytes)
             .field("db_max_connections", db_max_connections)
             .field("mcp_allowed_hosts", mcp_allowed_hosts)
+            .field("mcp_allowed_origins", mcp_allowed_origins)
             .field("session_rules", session_rules)
             .field("summaries", summaries)
             .field("journal_md_max_chars", journal_md_max_chars)
@@ -667,6 +671,9 @@ impl Config {
             mcp_allowed_hosts: hosts(
                 &var("N8V_MCP_ALLOWED_HOSTS").unwrap_or_else(|| "localhost,127.0.0.1,::1".into()),
             ),
+            mcp_allowed_origins: crate::http::mcp::origin::McpOrigins::parse(
+                &var("N8V_MCP_ALLOWED_ORIGINS").unwrap_or_default(),
+            )?,
             session_rules: SessionRules {
                 quiet: chrono::Duration::minutes(parse("N8V_IMPLICIT_SESSION_QUIET_MINUTES", 30)?),
                 max_age: chrono::Duration::hours(parse("N8V_IMPLICIT_SESSION_MAX_HOURS", 12)?),
@@ -712,6 +719,7 @@ impl Config {
             max_header_bytes: 16 * 1024,
             db_max_connections: 10,
             mcp_allowed_hosts: hosts("localhost,127.0.0.1,::1"),
+            mcp_allowed_origins: crate::http::mcp::origin::McpOrigins::Default,
             session_rules: SessionRules::default(),
             summaries: SummaryConfig::default(),
             journal_md_max_chars: 9_500,

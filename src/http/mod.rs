@@ -49,6 +49,11 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             mcp::authenticate,
+        ))
+        // Outermost of /mcp: a foreign page is refused before its credentials are looked at.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            mcp::origin::check,
         ));
     let console = pages::console::router(state.clone());
     rest::routes()

@@ -453,4 +453,45 @@ async fn tool_input_schemas_use_plain_optional_properties() {
         "{}",
         error_text(&started)
     );
+
+/// DNS rebinding (the MCP transport specification: servers MUST validate `Origin`): a page of
+/// another site is refused before its credentials are looked at, with a problem that names the
+/// setting; the service's own origin and clients that send no `Origin` are served.
+#[tokio::test]
+async fn mcp_refuses_pages_of_foreign_origins() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    let list = |origin: Option<&str>, token: Option<&str>| {
+        let mut request = app
+            .http
+            .post(app.url("/mcp"))
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send()
+    };
+
+    for token in [Some(a.token.as_str()), None] {
+        let refused = list(Some("http://evil.example.com"), token).await.unwrap();
+        let body = common::expect_problem(refused, 403, "forbidden").await;
+        let detail = body["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("N8V_MCP_ALLOWED_ORIGINS") && detail.contains("evil.example.com"),
+            "{detail}"
+        );
+    }
+    // The own origin (the listening address here: no N8V_PUBLIC_URL), and no Origin at all.
+    for origin in [Some(app.base.as_str()), None] {
+        let served = list(origin, Some(&a.token)).await.unwrap();
+        assert_eq!(served.status(), 200, "{origin:?}");
+        let text = served.text().await.unwrap();
+        assert!(text.contains("journal_catch_up"), "{origin:?}: {text}");
+    }
 }

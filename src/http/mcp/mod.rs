@@ -3,9 +3,11 @@
 //!
 //! Stateless (no `Mcp-Session-Id`): any replica can answer any request, so no sticky routing.
 //! rmcp refuses `Host` headers it does not know; `N8V_MCP_ALLOWED_HOSTS` lists the names the
-//! service is deployed under (`*` allows any).
+//! service is deployed under (`*` allows any). Browser origins are checked before that, and
+//! before authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
 
 mod args;
+pub mod origin;
 mod portable;
 mod results;
 mod tools;
