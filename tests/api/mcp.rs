@@ -453,6 +453,7 @@ async fn tool_input_schemas_use_plain_optional_properties() {
         "{}",
         error_text(&started)
     );
+}
 
 /// DNS rebinding (the MCP transport specification: servers MUST validate `Origin`): a page of
 /// another site is refused before its credentials are looked at, with a problem that names the
