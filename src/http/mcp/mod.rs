@@ -6,7 +6,10 @@
 //! service is deployed under (`*` allows any).
 
 mod args;
+mod prompts;
+mod resources;
 mod results;
+mod surface;
 mod tools;
 
 use super::AppState;
