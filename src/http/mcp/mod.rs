@@ -6,6 +6,7 @@
 //! service is deployed under (`*` allows any).
 
 mod args;
+mod call;
 mod prompts;
 mod resources;
 mod results;

@@ -9,7 +9,8 @@
 //! uri or argument, `-32603` for the server's own failures, `-32600` otherwise (a missing scope,
 //! the journal off, a rate limit).
 
-use super::tools::{Call, JournalMcp, Refused};
+use super::call::{Call, Refused};
+use super::tools::JournalMcp;
 use crate::error::Error;
 use crate::ids::{SessionId, TypedId};
 use crate::ops::journal::{GetSession, ReadCatchUp, ReadMarkdown};
