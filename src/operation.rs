@@ -57,6 +57,23 @@ pub struct Spec {
     pub needs_journal: bool,
     /// Success creates something (REST answers 201).
     pub creates: bool,
+    /// What a person calls it, in a few words (MCP's tool `title`).
+    pub title: &'static str,
+    /// What success does to the caller's data (MCP's tool annotations are derived from it).
+    pub effect: Effect,
+}
+
+/// What an operation does to the caller's data. Every call is journalled whatever its effect;
+/// that record is the journal's own bookkeeping, not a change the caller asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Changes nothing.
+    Reads,
+    /// Adds or changes, never removes. `idempotent` when a repeat with the same arguments has
+    /// no further effect (each operation that claims it says why).
+    Writes { idempotent: bool },
+    /// Removes for good. A repeat has no further effect: what is gone stays gone.
+    Deletes,
 }
 
 impl Spec {

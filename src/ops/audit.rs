@@ -5,7 +5,7 @@ use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{AuditId, IdArg};
 use crate::journal::{AuditEntry, reads};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 
 /// Reads one entry of the account's audit log. Works whether or not the journal is on.
 #[derive(Debug, Clone)]
@@ -21,6 +21,8 @@ impl Op for GetAuditEntry {
         scopes: &[Scope::ChatsRead],
         needs_journal: false,
         creates: false,
+        title: "Read an audit entry",
+        effect: Effect::Reads,
     };
     type Output = AuditEntry;
 

@@ -18,7 +18,7 @@ use crate::ids::SessionId;
 use crate::journal::meta::parse_repository;
 use crate::journal::sessions::{self, EpisodePart};
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use crate::summarize::{self, ConversationTurn, PART_CHARS};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -155,6 +155,9 @@ impl Op for PostEpisode {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: true,
+        title: "Post a settled conversation",
+        // Idempotent: posting the same `episode_id` again with the same key makes nothing new.
+        effect: Effect::Writes { idempotent: true },
     };
     type Output = EpisodePosted;
 

@@ -11,7 +11,7 @@ use crate::auth::Scope;
 use crate::db::Tenant;
 use crate::error::{Error, Result};
 use crate::journal::export::Format;
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 
 /// Exports the caller's whole visible journal.
 #[derive(Debug, Default, Clone)]
@@ -40,6 +40,8 @@ impl Op for ExportJournal {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "Export the journal",
+        effect: Effect::Reads,
     };
     type Output = ExportPlan;
 

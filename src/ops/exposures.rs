@@ -8,7 +8,7 @@ use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{ExposureId, IdArg};
 use crate::journal::exposures::{self, Exposure, Listing, MAX_EXPOSURES};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use serde::Serialize;
 
 /// Lists the caller's exposures, most recently scrubbed first.
@@ -33,6 +33,8 @@ impl Op for ListExposures {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "List scrubbed credentials",
+        effect: Effect::Reads,
     };
     type Output = ExposureList;
 
@@ -67,6 +69,9 @@ impl Op for AcknowledgeExposure {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "Acknowledge a rotated credential",
+        // Idempotent: acknowledging again leaves the exposure acknowledged as it was.
+        effect: Effect::Writes { idempotent: true },
     };
     type Output = Exposure;
 

@@ -12,12 +12,12 @@ use crate::journal::loops;
 use crate::journal::meta::{filter_text, parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Cursor, Session, sessions, window};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// The spec every journal read shares but its names.
-const fn read(id: &'static str, tool: Option<&'static str>) -> Spec {
+const fn read(id: &'static str, tool: Option<&'static str>, title: &'static str) -> Spec {
     Spec {
         id,
         tool,
@@ -25,6 +25,8 @@ const fn read(id: &'static str, tool: Option<&'static str>) -> Spec {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title,
+        effect: Effect::Reads,
     }
 }
 
@@ -52,6 +54,9 @@ impl Op for StartSession {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: true,
+        title: "Start a session",
+        // Each call opens another session.
+        effect: Effect::Writes { idempotent: false },
     };
     type Output = Session;
 
@@ -104,6 +109,10 @@ impl Op for EndSession {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "End the session with a hand-off",
+        // Idempotent: a session closes exactly once; ending it again is a 409 that changes
+        // nothing (its hand-off and loops stay those of the first end).
+        effect: Effect::Writes { idempotent: true },
     };
     type Output = EndedSession;
 
@@ -177,7 +186,7 @@ fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
 }
 
 impl Op for ListSessions {
-    const SPEC: Spec = read("listSessions", Some("journal_sessions"));
+    const SPEC: Spec = read("listSessions", Some("journal_sessions"), "List sessions");
     type Output = SessionList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
@@ -227,7 +236,7 @@ pub struct SessionDetail {
 }
 
 impl Op for GetSession {
-    const SPEC: Spec = read("getSession", Some("journal_session"));
+    const SPEC: Spec = read("getSession", Some("journal_session"), "Read a session");
     type Output = SessionDetail;
 
     fn targets(&self) -> Vec<Target> {
@@ -259,7 +268,11 @@ pub struct GetEntry {
 }
 
 impl Op for GetEntry {
-    const SPEC: Spec = read("getJournalEntry", Some("journal_entry"));
+    const SPEC: Spec = read(
+        "getJournalEntry",
+        Some("journal_entry"),
+        "Read a journal entry",
+    );
     type Output = Call;
 
     fn targets(&self) -> Vec<Target> {
@@ -280,7 +293,11 @@ pub struct ReadCatchUp {
 }
 
 impl Op for ReadCatchUp {
-    const SPEC: Spec = read("getCatchUp", Some("journal_catch_up"));
+    const SPEC: Spec = read(
+        "getCatchUp",
+        Some("journal_catch_up"),
+        "Catch up on the journal",
+    );
     type Output = CatchUp;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
@@ -305,7 +322,7 @@ pub struct ReadMarkdown {
 }
 
 impl Op for ReadMarkdown {
-    const SPEC: Spec = read("getJournalMarkdown", None);
+    const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");
     type Output = String;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
@@ -336,7 +353,7 @@ pub struct Deleted {
     pub deleted_sessions: Vec<SessionId>,
 }
 
-const fn deletion(id: &'static str, tool: &'static str) -> Spec {
+const fn deletion(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
     Spec {
         id,
         tool: Some(tool),
@@ -344,6 +361,8 @@ const fn deletion(id: &'static str, tool: &'static str) -> Spec {
         scopes: &[Scope::ChatsRead, Scope::ChatsDelete],
         needs_journal: true,
         creates: false,
+        title,
+        effect: Effect::Deletes,
     }
 }
 
@@ -354,7 +373,11 @@ pub struct DeleteSession {
 }
 
 impl Op for DeleteSession {
-    const SPEC: Spec = deletion("deleteSession", "journal_delete_session");
+    const SPEC: Spec = deletion(
+        "deleteSession",
+        "journal_delete_session",
+        "Delete a session",
+    );
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {
@@ -388,7 +411,7 @@ impl DeleteDay {
 }
 
 impl Op for DeleteDay {
-    const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day");
+    const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day", "Delete a day");
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {
@@ -432,7 +455,11 @@ pub struct DigestList {
 pub const MAX_DIGESTS: i64 = 120;
 
 impl Op for ListDigests {
-    const SPEC: Spec = read("listDigests", Some("journal_digests"));
+    const SPEC: Spec = read(
+        "listDigests",
+        Some("journal_digests"),
+        "Read week and month digests",
+    );
     type Output = DigestList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DigestList> {
@@ -476,7 +503,7 @@ pub struct DeletedDigest {
 }
 
 impl Op for DeleteDigest {
-    const SPEC: Spec = deletion("deleteDigest", "journal_delete_digest");
+    const SPEC: Spec = deletion("deleteDigest", "journal_delete_digest", "Delete a digest");
     type Output = DeletedDigest;
 
     fn targets(&self) -> Vec<Target> {

@@ -9,7 +9,7 @@ use crate::ids::{IdArg, ItemId, TypedId};
 use crate::journal::loops::{
     self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter,
 };
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use serde::Serialize;
 
 /// Lists the items the caller can read: its own first, then organization members', each newest
@@ -40,6 +40,8 @@ impl Op for ListLoops {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "List open loops",
+        effect: Effect::Reads,
     };
     type Output = LoopList;
 
@@ -81,6 +83,9 @@ impl Op for CloseLoop {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "Close an open loop",
+        // Idempotent: an item closes once; closing it again is a 409 that changes nothing.
+        effect: Effect::Writes { idempotent: true },
     };
     type Output = Loop;
 
@@ -117,6 +122,9 @@ impl Op for DismissLoop {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "Dismiss a member's open loop",
+        // Idempotent: dismissing again changes nothing.
+        effect: Effect::Writes { idempotent: true },
     };
     type Output = Loop;
 

@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::journal::exposures::{Exposed, Field, ServerSecret};
 pub use crate::operation::{
-    CallContext, ContextError, JournalUse, Operation, RawContext, Spec, Via,
+    CallContext, ContextError, Effect, JournalUse, Operation, RawContext, Spec, Via,
 };
 use crate::scrub::Found;
 use std::future::Future;

@@ -5,7 +5,7 @@ use super::{Op, Operation, Services};
 use crate::error::{Error, Result};
 use crate::ids::{IdArg, KeyId};
 use crate::oauth::grants::{self, GrantView};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 
 /// Lists the account's live grants.
 #[derive(Debug, Default, Clone)]
@@ -19,6 +19,8 @@ impl Op for ListGrants {
         scopes: &[],
         needs_journal: false,
         creates: false,
+        title: "List connected assistants",
+        effect: Effect::Reads,
     };
     type Output = Vec<GrantView>;
 
@@ -43,6 +45,8 @@ impl Op for RevokeGrant {
         scopes: &[],
         needs_journal: false,
         creates: false,
+        title: "Revoke a connected assistant",
+        effect: Effect::Deletes,
     };
     type Output = ();
 

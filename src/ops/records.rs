@@ -5,13 +5,14 @@ use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{EntryId, IdArg, RecordId};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use crate::records::{self, Entry, Record};
 use serde::Serialize;
 
 const fn record_op(
     id: &'static str,
     tool: &'static str,
+    title: &'static str,
     scopes: &'static [Scope],
     creates: bool,
 ) -> Spec {
@@ -22,6 +23,13 @@ const fn record_op(
         scopes,
         needs_journal: false,
         creates,
+        title,
+        // The only Record operation that creates is an append, and each append adds a line.
+        effect: if creates {
+            Effect::Writes { idempotent: false }
+        } else {
+            Effect::Reads
+        },
     }
 }
 
@@ -46,7 +54,13 @@ pub struct RecordList {
 }
 
 impl Op for ListRecords {
-    const SPEC: Spec = record_op("listRecords", "record_list", &[Scope::RecordsRead], false);
+    const SPEC: Spec = record_op(
+        "listRecords",
+        "record_list",
+        "List Records",
+        &[Scope::RecordsRead],
+        false,
+    );
     type Output = RecordList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<RecordList> {
@@ -80,6 +94,7 @@ impl Op for ListEntries {
     const SPEC: Spec = record_op(
         "listRecordEntries",
         "record_read",
+        "Read a Record",
         &[Scope::RecordsRead],
         false,
     );
@@ -115,6 +130,7 @@ impl Op for AppendEntry {
     const SPEC: Spec = record_op(
         "appendRecordEntry",
         "record_append",
+        "Put a line on record",
         &[Scope::RecordsWrite],
         true,
     );

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::ids::{OrganizationId, TypedId};
 use crate::journal::meta::filter_text;
 use crate::journal::search::{self, SearchFilter, SearchHit};
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
@@ -52,6 +52,8 @@ impl Op for SearchJournal {
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
+        title: "Search the journal",
+        effect: Effect::Reads,
     };
     type Output = SearchResults;
 

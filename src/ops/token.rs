@@ -3,7 +3,7 @@
 use super::{Op, Operation, Services};
 use crate::error::{Error, Result};
 use crate::ids::KeyId;
-use crate::operation::{JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Spec};
 use crate::scopes::Scopes;
 use serde::Serialize;
 
@@ -47,6 +47,8 @@ impl Op for MintToken {
         scopes: &[],
         needs_journal: false,
         creates: false,
+        title: "Mint a short-lived token",
+        effect: Effect::Writes { idempotent: false },
     };
     type Output = TokenResponse;
 

@@ -23,6 +23,7 @@ mod loops;
 mod mcp;
 mod mcp_oauth;
 mod mcp_python;
+mod mcp_surface;
 mod oauth;
 mod oauth_flow;
 mod openapi;

@@ -57,6 +57,26 @@ async def main() -> None:
         finished = [i["text"] for i in data(brief)["work_finished"]]
         assert "Fix ready for review; tests passed" in finished, finished
         assert brief.meta.get("n8v/session"), brief.meta
+
+        # The SDK validated each structured content above against the tool's outputSchema;
+        # every tool carries a title and annotations.
+        listed = (await client.list_tools()).tools
+        for tool in listed:
+            assert tool.title and tool.annotations and tool.output_schema, tool
+            assert tool.annotations.open_world_hint is False, tool
+        resources = sorted(str(r.uri) for r in (await client.list_resources()).resources)
+        assert resources == ["journal://brief", "journal://window"], resources
+        templates = (await client.list_resource_templates()).resource_templates
+        assert [t.uri_template for t in templates] == ["journal://sessions/{id}"], templates
+        window = (await client.read_resource("journal://window")).contents[0]
+        assert window.mime_type == "text/markdown", window
+        assert "Get the login fix ready for review" in window.text, window.text
+        one = (await client.read_resource(f"journal://sessions/{session}")).contents[0]
+        assert session in one.text, one.text
+        prompts = sorted(p.name for p in (await client.list_prompts()).prompts)
+        assert prompts == ["catch_up", "hand_off"], prompts
+        hand_off = await client.get_prompt("hand_off", {"session": session})
+        assert "session_end" in hand_off.messages[0].content.text, hand_off
     print("python mcp e2e: ok")
 
 

@@ -7,9 +7,13 @@
 //! before authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
 
 mod args;
+mod call;
 pub mod origin;
 mod portable;
+mod prompts;
+mod resources;
 mod results;
+mod surface;
 mod tools;
 
 use super::AppState;

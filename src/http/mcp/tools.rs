@@ -4,10 +4,11 @@
 //! (a refused `record_append` is a 403, a created entry a 201), as over REST.
 
 use super::args::*;
+use super::call::Call;
 use super::results::{
     EpisodeShape, parse_date, parse_period, parse_time, problem_result, session_meta, tool_error,
 };
-use crate::auth::Principal;
+use super::{prompts, resources, surface};
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta;
@@ -19,15 +20,20 @@ use crate::ops::journal::{
 use crate::ops::loops::ListLoops;
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
-use crate::ops::{self, CallContext, ContextError, Op, RawContext, Via};
-use axum::http::request::Parts;
+use crate::ops::{Op, Via};
+use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+};
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::LazyLock;
 
 const INSTRUCTIONS: &str = "The n8v journal records what assistants did through n8v and why. \
 Start a conversation with journal_catch_up to read decisions, work started, work finished and \
@@ -39,17 +45,13 @@ steps in your own words; list in `resolved` the open loops (itm_… ids from the
 journal_loops) you settled. Records are append-only logs: \
 record_list, record_read, record_append.";
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Output {
-    /// Ordinary results carry `session` (the conversation's session id).
-    Ordinary,
-    /// The journal's own tools keep their results as they are (with full session objects).
-    Journal,
-}
+/// The tools, described once per process (see `surface`).
+static TOOLS: LazyLock<ToolRouter<JournalMcp>> =
+    LazyLock::new(|| portable(surface::describe(JournalMcp::tool_router())));
 
 #[derive(Clone)]
 pub struct JournalMcp {
-    state: AppState,
+    pub(super) state: AppState,
     tool_router: ToolRouter<JournalMcp>,
 }
 
@@ -68,7 +70,7 @@ impl JournalMcp {
     pub fn new(state: AppState) -> Self {
         Self {
             state,
-            tool_router: portable(Self::tool_router()),
+            tool_router: TOOLS.clone(),
         }
     }
 
@@ -86,8 +88,7 @@ impl JournalMcp {
         let input = ReadCatchUp {
             since: a.since.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Open a session for this conversation with one sentence describing the goal. Returns the
@@ -103,8 +104,7 @@ impl JournalMcp {
             organization: a.organization.as_deref().map(OrganizationId::arg),
             repository: a.repository.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Close this conversation's session (`session`) with what happened: the handoff for the
@@ -134,8 +134,7 @@ impl JournalMcp {
             next_steps: a.next_steps.clone(),
             resolved: a.resolved.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// List earlier sessions, newest first, filtered by assistant, key, organization,
@@ -160,8 +159,7 @@ impl JournalMcp {
             limit: a.limit,
             cursor: a.cursor.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// List open loops: the open questions and next steps sessions handed on, each an item
@@ -179,8 +177,7 @@ impl JournalMcp {
             limit: a.limit,
             cursor: a.cursor.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Read one session and its actions (the calls made in it, oldest first): `session_id`
@@ -198,8 +195,7 @@ impl JournalMcp {
             cursor: a.cursor.clone(),
             writes_only: a.writes.unwrap_or(false),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Read one call (`entry_id`): its purpose, targets, outcome, input shape and results, with
@@ -213,8 +209,7 @@ impl JournalMcp {
         let input = GetEntry {
             call: CallId::arg(&a.entry_id),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Delete one session for good (`session_id`): the session, its calls and its summary; no
@@ -228,8 +223,7 @@ impl JournalMcp {
         let input = DeleteSession {
             session: SessionId::arg(&a.session_id),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Delete a whole day for good (`date`, YYYY-MM-DD, UTC): every session of your account
@@ -241,8 +235,7 @@ impl JournalMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = DeleteDay::parse(&a.date);
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Read week and month digests, newest first: sessions older than 14 days rolled into one
@@ -263,8 +256,7 @@ impl JournalMcp {
             from,
             to,
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Search the journal (full text over goals, outcomes, purposes, summaries and digests),
@@ -289,8 +281,7 @@ impl JournalMcp {
             to,
             limit: a.limit,
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Delete one week or month digest for good (`digest_id`). Needs chats:read and
@@ -304,8 +295,7 @@ impl JournalMcp {
         let input = DeleteDigest {
             digest: DigestId::arg(&a.digest_id),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Post a settled conversation held outside the API (`turns` of the user and the
@@ -335,8 +325,7 @@ impl JournalMcp {
             ended_at,
             turns: a.turns,
         };
-        self.run(&ctx, &a.conversation, &shape, input, Output::Journal)
-            .await
+        self.run(&ctx, &a.conversation, &shape, input).await
     }
 
     /// List the Records you can open: your account's own, and those of organizations where you
@@ -347,8 +336,7 @@ impl JournalMcp {
         Parameters(a): Parameters<RecordListArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.run(&ctx, &a.conversation, &a, ListRecords, Output::Ordinary)
-            .await
+        self.run(&ctx, &a.conversation, &a, ListRecords).await
     }
 
     /// Read a Record's lines, newest first. Needs records:read.
@@ -363,8 +351,7 @@ impl JournalMcp {
             limit: a.limit,
             cursor: a.cursor.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Ordinary)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Put a line on record (append-only). Needs records:write.
@@ -378,20 +365,68 @@ impl JournalMcp {
             record: RecordId::arg(&a.record_id),
             line: a.line.clone(),
         };
-        self.run(&ctx, &a.conversation, &a, input, Output::Ordinary)
-            .await
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for JournalMcp {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
                 "n8v-journal",
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::listed()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read(self, &request.uri, &ctx)
+            .await
+            .map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::listed()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 }
 
@@ -405,23 +440,10 @@ impl JournalMcp {
         conversation: &Conversation,
         args: &A,
         input: I,
-        output: Output,
     ) -> CallToolResult
     where
         I::Output: Serialize,
     {
-        let Some(parts) = ctx.extensions.get::<Parts>() else {
-            return tool_error("Internal error", "the request carried no HTTP parts", None);
-        };
-        let Some(principal) = parts.extensions.get::<Principal>() else {
-            return tool_error(
-                "Unauthorized",
-                "send `Authorization: Bearer <API key>`",
-                None,
-            );
-        };
-        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
-        let request_id = header("x-request-id").unwrap_or("-").to_owned();
         let arguments = serde_json::to_value(args).unwrap_or_default();
         if let Err(e) = check_lengths(&arguments) {
             return tool_error("Argument too long", &e, None);
@@ -432,48 +454,23 @@ impl JournalMcp {
             map.remove("session");
         }
         let tool = I::SPEC.name(Via::Mcp);
-        let path = format!("/mcp tools/call {tool}");
-        let raw = RawContext {
-            via: Via::Mcp,
+        let call = Call {
             purpose: conversation.purpose.as_deref(),
             session: conversation.session.as_deref(),
-            // An OAuth grant's calls are its client's, under the name shown at consent.
-            assistant: match &principal.oauth {
-                Some(_) => None,
-                None => header("x-assistant"),
-            },
-            user_agent: match &principal.oauth {
-                Some(oauth) => Some(oauth.client_name.as_str()),
-                None => header("user-agent"),
-            },
-            input_shape: Some(json!({ "arguments": shape })),
-            request_id: Some(&request_id),
-            method: "MCP",
-            path: &path,
+            input_shape: json!({ "arguments": shape }),
+            path: format!("/mcp tools/call {tool}"),
         };
-        let context = match CallContext::new(raw) {
-            Ok(context) => context,
-            Err(ContextError::Purpose(e)) => return tool_error("Bad purpose", &e, None),
-            Err(ContextError::Session(e)) => {
-                return tool_error("Bad session", &format!("session {e}"), None);
-            }
-            Err(ContextError::Assistant(e)) => return tool_error("Bad assistant", &e, None),
+        let finished = match self.execute(ctx, call, input).await {
+            Ok(finished) => finished,
+            Err(refused) => return tool_error(refused.title, &refused.detail, None),
         };
-        let finished = ops::run(&self.state, &principal.tenant, context, input).await;
         let session = finished.session.map(|s| s.to_string());
         match finished.result {
-            Err(e) => {
-                if e.status().is_server_error() {
-                    tracing::error!(%tool, %request_id, error = %e, "tool failed");
-                } else {
-                    tracing::info!(%tool, %request_id, status = e.status().as_u16(), "tool refused");
-                }
-                problem_result(&e, session.as_deref())
-            }
+            Err(e) => problem_result(&e, session.as_deref()),
             Ok(value) => {
                 let mut value = serde_json::to_value(value).unwrap_or(Value::Null);
-                if let (Output::Ordinary, Value::Object(map), Some(s)) =
-                    (output, &mut value, &session)
+                if let (true, Value::Object(map), Some(s)) =
+                    (surface::adds_session(&I::SPEC), &mut value, &session)
                 {
                     map.insert("session".into(), Value::String(s.clone()));
                 }
