@@ -2,8 +2,8 @@
 conformance suite, which cannot send headers of its own (its issue #453).
 
 Everything else passes through as the client sent it, `Host` and `Origin` included (the suite's
-DNS-rebinding scenario must reach the server's own checks), and responses are streamed back as
-they arrive, so SSE streams keep working.
+DNS-rebinding scenario must reach the server's own checks); a GET's SSE stream is passed on as
+it arrives, every other response goes back whole with its length.
 
 Usage: python3 bearer_proxy.py LISTEN_PORT UPSTREAM_URL   (the key in N8V_PROXY_BEARER)
 """
@@ -20,9 +20,11 @@ HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer", "transfe
 
 
 class Proxy(http.server.BaseHTTPRequestHandler):
-    # HTTP/1.0 to the client: each response ends when the connection closes, so a stream of
-    # unknown length needs no re-chunking.
-    protocol_version = "HTTP/1.0"
+    # HTTP/1.1 to the client: a whole response goes back with its length on a connection that
+    # stays open; only a stream of unknown length (a GET's SSE) ends by closing it. (Node 22's
+    # undici crashes, `assert(!this.paused)`, when a connection closes under a body it has
+    # paused: the suite cancels a large tools/list after its first event.)
+    protocol_version = "HTTP/1.1"
     upstream: urllib.parse.SplitResult
     bearer: str
 
@@ -39,9 +41,20 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             response = upstream.getresponse()
             self.send_response_only(response.status, response.reason)
             for name, value in response.getheaders():
-                if name.lower() not in HOP:
+                if name.lower() not in HOP and name.lower() != "content-length":
                     self.send_header(name, value)
+            streamed = self.command == "GET" and "text/event-stream" in (
+                response.getheader("content-type") or "")
+            if not streamed:
+                # Stateless MCP answers a POST with a finite body (JSON, or SSE that ends).
+                whole = response.read()
+                self.send_header("Content-Length", str(len(whole)))
+                self.end_headers()
+                self.wfile.write(whole)
+                self.wfile.flush()
+                return
             self.send_header("Connection", "close")
+            self.close_connection = True
             self.end_headers()
             while chunk := response.read1(65536):
                 self.wfile.write(chunk)
