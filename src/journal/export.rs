@@ -399,6 +399,11 @@ pub fn stream(
                     return;
                 }
             };
+            if text.is_empty() {
+                // Nothing to send (NDJSON's empty head): an empty chunk is no data for the reader.
+                progress = next;
+                continue;
+            }
             let wait = (tokio::time::Instant::now() + deadlines.stall).min(ends);
             match tokio::time::timeout_at(wait, chunks.send(Ok(text))).await {
                 Ok(Ok(())) => progress = next,
