@@ -348,18 +348,10 @@ struct Reading {
     tally: markdown::Tally,
 }
 
-/// How long an export may take: at most `stall` waiting for its reader to take the next
-/// chunk, at most `longest` in all. Either ends it early, as a failure midway does.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadlines {
-    pub stall: std::time::Duration,
-    pub longest: std::time::Duration,
-}
-
 /// The export as text chunks (a page of items each), read in one read-only snapshot
 /// transaction. The reading runs in a task of its own, a chunk ahead of the reader: when the
-/// reader takes nothing for `deadlines.stall`, goes away, or the export passes
-/// `deadlines.longest`, the task ends and the transaction is rolled back, so a stalled reader
+/// reader takes nothing for `limits.stall`, goes away, or the export passes `limits.longest`,
+/// the task ends and the transaction is rolled back, so a stalled reader
 /// holds a connection and a snapshot for a bounded time. `hold` (the export's slot) is kept
 /// until the task ends.
 pub fn stream(
@@ -367,7 +359,7 @@ pub fn stream(
     tenant: Tenant,
     format: Format,
     now: DateTime<Utc>,
-    deadlines: Deadlines,
+    limits: crate::config::ExportLimits,
     hold: impl Send + 'static,
 ) -> impl Stream<Item = Result<String>> {
     let (chunks, taken) = tokio::sync::mpsc::channel::<Result<String>>(1);
@@ -377,7 +369,7 @@ pub fn stream(
     let finishes = finished.clone();
     tokio::spawn(async move {
         let _hold = hold;
-        let ends = tokio::time::Instant::now() + deadlines.longest;
+        let ends = tokio::time::Instant::now() + limits.longest;
         let mut progress = Progress::Begin(db, tenant, now);
         loop {
             let chunk = tokio::time::timeout_at(ends, step(progress, format)).await;
@@ -393,7 +385,7 @@ pub fn stream(
                 }
                 Err(_) => {
                     tracing::warn!(
-                        longest_secs = deadlines.longest.as_secs(),
+                        longest_secs = limits.longest.as_secs(),
                         "an export took longer than N8V_EXPORT_LONGEST_SECONDS; ended early"
                     );
                     return;
@@ -404,14 +396,14 @@ pub fn stream(
                 progress = next;
                 continue;
             }
-            let wait = (tokio::time::Instant::now() + deadlines.stall).min(ends);
+            let wait = (tokio::time::Instant::now() + limits.stall).min(ends);
             match tokio::time::timeout_at(wait, chunks.send(Ok(text))).await {
                 Ok(Ok(())) => progress = next,
                 // The reader went away.
                 Ok(Err(_)) => return,
                 Err(_) => {
                     tracing::warn!(
-                        stall_secs = deadlines.stall.as_secs(),
+                        stall_secs = limits.stall.as_secs(),
                         "an export's reader took no data for N8V_EXPORT_STALL_SECONDS (or the \
                          export passed N8V_EXPORT_LONGEST_SECONDS); ended early"
                     );

@@ -80,17 +80,12 @@ pub(crate) fn streamed(state: &AppState, plan: ExportPlan) -> Response {
         Format::Ndjson => ("application/x-ndjson", "ndjson"),
         Format::Markdown => ("text/markdown; charset=utf-8", "md"),
     };
-    let limits = state.exports.limits();
-    let deadlines = export::Deadlines {
-        stall: limits.stall,
-        longest: limits.longest,
-    };
     let body = export::stream(
         state.db.clone(),
         plan.tenant,
         plan.format,
         plan.now,
-        deadlines,
+        state.exports.limits(),
         plan.slot,
     )
     .inspect_err(|e| tracing::error!(error = %e, "the export stopped midway"));
