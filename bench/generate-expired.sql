@@ -1,13 +1,14 @@
 -- Scenario 4's data, as the owner: 1,000,000 calls past the 90-day call retention, in 10
 -- accounts of 2,000 sessions with 50 calls each (within the caps, so retention expires them,
--- it does not cap them). The sessions themselves are kept (400 days).
+-- it does not cap them). The sessions themselves are kept (400 days). :scale (bench/run's SCALE,
+-- 1 as documented) scales the sessions.
 INSERT INTO accounts (account_id, name, kind)
 SELECT gen_random_uuid(), 'expired ' || g, 'customer' FROM generate_series(1, 10) g;
 
 CREATE TEMP TABLE gen_sessions AS
 SELECT a.account_id, gen_random_uuid() AS session_id, gen_random_uuid() AS credential_id,
        now() - interval '100 days' - g * interval '1 minute' AS t
-  FROM accounts a, generate_series(1, 2000) g WHERE a.name LIKE 'expired %';
+  FROM accounts a, generate_series(1, greatest(1, round(2000 * :scale))::int) g WHERE a.name LIKE 'expired %';
 
 INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, scopes,
     started_at, last_activity_at, ended_at, end_reason, journal_only)

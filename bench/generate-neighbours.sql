@@ -4,9 +4,10 @@
 -- about a login timeout (the search's matches). The sessions' counts are folded as the
 -- service folds them (migration 0015): an open session up to 30 s before its stored last
 -- activity (the append folds when it moves that bound), an ended one up to 30 s before its end.
+-- :scale (bench/run's SCALE, 1 as documented) scales :busy's calls.
 CREATE TEMP TABLE plan AS
     SELECT :'small'::uuid AS account_id, 1 AS calls, true AS ended
-    UNION ALL SELECT :'busy'::uuid, 10000, false
+    UNION ALL SELECT :'busy'::uuid, greatest(1, round(10000 * :scale))::int, false
     UNION ALL SELECT :'tiny'::uuid, 1, false;
 
 CREATE TEMP TABLE gen_sessions AS

@@ -7,18 +7,20 @@
 -- difference is the history behind them. Every account has exactly five sessions whose goal
 -- the search finds ("login timeout"), spread over its history; the others' goals differ, so
 -- the caps account's search answers as many matches as the small account's out of 2,000 times
--- the history.
+-- the history. :scale (bench/run's SCALE, 1 as documented) scales every account's sessions
+-- (at least 10 each).
 INSERT INTO accounts (account_id, name, kind)
 SELECT gen_random_uuid(), 'other ' || g, 'customer' FROM generate_series(1, 200) g;
 
 CREATE TEMP TABLE plan AS
-    SELECT :'big'::uuid AS account_id, 20000 AS sessions
+    SELECT :'big'::uuid AS account_id, greatest(10, round(20000 * :scale))::int AS sessions
     UNION ALL SELECT :'small'::uuid, 10
-    UNION ALL SELECT account_id, 1000 FROM accounts WHERE name LIKE 'other %';
+    UNION ALL SELECT account_id, greatest(10, round(1000 * :scale))::int FROM accounts
+     WHERE name LIKE 'other %';
 
 CREATE TEMP TABLE gen_sessions AS
 SELECT p.account_id, gen_random_uuid() AS session_id, gen_random_uuid() AS credential_id,
-       now() - interval '1 hour' - g * interval '30 days' / greatest(p.sessions, 20000) AS t,
+       now() - interval '1 hour' - g * interval '30 days' / (SELECT max(sessions) FROM plan) AS t,
        CASE WHEN g % (p.sessions / 5) = 0 THEN 'Fix the login timeout in the mobile client'
             ELSE 'Review nightly report ' || (g % 97) || ' and tidy the build scripts' END AS goal
   FROM plan p, generate_series(1, p.sessions) g;
