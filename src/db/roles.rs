@@ -25,6 +25,8 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("records", "SELECT"),
     ("record_entries", "SELECT, INSERT"),
     ("journal_sessions", "SELECT, INSERT, UPDATE, DELETE"),
+    // The session read model, read with the caller's rights (0025).
+    ("journal_session_reads", "SELECT"),
     ("journal_calls", "SELECT, INSERT, DELETE"),
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
@@ -72,6 +74,7 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_call_matches(tsquery, timestamptz)",
     // The counts and purposes folded onto a session, and the reads that add to them (0015, 0016).
     "n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])",
+    "n8v_session_fold(journal_sessions, timestamptz)",
     "n8v_recent_purposes(text[], text[])",
     "n8v_marked_purposes(text[], text[])",
     "n8v_first_distinct(text[], text[], integer)",

@@ -12,8 +12,8 @@
 
 use super::handoff::Line;
 use super::loops::{self, Loop, LoopKind};
-use super::sessions::ACTIVITY_SLACK;
-use super::views::{self, OWNED_ORGANIZATIONS, Session, SessionRow, active_sessions_sql};
+use super::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
+use super::views::{self, Session};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, ItemId, Kind, OrganizationId, RecordId, SessionId, TypedId};
@@ -266,17 +266,12 @@ pub async fn catch_up(
     include_records: bool,
     now: DateTime<Utc>,
 ) -> Result<CatchUp> {
-    let mut rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(catch_up_sql()))
-        .bind(since)
-        .bind(MAX_SESSIONS + 1)
-        .bind(since - ACTIVITY_SLACK)
-        .fetch_all(tx.conn())
-        .await?;
+    let mut rows = session_reads::active(tx, since, MAX_SESSIONS + 1, Active::ByActivity).await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
     let mut sessions = Vec::new();
     let mut used = 0;
-    for session in rows.into_iter().map(Session::from) {
+    for session in rows {
         let size = serde_json::to_string(&session).map_or(0, |json| json.len());
         if used + size > MAX_SESSION_CHARS && !sessions.is_empty() {
             more = true;
@@ -352,7 +347,7 @@ pub async fn catch_up(
 /// The brief's sessions: `$1` since, `$2` how many, `$3` since less the activity slack (the
 /// stored last activity is a lower bound). Public for the plan tests (`tests/api/plans.rs`).
 pub fn catch_up_sql() -> String {
-    active_sessions_sql("journal_sessions.last_activity_at DESC, session_id DESC")
+    ACTIVE_BY_ACTIVITY.to_owned()
 }
 
 struct ChangeRow {
@@ -360,26 +355,59 @@ struct ChangeRow {
     name: String,
     organization_id: Option<Uuid>,
     count: i64,
+    newest: DateTime<Utc>,
     newest_lines: Vec<String>,
 }
 
+/// The Records the caller can read that changed since `since`, most recently changed first:
+/// its own account's, then (only when it can read other accounts' Records, as an organization's
+/// member) those. Each Record's entries are counted from its own index, the caller's account
+/// named as a value: otherwise the planner, unable to tell one account's entries from another's,
+/// expected every account's entries since `since` under the entries' policy (a plan costed so
+/// high that it was compiled, `jit`), which made the brief cost ten session lists next to a busy
+/// neighbour (`bench/run` scenario 3, issue 35).
 #[tracing::instrument(skip_all, err)]
 async fn record_changes(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<Vec<RecordChange>> {
-    let rows = sqlx::query_as!(
-        ChangeRow,
-        r#"SELECT r.record_id, r.name, r.organization_id, count(*) AS "count!",
-                  (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2]
-                    AS "newest_lines!"
-           FROM records r
-           JOIN record_entries e ON e.account_id = r.account_id AND e.record_id = r.record_id
-           WHERE e.created_at >= $1
-           GROUP BY r.record_id, r.name, r.organization_id
-           ORDER BY max(e.created_at) DESC"#,
+    let me = tx.tenant().account_id;
+    let own = sqlx::query!(
+        r#"WITH changed AS (
+               SELECT r.record_id, r.name, r.organization_id, c.count, c.newest, c.newest_lines
+                 FROM records r CROSS JOIN LATERAL (
+                      SELECT count(*) AS count, max(e.created_at) AS newest,
+                             (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2]
+                               AS newest_lines
+                        FROM record_entries e
+                       WHERE e.account_id = $3 AND e.record_id = r.record_id
+                         AND e.created_at >= $1) c
+                WHERE r.account_id = $3 AND c.count > 0)
+           SELECT c.record_id AS "record_id?", c.name AS "name?", c.organization_id,
+                  c.count AS "count?", c.newest AS "newest?", c.newest_lines AS "newest_lines?",
+                  EXISTS (SELECT 1 FROM records o WHERE o.account_id <> $3) AS "others!"
+             FROM (SELECT) one LEFT JOIN changed c ON true"#,
         since,
-        NEWEST_LINES
+        NEWEST_LINES,
+        me
     )
     .fetch_all(tx.conn())
     .await?;
+    let others = own.first().is_some_and(|r| r.others);
+    let mut rows: Vec<ChangeRow> = own
+        .into_iter()
+        .filter_map(|r| {
+            Some(ChangeRow {
+                record_id: r.record_id?,
+                name: r.name?,
+                organization_id: r.organization_id,
+                count: r.count?,
+                newest: r.newest?,
+                newest_lines: r.newest_lines?,
+            })
+        })
+        .collect();
+    if others {
+        rows.extend(others_record_changes(tx, since, me).await?);
+    }
+    rows.sort_by(|a, b| b.newest.cmp(&a.newest).then(a.record_id.cmp(&b.record_id)));
     Ok(rows
         .into_iter()
         .map(|r| RecordChange {
@@ -392,9 +420,35 @@ async fn record_changes(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<Vec<R
         .collect())
 }
 
+/// [`record_changes`] of the other accounts' Records the caller can read (an organization's, as
+/// a member).
+async fn others_record_changes(
+    tx: &mut TenantTx,
+    since: DateTime<Utc>,
+    me: Uuid,
+) -> Result<Vec<ChangeRow>> {
+    Ok(sqlx::query_as!(
+        ChangeRow,
+        r#"SELECT r.record_id, r.name, r.organization_id, c.count AS "count!",
+                  c.newest AS "newest!", c.newest_lines AS "newest_lines!"
+             FROM records r CROSS JOIN LATERAL (
+                  SELECT count(*) AS count, max(e.created_at) AS newest,
+                         (array_agg(e.line ORDER BY e.created_at DESC, e.entry_id DESC))[1:$2]
+                           AS newest_lines
+                    FROM record_entries e
+                   WHERE e.account_id = r.account_id AND e.record_id = r.record_id
+                     AND e.created_at >= $1) c
+            WHERE r.account_id <> $3 AND c.count > 0"#,
+        since,
+        NEWEST_LINES,
+        me
+    )
+    .fetch_all(tx.conn())
+    .await?)
+}
+
 pub const MAX_ORGANIZATION_ACTIVITY: i64 = 50;
 
-#[derive(sqlx::FromRow)]
 struct ActivityRow {
     call_id: Uuid,
     organization_id: Uuid,
@@ -407,21 +461,24 @@ struct ActivityRow {
 
 /// Other accounts' calls on the Records of organizations the caller owns. Whether the caller
 /// may see them is the policy's business (`journal_calls_org_activity`: owners with
-/// `orgs:read`); naming the owned organizations lets `journal_calls_by_org` serve the read.
+/// `orgs:read`); naming the owned organizations (as `views::OWNED_ORGANIZATIONS` does) lets
+/// `journal_calls_by_org` serve the read.
 #[tracing::instrument(skip_all, err)]
 async fn organization_activity(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
 ) -> Result<Vec<OrganizationActivity>> {
-    let rows: Vec<ActivityRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT call_id, organization_id, account_id, operation, purpose, wrote, created_at \
-         FROM journal_calls \
-         WHERE organization_id = ANY ({OWNED_ORGANIZATIONS}) \
-           AND account_id <> n8v_account() AND created_at >= $1 \
-         ORDER BY created_at DESC, call_id DESC LIMIT $2"
-    )))
-    .bind(since)
-    .bind(MAX_ORGANIZATION_ACTIVITY)
+    let rows = sqlx::query_as!(
+        ActivityRow,
+        r#"SELECT call_id, organization_id AS "organization_id!", account_id, operation, purpose,
+                  wrote, created_at
+             FROM journal_calls
+            WHERE organization_id = ANY (CAST((SELECT n8v_owned_organizations()) AS uuid[]))
+              AND account_id <> n8v_account() AND created_at >= $1
+            ORDER BY created_at DESC, call_id DESC LIMIT $2"#,
+        since,
+        MAX_ORGANIZATION_ACTIVITY
+    )
     .fetch_all(tx.conn())
     .await?;
     Ok(rows

@@ -9,10 +9,8 @@
 
 use super::digests::{DIGEST_COLUMNS, Digest, DigestRow};
 use super::loops::{self, Loop};
-use super::views::{
-    CALL_COLUMNS, Call, CallRow, OWNED_ORGANIZATIONS, SESSION_COLUMNS, Session, SessionRow,
-    visible_sessions,
-};
+use super::session_reads;
+use super::views::{CALL_COLUMNS, Call, CallRow, OWNED_ORGANIZATIONS, Session, visible_sessions};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::Result;
 use crate::ids::{AccountId, SessionId};
@@ -143,16 +141,6 @@ impl ExportItem {
     }
 }
 
-/// The sessions the list shows, oldest first, after `($1, $2)`, `$3` of them.
-pub fn sessions_sql() -> String {
-    let order = "started_at, session_id LIMIT $3";
-    let from = visible_sessions(
-        "NOT journal_only AND (started_at, session_id) > ($1, $2)",
-        Some(order),
-    );
-    format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
-}
-
 /// The calls of those sessions, oldest first, after `($1, $2)`, `$3` of them: the account's
 /// own from its time index, then those of the organizations it owns from their sessions.
 /// The own session's check is a scalar subquery, not `EXISTS`: the planner turned `EXISTS` into
@@ -182,7 +170,11 @@ pub fn calls_sql() -> String {
 /// `$3` of them. The time is the ledger's for the snapshot the summary describes; an episode's
 /// summary has none (it came with the session) and takes the session's end.
 pub fn summaries_sql() -> String {
-    let from = visible_sessions("NOT journal_only AND summary IS NOT NULL", None);
+    let from = visible_sessions(
+        "journal_sessions",
+        "NOT journal_only AND summary IS NOT NULL",
+        None,
+    );
     format!(
         "SELECT * FROM (SELECT s.session_id, s.summary, s.summary_model, s.summary_cost_usd, \
                 s.summary_input_tokens, s.summary_output_tokens, s.summary_note, \
@@ -258,10 +250,10 @@ impl Source {
         }
         let after = self.after;
         let items: Vec<ExportItem> = match self.kind {
-            Kind::Session => rows::<SessionRow>(tx, sessions_sql(), after)
+            Kind::Session => session_reads::export_page(tx, after, PAGE)
                 .await?
                 .into_iter()
-                .map(|r| ExportItem::Session(Box::new(r.into())))
+                .map(|s| ExportItem::Session(Box::new(s)))
                 .collect(),
             Kind::Call => rows::<CallRow>(tx, calls_sql(), after)
                 .await?

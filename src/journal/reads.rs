@@ -3,10 +3,8 @@
 
 use super::AuditEntry;
 use super::cursor::Cursor;
-use super::views::{
-    AuditRow, CALL_COLUMNS, Call, CallRow, SESSION_COLUMNS, Session, SessionRow, conditions,
-    escape_like, visible_sessions,
-};
+use super::session_reads::{self, COLUMNS as SESSION_COLUMNS, SessionRow};
+use super::views::{AuditRow, Call, CallRow, Session, conditions, escape_like, visible_sessions};
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};
@@ -65,7 +63,8 @@ pub async fn list_sessions(
 /// The session list's SQL for these filters: `$1` assistant, `$2` key, `$3` organization, `$4`
 /// repository, `$5`/`$6` from/to, `$7`/`$8` the cursor, `$9` the limit. Only the filters given
 /// become conditions (see `visible_sessions`); every value is still bound at its place, so each
-/// combination is one prepared statement. Public for the plan tests (`tests/api/plans.rs`).
+/// combination is one prepared statement. The sessions are the read model's
+/// (`journal_session_reads`). Public for the plan tests (`tests/api/plans.rs`).
 pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
     let conds = conditions(
         &["NOT journal_only"],
@@ -83,7 +82,7 @@ pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
         ],
     );
     let order = "started_at DESC, session_id DESC LIMIT $9";
-    let from = visible_sessions(&conds, Some(order));
+    let from = visible_sessions("journal_session_reads", &conds, Some(order));
     format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
 }
 
@@ -106,13 +105,8 @@ fn paginate<R, T: From<R>>(
 
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn session(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
-    let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {SESSION_COLUMNS} FROM journal_sessions WHERE session_id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(tx.conn())
-    .await?;
-    row.map(Session::from)
+    session_reads::one(tx, id)
+        .await?
         .ok_or_else(|| Error::not_found(Kind::Session, &id.to_string()))
 }
 
@@ -125,18 +119,22 @@ pub async fn actions(
     cursor: Option<Cursor>,
     writes_only: bool,
 ) -> Result<Page<Call>> {
-    let rows: Vec<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {CALL_COLUMNS} FROM journal_calls \
-         WHERE account_id = $1 AND session_id = $2 AND (NOT $3 OR wrote) \
-           AND ($4::timestamptz IS NULL OR (created_at, call_id) > ($4, $5)) \
-         ORDER BY created_at, call_id LIMIT $6"
-    )))
-    .bind(session.account_id)
-    .bind(session.id)
-    .bind(writes_only)
-    .bind(cursor.map(|c| c.at))
-    .bind(cursor.map(|c| c.id))
-    .bind(limit + 1)
+    let rows = sqlx::query_as!(
+        CallRow,
+        "SELECT call_id, session_id, operation, purpose, target_ids, status, ok, input_shape,
+                result_ids, result_count, wrote, journal_read, duration_ms, audit_id,
+                organization_id, created_at
+           FROM journal_calls
+          WHERE account_id = $1 AND session_id = $2 AND (NOT $3 OR wrote)
+            AND ($4::timestamptz IS NULL OR (created_at, call_id) > ($4, $5))
+          ORDER BY created_at, call_id LIMIT $6",
+        session.account_id.0,
+        session.id.0,
+        writes_only,
+        cursor.map(|c| c.at),
+        cursor.map(|c| c.id),
+        limit + 1
+    )
     .fetch_all(tx.conn())
     .await?;
     Ok(paginate(rows, limit, |r| Cursor {
@@ -147,10 +145,14 @@ pub async fn actions(
 
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn call(tx: &mut TenantTx, id: CallId) -> Result<Call> {
-    let row: Option<CallRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1"
-    )))
-    .bind(id)
+    let row = sqlx::query_as!(
+        CallRow,
+        "SELECT call_id, session_id, operation, purpose, target_ids, status, ok, input_shape,
+                result_ids, result_count, wrote, journal_read, duration_ms, audit_id,
+                organization_id, created_at
+           FROM journal_calls WHERE call_id = $1",
+        id.0
+    )
     .fetch_optional(tx.conn())
     .await?;
     row.map(Call::from)

@@ -109,10 +109,9 @@ const EXPIRED_SESSIONS: (&str, Batch) = ("expired sessions", |before, batch| {
     sqlx::query!(
         "DELETE FROM journal_sessions WHERE account_id = n8v_account()
            AND session_id = ANY ((SELECT n8v_lock_for_deletion(ARRAY(
-               SELECT session_id FROM journal_sessions
-               WHERE account_id = n8v_account() AND last_activity_at < $1
-                 AND n8v_last_activity(account_id, session_id, last_activity_at) < $1
-               ORDER BY last_activity_at LIMIT $2)))::uuid[])",
+               SELECT session_id FROM journal_session_reads
+               WHERE account_id = n8v_account() AND activity_bound < $1 AND last_activity_at < $1
+               ORDER BY activity_bound LIMIT $2)))::uuid[])",
         before,
         batch
     )

@@ -4,7 +4,8 @@
 use super::SessionRules;
 use super::handoff::Handoff;
 use super::loops;
-use super::views::{SESSION_COLUMNS, Session, SessionRow};
+use super::session_reads;
+use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{self, OrganizationId, SessionId};
@@ -14,53 +15,22 @@ use uuid::Uuid;
 
 /// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
 /// when it is further behind than this, so concurrent calls do not queue on the session's row.
-/// The exact value is `n8v_last_activity(…)` (migration 0010): the later of the stored bound
-/// and the newest call, so `stored <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the
-/// stored bound (an index serves it) and read the exact value only in the band where the bound
-/// alone cannot decide.
+/// The exact value is the read model's `last_activity_at` (`journal_session_reads`, migration
+/// 0025): the later of the stored bound (its `activity_bound`) and the newest call, so `stored
+/// <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the stored bound (an index serves it)
+/// and read the exact value only in the band where the bound alone cannot decide.
 pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 
-/// The exact last activity of the `journal_sessions` row in scope. (The write path's own
-/// statement, `calls::record`, writes it out instead: a SQL function that is not inlined is
-/// planned again on every execution, which the hot path cannot afford; written out in the
-/// reads' target lists, though, the planner evaluated it far more often.)
-pub(crate) const LAST_ACTIVITY: &str = last_activity!();
-
-/// The number of calls of the `journal_sessions` row in scope (folded, plus those since).
-pub(crate) const CALL_COUNT: &str = call_count!("counted_calls", "");
-
-/// How far behind its own time a fold of a session's counts stops (migration 0015): a call is
-/// folded only once it is older than this, so a call still being committed (a request lasts at
-/// most the request timeout, 30 s by default) is never passed over.
-pub const COUNT_LAG: &str = "interval '30 seconds'";
-
-/// The SET item that folds the calls of the `journal_sessions` row in scope made up to
-/// `{through}` less [`COUNT_LAG`] into its counts and its folded purposes (migrations 0015 and
-/// 0016). Every statement that closes a session (or moves its stored last activity, see
-/// [`touch`]) folds: the row is written anyway.
-macro_rules! fold_calls {
-    ($through:literal) => {
-        concat!(
-            "(counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) = \
-             (SELECT journal_sessions.counted_calls + f.calls, \
-               journal_sessions.counted_writes + f.writes, \
-               GREATEST(journal_sessions.counted_through, ",
-            $through,
-            "::timestamptz - interval '30 seconds'), f.purposes, f.marked \
-             FROM n8v_own_call_fold(journal_sessions.session_id, journal_sessions.counted_through, ",
-            $through,
-            "::timestamptz - interval '30 seconds', journal_sessions.folded_purposes, \
-               journal_sessions.folded_marked) f)"
-        )
-    };
-}
+// Every statement that closes a session (or moves its stored last activity, see [`touch`])
+// folds its calls into its counts and folded purposes: the row is written anyway. What the
+// fold stores is `n8v_session_fold` (migration 0025), with the fold's lag.
 
 /// Writes a session's row for a call recorded in it (`calls::RECORD` says when it is due: its
 /// stored last activity is more than [`ACTIVITY_SLACK`] behind, or its `journal_only` mark must
 /// flip): moves the stored last activity up to the call's time, keeps the mark only while every
 /// call reads the journal, and folds the calls made until 30 s earlier into its counts and folded
-/// purposes. The condition is checked again here: a concurrent call's touch may have written
-/// the row meanwhile.
+/// purposes (`n8v_session_fold`). The condition is checked again here: a concurrent call's touch
+/// may have written the row meanwhile.
 #[tracing::instrument(skip_all, err)]
 pub async fn touch(
     tx: &mut TenantTx,
@@ -68,17 +38,18 @@ pub async fn touch(
     at: DateTime<Utc>,
     journal_read: bool,
 ) -> Result<()> {
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE journal_sessions SET last_activity_at = GREATEST(last_activity_at, $2), \
-             journal_only = journal_only AND $3, {} \
-         WHERE account_id = n8v_account() AND session_id = $1 \
+    sqlx::query!(
+        "UPDATE journal_sessions SET last_activity_at = GREATEST(last_activity_at, $2),
+             journal_only = journal_only AND $3,
+             (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
+                 (SELECT * FROM n8v_session_fold(journal_sessions, $2))
+         WHERE account_id = n8v_account() AND session_id = $1
            AND (last_activity_at < $4 OR (journal_only AND NOT $3))",
-        fold_calls!("$2")
-    )))
-    .bind(id)
-    .bind(at)
-    .bind(journal_read)
-    .bind(at - ACTIVITY_SLACK)
+        id.0,
+        at,
+        journal_read,
+        at - ACTIVITY_SLACK
+    )
     .execute(tx.conn())
     .await?;
     Ok(())
@@ -161,45 +132,52 @@ pub async fn join_or_issue(
     let scopes = tx.tenant().scopes.names();
     let fresh_after = now - rules.quiet;
     let born_after = now - rules.max_age;
-    let open: Option<SessionId> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT session_id FROM journal_sessions \
-         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5) \
-           AND (kind = 'explicit' OR (started_at > $3 AND (last_activity_at > $2 \
-                OR (last_activity_at > $4 AND {LAST_ACTIVITY} > $2)))) \
-         ORDER BY {LAST_ACTIVITY} DESC, session_id DESC LIMIT 1"
-    )))
-    .bind(&scopes)
-    .bind(fresh_after)
-    .bind(born_after)
-    .bind(fresh_after - ACTIVITY_SLACK)
-    .bind(&opening.assistant)
+    let open = sqlx::query_scalar!(
+        r#"SELECT session_id AS "session_id!: SessionId" FROM journal_session_reads
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5)
+             AND (kind = 'explicit' OR (started_at > $3 AND (activity_bound > $2
+                  OR (activity_bound > $4 AND last_activity_at > $2))))
+           ORDER BY last_activity_at DESC, session_id DESC LIMIT 1"#,
+        &scopes,
+        fresh_after,
+        born_after,
+        fresh_after - ACTIVITY_SLACK,
+        &opening.assistant
+    )
     .fetch_optional(tx.conn())
     .await?;
     if let Some(id) = open {
         return Ok(id);
     }
-    let retired: Vec<(Uuid, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired', {} \
-         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5) \
-           AND ({LAST_ACTIVITY} <= $2 OR started_at <= $3) \
-         RETURNING session_id, {CALL_COUNT}",
-        fold_calls!("$4")
-    )))
-    .bind(&scopes)
-    .bind(fresh_after)
-    .bind(born_after)
-    .bind(now)
-    .bind(&opening.assistant)
+    // Stale: its exact last activity (the read model's) is past the quiet time, or it is too old.
+    let retired = sqlx::query_scalar!(
+        r#"UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired',
+               (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
+                   (SELECT * FROM n8v_session_fold(journal_sessions, $4))
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5)
+             AND (started_at <= $3
+                  OR (SELECT r.last_activity_at FROM journal_session_reads r
+                       WHERE r.account_id = journal_sessions.account_id
+                         AND r.session_id = journal_sessions.session_id) <= $2)
+           RETURNING session_id"#,
+        &scopes,
+        fresh_after,
+        born_after,
+        now,
+        &opening.assistant
+    )
     .fetch_all(tx.conn())
     .await?;
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
-    let closed: Vec<SessionId> = retired.iter().map(|(s, _)| SessionId(*s)).collect();
-    for (session, calls) in retired {
-        enqueue_summary(tx, session, calls).await?;
+    if !retired.is_empty() {
+        for (session, calls) in session_reads::own_call_counts(tx, &retired).await? {
+            enqueue_summary(tx, session, calls).await?;
+        }
+        let closed: Vec<SessionId> = retired.into_iter().map(SessionId).collect();
+        loops::open_from_closed(tx, &closed, None, now).await?;
     }
-    loops::open_from_closed(tx, &closed, None, now).await?;
     let inserted = sqlx::query_scalar!(
         r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
                repository, scopes, started_at, last_activity_at)
@@ -247,23 +225,23 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
         }
     }
     let scopes = tx.tenant().scopes.names();
-    let row: SessionRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant, \
-             organization_id, repository, scopes, goal, started_at, last_activity_at) \
-         VALUES (n8v_account(), $1, n8v_credential(), 'explicit', $2, $3, $4, $5, $6, $7, $7) \
-         RETURNING {SESSION_COLUMNS}"
-    )))
-    .bind(ids::new_id())
-    .bind(&opening.assistant)
-    .bind(opening.organization)
-    .bind(&opening.repository)
-    .bind(&scopes)
-    .bind(&opening.goal)
-    .bind(now)
+    let id = sqlx::query_scalar!(
+        r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
+               organization_id, repository, scopes, goal, started_at, last_activity_at)
+           VALUES (n8v_account(), $1, n8v_credential(), 'explicit', $2, $3, $4, $5, $6, $7, $7)
+           RETURNING session_id AS "session_id: SessionId""#,
+        ids::new_id(),
+        &opening.assistant,
+        opening.organization.map(|o| o.0),
+        opening.repository.as_deref(),
+        &scopes,
+        opening.goal.as_deref(),
+        now
+    )
     .fetch_one(tx.conn())
     .await?;
     crate::telemetry::sessions_opened("explicit", 1);
-    Ok(row.into())
+    written(tx, id).await
 }
 
 /// Closes one of the caller's own open sessions with its outcome, exactly once: the update
@@ -279,21 +257,26 @@ pub async fn end(
     purpose: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<Session> {
-    let row: Option<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3, \
-             handoff = $4, last_activity_at = GREATEST(last_activity_at, $2), {} \
-         WHERE account_id = n8v_account() AND credential_id = n8v_credential() \
-           AND session_id = $1 AND ended_at IS NULL \
-         RETURNING {SESSION_COLUMNS}",
-        fold_calls!("$2")
-    )))
-    .bind(id)
-    .bind(now)
-    .bind(outcome)
-    .bind(handoff.map(sqlx::types::Json))
+    let handoff = handoff
+        .map(serde_json::to_value)
+        .transpose()
+        .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let ended = sqlx::query_scalar!(
+        r#"UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3,
+               handoff = $4, last_activity_at = GREATEST(last_activity_at, $2),
+               (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
+                   (SELECT * FROM n8v_session_fold(journal_sessions, $2))
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND session_id = $1 AND ended_at IS NULL
+           RETURNING session_id AS "session_id: SessionId""#,
+        id.0,
+        now,
+        outcome,
+        handoff
+    )
     .fetch_optional(tx.conn())
     .await?;
-    let Some(row) = row else {
+    let Some(id) = ended else {
         // Not one of ours (404), or closed already (409). The id came in the path, so the
         // answer speaks of that, not of the X-Session-Id header the caller may never have sent.
         return Err(match own_session_end(tx, id).await? {
@@ -307,10 +290,11 @@ pub async fn end(
             )),
         });
     };
-    enqueue_summary(tx, id.0, row.call_count).await?;
+    let session = written(tx, id).await?;
+    enqueue_summary(tx, id.0, session.call_count).await?;
     loops::open_from_closed(tx, &[id], purpose, now).await?;
     crate::telemetry::sessions_closed("ended", 1);
-    Ok(row.into())
+    Ok(session)
 }
 
 /// Closes a session the sweep found quiet (unless a call came in meanwhile or it was closed
@@ -325,32 +309,32 @@ pub async fn close_quiet(
     // The candidate's stored bound is past the cutoff; its exact last activity decides. A
     // session still active gets its stored bound brought up to date instead, so the sweep does
     // not find it again.
-    let closed: Option<(bool, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "WITH exact AS (SELECT {LAST_ACTIVITY} AS at FROM journal_sessions \
-             WHERE account_id = n8v_account() AND session_id = $1) \
-         UPDATE journal_sessions SET last_activity_at = exact.at, \
-             ended_at = CASE WHEN exact.at <= $2 THEN $3::timestamptz END, \
-             end_reason = CASE WHEN exact.at <= $2 THEN 'quiet' END, {} \
-         FROM exact \
-         WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL \
-           AND last_activity_at <= $2 \
-         RETURNING ended_at IS NOT NULL, {CALL_COUNT}",
-        fold_calls!("$3")
-    )))
-    .bind(session)
-    .bind(cutoff)
-    .bind(now)
+    let closed = sqlx::query_scalar!(
+        r#"WITH exact AS (SELECT last_activity_at AS at FROM journal_session_reads
+               WHERE account_id = n8v_account() AND session_id = $1)
+           UPDATE journal_sessions SET last_activity_at = exact.at,
+               ended_at = CASE WHEN exact.at <= $2 THEN $3::timestamptz END,
+               end_reason = CASE WHEN exact.at <= $2 THEN 'quiet' END,
+               (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
+                   (SELECT * FROM n8v_session_fold(journal_sessions, $3))
+           FROM exact
+           WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL
+             AND last_activity_at <= $2
+           RETURNING ended_at IS NOT NULL AS "closed!""#,
+        session,
+        cutoff,
+        now
+    )
     .fetch_optional(tx.conn())
     .await?;
-    let closed = closed.and_then(|(closed, calls)| closed.then_some(calls));
-    match closed {
-        Some(calls) => {
-            enqueue_summary(tx, session, calls).await?;
-            loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
-            Ok(true)
-        }
-        None => Ok(false),
+    if closed != Some(true) {
+        return Ok(false);
     }
+    for (session, calls) in session_reads::own_call_counts(tx, &[session]).await? {
+        enqueue_summary(tx, session, calls).await?;
+    }
+    loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
+    Ok(true)
 }
 
 /// Open sessions quiet since before `cutoff`, across accounts (ids only), oldest first. The
@@ -373,6 +357,13 @@ pub async fn quiet(
         .into_iter()
         .map(|r| (r.account_id, r.session_id))
         .collect())
+}
+
+/// A session the caller just wrote, as the reads answer it.
+async fn written(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
+    session_reads::one(tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found(ids::Kind::Session, &id.to_string()))
 }
 
 /// A closed session's summary job, in the same transaction as the close.

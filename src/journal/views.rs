@@ -119,38 +119,11 @@ pub struct Provisional {
     pub recent_purposes: Vec<String>,
 }
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct SessionRow {
-    pub account_id: Uuid,
-    pub session_id: Uuid,
-    pub credential_id: Uuid,
-    pub kind: String,
-    pub assistant: String,
-    pub organization_id: Option<Uuid>,
-    pub repository: Option<String>,
-    pub scopes: Vec<String>,
-    pub goal: Option<String>,
-    pub outcome: Option<String>,
-    pub handoff: Option<sqlx::types::Json<handoff::Handoff>>,
-    pub started_at: DateTime<Utc>,
-    pub last_activity_at: DateTime<Utc>,
-    pub ended_at: Option<DateTime<Utc>>,
-    pub end_reason: Option<String>,
-    pub call_count: i32,
-    pub write_count: i32,
-    pub summary: Option<serde_json::Value>,
-    pub summary_model: Option<String>,
-    pub summary_cost_usd: Option<rust_decimal::Decimal>,
-    pub summary_input_tokens: Option<i64>,
-    pub summary_output_tokens: Option<i64>,
-    pub summary_note: Option<String>,
-    pub recent_purposes: Vec<String>,
-}
-
-/// The sessions a caller may see that meet `conds` (SQL on `journal_sessions`), as a FROM item
-/// to name (`FROM {this} journal_sessions`): its own, then other accounts' sessions on the organizations it
-/// owns; with `first`, only the first rows of each in that order (`"started_at DESC LIMIT $9"`),
-/// so the caller orders and cuts the two once more.
+/// The rows of `relation` (`journal_sessions`, or the read model `journal_session_reads`) a
+/// caller may see that meet `conds` (SQL on it), as a FROM item to name (`FROM {this}
+/// journal_sessions`): its own, then other accounts' sessions on the organizations it owns; with
+/// `first`, only the first rows of each in that order (`"started_at DESC LIMIT $9"`), so the
+/// caller orders and cuts the two once more.
 ///
 /// Row-level security still decides what is visible in both branches. The split is for the
 /// planner: the policy's `account_id = me OR organization_id IN (mine)` is not an index
@@ -158,13 +131,14 @@ pub(crate) struct SessionRow {
 /// in `bench/run`, issue 11). Here each branch has its index (`journal_sessions_list` or
 /// `_by_activity` for the account, `journal_sessions_by_org` for the organizations) and stops
 /// at the page. `conds` holds only conditions that apply: an optional filter written
-/// `($1 IS NULL OR …)` makes the planner expect to read everything and sort it.
-pub(crate) fn visible_sessions(conds: &str, first: Option<&str>) -> String {
+/// `($1 IS NULL OR …)` makes the planner expect to read everything and sort it. (The checked
+/// statements of `session_reads` spell the same split out.)
+pub(crate) fn visible_sessions(relation: &str, conds: &str, first: Option<&str>) -> String {
     let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
     format!(
-        "((SELECT * FROM journal_sessions WHERE account_id = n8v_account() AND {conds}{first}) \
+        "((SELECT * FROM {relation} WHERE account_id = n8v_account() AND {conds}{first}) \
          UNION ALL \
-         (SELECT * FROM journal_sessions WHERE account_id <> n8v_account() \
+         (SELECT * FROM {relation} WHERE account_id <> n8v_account() \
              AND organization_id = ANY ({OWNED_ORGANIZATIONS}) AND {conds}{first}))"
     )
 }
@@ -190,88 +164,6 @@ pub(crate) fn escape_like(text: &str) -> String {
     text.replace('\\', "\\\\")
         .replace('%', "\\%")
         .replace('_', "\\_")
-}
-
-/// The visible sessions active since `$1` (`$3`: `$1` less the activity slack, since the stored
-/// last activity is a lower bound), the first `$2` in `order` (e.g. `"started_at DESC,
-/// session_id DESC"`), with the session columns: the brief's and the window's sessions.
-pub(crate) fn active_sessions_sql(order: &str) -> String {
-    let order = format!("{order} LIMIT $2");
-    let from = visible_sessions(
-        &format!(
-            "NOT journal_only AND last_activity_at >= $3 \
-             AND (last_activity_at >= $1 OR {} >= $1)",
-            last_activity!()
-        ),
-        Some(&order),
-    );
-    format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
-}
-
-/// The session columns, plus the newest distinct purposes for the provisional account (only
-/// computed for sessions without a summary): those of the calls made since the session's calls
-/// were last folded (migration 0016), then the folded ones.
-/// The last activity and the counts are derived from the calls and the folds (no counter on the
-/// session's row: see `calls::record`). The last activity goes through the function here:
-/// written out, the planner evaluated it far more often (a 6 s catch-up at the caps in
-/// `bench/run`).
-pub(crate) const SESSION_COLUMNS: &str = concat!(
-    "account_id, session_id, credential_id, kind, assistant, organization_id, repository, \
-     scopes, goal, outcome, handoff, started_at, ",
-    last_activity!(),
-    " AS last_activity_at, ended_at, end_reason, ",
-    call_count!("counted_calls", ""),
-    " AS call_count, ",
-    call_count!("counted_writes", " AND c.wrote"),
-    " AS write_count, summary, summary_model, summary_cost_usd, \
-    summary_input_tokens, summary_output_tokens, summary_note, \
-    CASE WHEN summary IS NULL THEN n8v_recent_purposes(ARRAY(SELECT c.purpose \
-        FROM journal_calls c \
-        WHERE c.account_id = journal_sessions.account_id \
-          AND c.session_id = journal_sessions.session_id \
-          AND c.created_at > journal_sessions.counted_through AND c.purpose IS NOT NULL \
-        ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50), folded_purposes) \
-    ELSE ARRAY[]::text[] END AS recent_purposes"
-);
-
-impl From<SessionRow> for Session {
-    fn from(r: SessionRow) -> Self {
-        Session {
-            id: SessionId(r.session_id),
-            kind: r.kind,
-            status: if r.ended_at.is_some() {
-                "closed"
-            } else {
-                "open"
-            },
-            assistant: r.assistant,
-            account_id: AccountId(r.account_id),
-            key_id: KeyId(r.credential_id),
-            organization_id: r.organization_id.map(OrganizationId),
-            repository: r.repository,
-            scopes: r.scopes,
-            goal: r.goal,
-            outcome: r.outcome,
-            handoff: r.handoff.map(|h| h.0),
-            started_at: r.started_at,
-            last_activity_at: r.last_activity_at,
-            ended_at: r.ended_at,
-            end_reason: r.end_reason,
-            call_count: r.call_count,
-            write_count: r.write_count,
-            provisional: r.summary.is_none().then_some(Provisional {
-                calls: r.call_count,
-                writes: r.write_count,
-                recent_purposes: r.recent_purposes,
-            }),
-            summary: r.summary.and_then(|s| serde_json::from_value(s).ok()),
-            summary_model: r.summary_model,
-            summary_cost_usd: r.summary_cost_usd.map(|c| c.normalize().to_string()),
-            summary_input_tokens: r.summary_input_tokens,
-            summary_output_tokens: r.summary_output_tokens,
-            summary_note: r.summary_note,
-        }
-    }
 }
 
 /// One call made in a session: what, why, on what, how it went, and the shape of its input.

@@ -4,8 +4,8 @@
 
 use super::handoff::{Carried, Line};
 use super::loops::{self, LoopKind};
-use super::sessions::ACTIVITY_SLACK;
-use super::views::{Session, SessionRow, active_sessions_sql};
+use super::session_reads::{self, ACTIVE_BY_START, Active};
+use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, SessionId};
@@ -135,7 +135,7 @@ fn count(n: i32, one: &str, many: &str) -> String {
 /// The window's sessions: `$1` since, `$2` how many, `$3` since less the activity slack, newest
 /// first. Public for the plan tests (`tests/api/plans.rs`).
 pub fn window_sql() -> String {
-    active_sessions_sql("started_at DESC, session_id DESC")
+    ACTIVE_BY_START.to_owned()
 }
 
 /// The window as markdown, at most `max_chars` characters, and the sessions it shows. The open
@@ -147,13 +147,8 @@ pub async fn render(
     now: DateTime<Utc>,
     max_chars: usize,
 ) -> Result<(String, Vec<SessionId>)> {
-    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(window_sql()))
-        .bind(now - Duration::days(WINDOW_DAYS))
-        .bind(MAX_SESSIONS)
-        .bind(now - Duration::days(WINDOW_DAYS) - ACTIVITY_SLACK)
-        .fetch_all(tx.conn())
-        .await?;
-    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+    let since = now - Duration::days(WINDOW_DAYS);
+    let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
     let purposes = super::views::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;

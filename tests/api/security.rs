@@ -192,6 +192,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_scopes()",
         "n8v_service()",
         "n8v_session_document(text,text,jsonb,jsonb)",
+        "n8v_session_fold(journal_sessions,timestamp with time zone)",
         "n8v_session_matches(tsquery,timestamp with time zone)",
         "n8v_text_document(text)",
     ];
@@ -204,6 +205,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         })
         .chain(functions.iter().map(|f| format!("EXECUTE function {f}")))
         .chain([
+            // The session read model: a view with the caller's rights.
+            "SELECT view public.journal_session_reads".to_owned(),
             "INSERT table apalis.jobs".to_owned(),
             "USAGE schema apalis".to_owned(),
             "USAGE schema public".to_owned(),

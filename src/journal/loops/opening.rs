@@ -6,7 +6,8 @@
 use super::{LoopKind, stale_after};
 use crate::db::TenantTx;
 use crate::ids::{self, SessionId};
-use crate::journal::views::{self, SESSION_COLUMNS, Session, SessionRow};
+use crate::journal::session_reads;
+use crate::journal::views::{self, Session};
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -35,15 +36,8 @@ pub async fn open_from_closed(
     if sessions.is_empty() {
         return Ok(());
     }
-    let rows: Vec<SessionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {SESSION_COLUMNS} FROM journal_sessions \
-         WHERE account_id = n8v_account() AND session_id = ANY ($1) AND NOT journal_only \
-         ORDER BY credential_id, session_id"
-    )))
-    .bind(sessions)
-    .fetch_all(tx.conn())
-    .await?;
-    let sessions: Vec<Session> = rows.into_iter().map(Session::from).collect();
+    let ids: Vec<Uuid> = sessions.iter().map(|s| s.0).collect();
+    let sessions = session_reads::own_listed(tx, &ids).await?;
     let purposes = views::marked_purposes(tx, &sessions).await?;
     for session in &sessions {
         let marked: Vec<String> = pending

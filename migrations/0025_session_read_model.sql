@@ -1,0 +1,56 @@
+-- The session read model in one home (issue 35).
+--
+-- What a session's last activity, call and write counts and recent purposes are was spread over
+-- the stored fold columns (0015, 0016), functions (0010, 0012, 0016) and the service's own SQL
+-- text (the session columns and the fold). Here both halves are defined once:
+--
+-- * journal_session_reads: a session as every read answers it. The exact last activity (the
+--   stored bound or the newest call, whichever is later, 0010), the counts (those folded into
+--   the session plus its calls made since, 0015) and the newest distinct purposes (those of the
+--   calls made since the fold, then the folded ones, 0016). The stored bound stays readable as
+--   activity_bound, which the rules filter on first (an index serves it). A plain view with the
+--   caller's rights (security_invoker): the sessions' and calls' policies decide what it shows,
+--   and the planner folds it into each statement, so a read pays only for the columns it names.
+-- * n8v_session_fold(session, at): what a statement that writes the session's row stores to
+--   fold its calls made up to `at` less the fold's lag (30 s, the default request timeout: a call
+--   still being committed is never passed over, 0015) into its counts and folded purposes.
+CREATE VIEW journal_session_reads WITH (security_invoker = true) AS
+SELECT s.account_id, s.session_id, s.credential_id, s.kind, s.assistant, s.agent,
+       s.organization_id, s.repository, s.scopes, s.goal, s.outcome, s.handoff, s.started_at,
+       s.last_activity_at AS activity_bound,
+       -- Through the function: written out, the planner evaluated it far more often (a 6 s
+       -- catch-up at the caps in bench/run).
+       n8v_last_activity(s.account_id, s.session_id, s.last_activity_at) AS last_activity_at,
+       s.ended_at, s.end_reason, s.journal_only, s.episode_id, s.episode_part,
+       -- Compared with the column itself (never NULL): wrapped in an expression, the bound was
+       -- no index condition under row-level security and a read counted every call again.
+       (s.counted_calls + (SELECT count(*) FROM journal_calls c
+                            WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                              AND c.created_at > s.counted_through))::integer AS call_count,
+       (s.counted_writes + (SELECT count(*) FROM journal_calls c
+                             WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                               AND c.created_at > s.counted_through AND c.wrote))::integer
+           AS write_count,
+       s.summary, s.summary_snapshot, s.summary_model, s.summary_cost_usd,
+       s.summary_input_tokens, s.summary_output_tokens, s.summary_note,
+       -- Only for the provisional account of a session without a summary.
+       CASE WHEN s.summary IS NULL THEN n8v_recent_purposes(ARRAY(
+                SELECT c.purpose FROM journal_calls c
+                 WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                   AND c.created_at > s.counted_through AND c.purpose IS NOT NULL
+                 ORDER BY c.created_at DESC, c.call_id DESC LIMIT 50), s.folded_purposes)
+            ELSE ARRAY[]::text[] END AS recent_purposes
+  FROM journal_sessions s;
+
+CREATE FUNCTION n8v_session_fold(s journal_sessions, p_at timestamptz,
+                                 OUT counted_calls integer, OUT counted_writes integer,
+                                 OUT counted_through timestamptz, OUT folded_purposes text[],
+                                 OUT folded_marked text[])
+LANGUAGE sql STABLE AS $$
+    SELECT s.counted_calls + f.calls, s.counted_writes + f.writes,
+           GREATEST(s.counted_through, lag.through), f.purposes, f.marked
+      FROM (SELECT p_at - interval '30 seconds' AS through) lag,
+           n8v_own_call_fold(s.session_id, s.counted_through, lag.through, s.folded_purposes,
+                             s.folded_marked) f
+$$;
+REVOKE ALL ON FUNCTION n8v_session_fold(journal_sessions, timestamptz) FROM PUBLIC;
