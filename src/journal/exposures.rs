@@ -34,7 +34,7 @@
 //!   learns of the account's earlier sightings (their acknowledgement, their time: exposure ids
 //!   are random, not time-ordered) nor silences the warning the account's other keys are given.
 
-use super::window::inert;
+use super::markdown::inert;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{ExposureId, Kind, SessionId};

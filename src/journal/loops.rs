@@ -33,7 +33,7 @@ use super::cursor::Cursor;
 use super::handoff::{Carried, Line};
 use super::views::{OWNED_ORGANIZATIONS, Session};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::ids::{AccountId, ItemId, SessionId};
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Duration, Utc};
@@ -315,14 +315,9 @@ impl LoopCursor {
     }
 }
 
-/// A page of items, newest first (items opened together in the order they were stated).
-pub struct LoopPage {
-    pub items: Vec<Loop>,
-    pub next_cursor: Option<String>,
-}
-
 /// The items the caller can read in `filter`, its own first, then the others' (organization
-/// members'), each newest first, `limit` a page after `cursor`.
+/// members'), each newest first (items opened together in the order they were stated),
+/// `limit` a page after `cursor`.
 #[tracing::instrument(skip_all, err)]
 pub async fn list(
     tx: &mut TenantTx,
@@ -330,27 +325,18 @@ pub async fn list(
     limit: i64,
     cursor: Option<LoopCursor>,
     now: DateTime<Utc>,
-) -> Result<LoopPage> {
-    let mut rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|l| {
-            LoopCursor {
-                others: !l.own,
-                at: Cursor {
-                    at: l.created_at,
-                    id: l.id.0,
-                },
-            }
-            .encode()
-        })
-    } else {
-        None
-    };
-    Ok(LoopPage {
-        items: rows,
-        next_cursor,
-    })
+) -> Result<super::reads::Page<Loop>> {
+    let rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
+    Ok(super::reads::paginate(rows, limit, |l: &Loop| {
+        LoopCursor {
+            others: !l.own,
+            at: Cursor {
+                at: l.created_at,
+                id: l.id.0,
+            },
+        }
+        .encode()
+    }))
 }
 
 /// The items of `kind` still open and not stale, the reader's own first, each newest first, at
@@ -466,10 +452,10 @@ pub async fn close(
 fn not_closable(id: ItemId) -> Error {
     Error::NotFound(format!(
         "no item with id {:?} that this credential may close is visible to it (an \
-         organization's owner reads its members' items but does not close them: it may \
-         dismiss one from its own view, POST /api/v1/journal/loops/{id}/dismiss)",
+         organization's owner reads its members' items but does not close them)",
         id.to_string()
     ))
+    .with_remedy(Remedy::DismissItem(id))
 }
 
 /// Of `ids`, those the caller can read in its own account, with their stored state.

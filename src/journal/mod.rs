@@ -39,6 +39,7 @@ pub mod export;
 pub mod exposures;
 pub mod handoff;
 pub mod loops;
+pub mod markdown;
 pub mod meta;
 pub mod reads;
 pub mod retention;

@@ -6,7 +6,7 @@ use super::handoff::Handoff;
 use super::loops;
 use super::views::{SESSION_COLUMNS, Session, SessionRow};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
 use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
@@ -112,8 +112,9 @@ async fn own_session_end(
 pub fn not_own(id: SessionId) -> Error {
     Error::NotFound(format!(
         "no session {id} belongs to this credential (sessions cannot be shared across \
-         credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
+         credentials)"
     ))
+    .with_remedy(Remedy::StartSession)
 }
 
 /// Locks one of the caller's sessions against deletion until the transaction ends (`FOR KEY
@@ -301,10 +302,8 @@ pub async fn end(
                 "no session {id} belongs to this credential (a session is ended by the \
                  credential that opened it)"
             )),
-            Some(_) => Error::Conflict(format!(
-                "session {id} has ended already; start a new one (POST \
-                 /api/v1/journal/sessions, or the session_start tool)"
-            )),
+            Some(_) => Error::Conflict(format!("session {id} has ended already"))
+                .with_remedy(Remedy::StartNewSession),
         });
     };
     enqueue_summary(tx, id.0, row.call_count).await?;

@@ -246,8 +246,8 @@ pub async fn settle(
 pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
     let proxy = |s: &ProviderSettings| {
         Proxy::new(
-            s.base_url.clone(),
-            s.api_key.clone(),
+            s.base_url.expose(),
+            s.api_key.expose(),
             s.model.clone(),
             config.timeout,
         )
@@ -261,8 +261,8 @@ pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn P
     match config.customer_provider {
         CustomerProvider::Gemini => config.gemini.as_ref().map(|s| {
             Box::new(Gemini::new(
-                s.base_url.clone(),
-                s.api_key.clone(),
+                s.base_url.expose(),
+                s.api_key.expose(),
                 s.model.clone(),
                 config.timeout,
             )) as Box<dyn Provider>

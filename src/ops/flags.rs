@@ -61,11 +61,6 @@ pub async fn values(db: &Db, account: Option<Uuid>) -> Result<Vec<FlagValue>> {
     Ok(values)
 }
 
-/// How the operator log names an operator key; `None` when the key is unknown or revoked.
-pub async fn actor(db: &Db, credential: Uuid) -> Result<Option<String>> {
-    operator::actor(db, credential).await
-}
-
 /// Makes one change as `actor` (the log's name for them) on the owner's pool, in one operator
 /// transaction that also writes the operator log. Returns the value before.
 pub async fn change(owner: &PgPool, actor: &str, change: FlagChange) -> Result<Option<bool>> {
@@ -83,7 +78,7 @@ pub async fn change_as_key(
     credential: Uuid,
     request: FlagChange,
 ) -> Result<Vec<FlagValue>> {
-    let actor = actor(db, credential)
+    let actor = operator::actor(db, credential)
         .await?
         .ok_or_else(|| Error::Unauthorized("this operator key has been revoked".into()))?;
     change(db.pool(), &actor, request).await?;

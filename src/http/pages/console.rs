@@ -92,7 +92,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
         return Ok(None);
     }
     let credential = cookie.credential;
-    Ok(operator_flags::actor(&state.db, credential)
+    Ok(crate::operator::actor(&state.db, credential)
         .await?
         .map(|actor| (credential, actor)))
 }

@@ -4,7 +4,8 @@
 
 use super::ExportItem;
 use crate::ids::{AccountId, SessionId};
-use crate::journal::window::{entry, inert};
+use crate::journal::markdown::{bullet, inert};
+use crate::journal::window::entry;
 use std::collections::HashMap;
 
 pub const HEADER: &str = "# Assistant journal: export\n\n\
@@ -112,10 +113,9 @@ pub fn render(
 }
 
 fn bullets(out: &mut String, summary: &crate::summarize::Summary) {
-    let mut bullet =
-        |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
+    let mut put = |prefix: &str, text: &str| bullet(out, prefix, text);
     if !summary.summary.is_empty() {
-        bullet("", &summary.summary);
+        put("", &summary.summary);
     }
     let sections = [
         ("Decided: ", &summary.decisions),
@@ -124,7 +124,7 @@ fn bullets(out: &mut String, summary: &crate::summarize::Summary) {
         ("Open: ", &summary.open_questions),
     ];
     for (prefix, items) in sections {
-        items.iter().for_each(|text| bullet(prefix, text));
+        items.iter().for_each(|text| put(prefix, text));
     }
     out.push('\n');
 }
