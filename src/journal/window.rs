@@ -30,6 +30,11 @@ fn footer(left_out: usize) -> String {
     )
 }
 
+/// A count and its noun, singular for one: `1 session`, `2 sessions`.
+pub fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Text from the journal as inert markdown: one line, with the characters markdown gives a
 /// meaning inside a line escaped, so a goal or a repository cannot forge a heading, a link or an instruction
 /// block in someone's session-start context.
@@ -189,8 +194,9 @@ pub const WEEK_DIGESTS: i64 = 4;
 /// One week digest: its narrative, then every decision and open question.
 pub fn week_entry(d: &super::digests::Digest) -> String {
     let mut out = format!(
-        "## Week of {} · {} sessions (digest)\n",
-        d.period_start, d.session_count
+        "## Week of {} · {} (digest)\n",
+        d.period_start,
+        counted(d.session_count.into(), "session", "sessions")
     );
     let mut bullet =
         |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
