@@ -24,7 +24,7 @@ async fn acting_for(
 
 pub fn parse_id(kind: Kind, text: &str) -> anyhow::Result<Uuid> {
     ids::parse(kind, text)
-        .with_context(|| format!("{text:?} is not a {} id ({}_…)", kind.noun(), kind.prefix()))
+        .with_context(|| format!("{text:?} is not {} id ({}_…)", kind.a_noun(), kind.prefix()))
 }
 
 async fn account_exists(tx: &mut Transaction<'_, Postgres>, account: Uuid) -> anyhow::Result<()> {

@@ -52,6 +52,13 @@ impl Kind {
             Kind::Exposure => "exposure",
         }
     }
+
+    /// The noun with its article, as a message names it: `an account`, `a session`.
+    pub fn a_noun(self) -> String {
+        let noun = self.noun();
+        let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']);
+        format!("{} {noun}", if vowel { "an" } else { "a" })
+    }
 }
 
 pub fn new_id() -> Uuid {
@@ -238,8 +245,8 @@ macro_rules! typed_id {
                 let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
                 <$name as TypedId>::parse(&text).ok_or_else(|| {
                     serde::de::Error::custom(format!(
-                        "not a {} id ({}_…)",
-                        $kind.noun(),
+                        "not {} id ({}_…)",
+                        $kind.a_noun(),
                         $kind.prefix()
                     ))
                 })
@@ -364,6 +371,15 @@ mod tests {
         let bad = SessionId::arg(&split).unwrap_err();
         assert_eq!(bad.shown(), "[REDACTED:github-pat]");
         assert_eq!(bad.found().len(), 1);
+    }
+
+    #[test]
+    fn a_bad_id_is_named_with_its_article() {
+        assert_eq!(Kind::Account.a_noun(), "an account");
+        assert_eq!(Kind::Item.a_noun(), "an item");
+        assert_eq!(Kind::Session.a_noun(), "a session");
+        let bad = serde_json::from_value::<AccountId>(serde_json::json!("ses_nope"));
+        assert_eq!(bad.unwrap_err().to_string(), "not an account id (acc_…)");
     }
 
     #[test]

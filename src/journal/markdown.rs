@@ -23,6 +23,11 @@ pub fn inert(text: &str) -> String {
     out
 }
 
+/// A count and its noun, singular for one: `1 session`, `2 sessions`.
+pub fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Appends one bullet line, `- {prefix}{text}`, with `text` made [`inert`].
 pub fn bullet(out: &mut String, prefix: &str, text: &str) {
     out.push_str("- ");

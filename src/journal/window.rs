@@ -4,7 +4,7 @@
 
 use super::handoff::{Carried, Line};
 use super::loops::{self, LoopKind};
-use super::markdown::{bullet, inert};
+use super::markdown::{bullet, counted, inert};
 use super::sessions::ACTIVITY_SLACK;
 use super::views::{Session, SessionRow, active_sessions_sql};
 use crate::db::TenantTx;
@@ -168,8 +168,9 @@ pub const WEEK_DIGESTS: i64 = 4;
 /// One week digest: its narrative, then every decision and open question.
 pub fn week_entry(d: &super::digests::Digest) -> String {
     let mut out = format!(
-        "## Week of {} · {} sessions (digest)\n",
-        d.period_start, d.session_count
+        "## Week of {} · {} (digest)\n",
+        d.period_start,
+        counted(d.session_count.into(), "session", "sessions")
     );
     let mut put = |prefix: &str, text: &str| bullet(&mut out, prefix, text);
     if !d.summary.summary.is_empty() {

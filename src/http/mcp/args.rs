@@ -38,9 +38,11 @@ pub struct CatchUpArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionStartArgs {
-    /// One sentence describing the goal of this conversation.
+    /// One sentence describing the goal of this conversation. Optional, as in REST, but give
+    /// it: the next conversation's brief and the journal show sessions by their goal.
+    #[serde(default)]
     #[schemars(length(max = MAX_TEXT_CHARS))]
-    pub goal: String,
+    pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any.
     #[serde(default)]
     #[schemars(length(max = 30))]
@@ -55,9 +57,11 @@ pub struct SessionStartArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionEndArgs {
-    /// What happened: the handoff for the next conversation.
+    /// What happened: the handoff for the next conversation. Optional, as in REST, but give
+    /// it: a session with a goal and an outcome is a hand-off the next conversation always sees.
+    #[serde(default)]
     #[schemars(length(max = MAX_TEXT_CHARS))]
-    pub outcome: String,
+    pub outcome: Option<String>,
     /// The decisions you made in this session, one line each in your own words (at most 20
     /// items of 300 characters). The next conversation reads them first.
     #[serde(default)]

@@ -80,7 +80,7 @@ impl JournalMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = StartSession {
-            goal: Some(a.goal.clone()),
+            goal: a.goal.clone(),
             organization: a.organization.as_deref().map(OrganizationId::arg),
             repository: a.repository.clone(),
         };
@@ -108,7 +108,7 @@ impl JournalMcp {
         };
         let input = EndSession {
             session: SessionId::arg(session),
-            outcome: Some(a.outcome.clone()),
+            outcome: a.outcome.clone(),
             decisions: a.decisions.clone(),
             open_questions: a.open_questions.clone(),
             next_steps: a.next_steps.clone(),

@@ -325,7 +325,8 @@ export type EndRequest = {
     open_questions?: Array<HandoffItem> | null;
     /**
      * What happened: the handoff for the next conversation (up to 2,000 characters;
-     * credentials in it are scrubbed).
+     * credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
+     * a session with a goal and an outcome is a hand-off the next conversation always sees.
      */
     outcome?: string | null;
     /**
@@ -536,7 +537,8 @@ export type Exposure = {
      */
     sessions: Array<SessionId>;
     /**
-     * The warning, in words: what, from what, since when, and what to do.
+     * The warning, in words: what, from what, since when, and what to do ("rotate it"; once
+     * `acknowledged`, when it was acknowledged as rotated instead).
      */
     warning: string;
 };
@@ -1121,7 +1123,8 @@ export type SetFlag = {
 export type StartRequest = {
     /**
      * One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-     * in it are scrubbed).
+     * in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
+     * and the journal show sessions by their goal.
      */
     goal?: string | null;
     /**
