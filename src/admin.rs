@@ -6,8 +6,8 @@ use crate::auth::{Scopes, keys};
 use crate::db::Tenant;
 use crate::error::{Error, OnConstraint};
 use crate::flags::Flag;
+use crate::flags::actions::{self, FlagChange};
 use crate::ids::{self, Kind};
-use crate::ops::flags::{self, FlagChange};
 use crate::records;
 use anyhow::{Context, bail};
 use sqlx::{PgPool, Postgres, Transaction};
@@ -219,7 +219,7 @@ pub async fn set_flag(
         account,
         value: Some(on),
     };
-    flags::change(pool, flags::CLI_ACTOR, change)
+    actions::change(pool, actions::CLI_ACTOR, change)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(())

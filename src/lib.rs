@@ -18,7 +18,6 @@ pub mod journal;
 pub mod liveness;
 pub mod oauth;
 pub mod operation;
-pub mod operator;
 pub mod ops;
 pub mod queue;
 pub mod records;

@@ -12,7 +12,6 @@ pub mod audit;
 pub mod episodes;
 pub mod export;
 pub mod exposures;
-pub mod flags;
 pub mod journal;
 pub mod loops;
 pub mod oauth;

@@ -1,13 +1,13 @@
 //! Operators' feature-flag actions, one home for the admin JSON API, the console and the CLI:
 //! read the values, read the console's overview, and change a value (begun in an operator
 //! transaction, written to the operator log under the actor's name, committed). Operators reach
-//! flags, account names and the log only, never an account's journal (see `crate::operator`).
+//! flags, account names and the log only, never an account's journal (see [`super::operator`]).
 
+use super::Flag;
+use super::operator::{self, AccountRef, FlagState, LogEntry};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
-use crate::flags::{self, Flag};
 use crate::ids::{self, Kind};
-use crate::operator::{self, AccountRef, FlagState, LogEntry};
 use serde::Serialize;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -50,7 +50,7 @@ pub async fn values(db: &Db, account: Option<Uuid>) -> Result<Vec<FlagValue>> {
     let mut tx = TenantTx::begin(db, &tenant).await?;
     let mut values = Vec::new();
     for flag in Flag::ALL {
-        let enabled = flags::enabled(&mut tx, flag).await?;
+        let enabled = super::enabled(&mut tx, flag).await?;
         values.push(FlagValue {
             flag: flag.name(),
             enabled,
