@@ -253,3 +253,81 @@ async fn the_window_fits_each_harness_budget() {
             .contains("session-start hook")
     }));
 }
+
+#[tokio::test]
+async fn a_codex_conversation_posted_after_each_turn_sends_all_its_turns_so_far() {
+    // Codex's rollout format as it grows: the session line, the environment block Codex puts
+    // in the user's place, then a user turn, reasoning, a tool call and a reply per turn.
+    let (url, seen) = fake_service(Fake::Current).await;
+    let dir = std::env::temp_dir().join(format!("n8v-rollout-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rollout-2026-11-10T10-00-00-0c9d7e3a.jsonl");
+    let line = |at: &str, kind: &str, payload: serde_json::Value| {
+        json!({"timestamp": at, "type": kind, "payload": payload}).to_string() + "\n"
+    };
+    let message = |role: &str, part: &str, text: &str| json!({"type": "message", "role": role, "content": [{"type": part, "text": text}]});
+    let mut text = line(
+        "2026-11-10T10:00:00Z",
+        "session_meta",
+        json!({"id": "0c9d7e3a-grow", "cwd": "/home/ada/acme/api", "originator": "codex_cli_rs"}),
+    );
+    text += &line(
+        "2026-11-10T10:00:00Z",
+        "response_item",
+        message(
+            "user",
+            "input_text",
+            "<environment_context>\n  <cwd>/home/ada/acme/api</cwd>\n</environment_context>",
+        ),
+    );
+    let stop = input("Stop", file.to_str().unwrap());
+    for turn in 1..=3 {
+        let at = format!("2026-11-10T10:0{turn}:00Z");
+        text += &line(
+            &at,
+            "response_item",
+            message("user", "input_text", &format!("Ask {turn}")),
+        );
+        text += &line(
+            &at,
+            "response_item",
+            json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "SECRET-THOUGHT"}]}),
+        );
+        text += &line(
+            &at,
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c"}),
+        );
+        text += &line(
+            &at,
+            "response_item",
+            message("assistant", "output_text", &format!("Done {turn}")),
+        );
+        std::fs::write(&file, &text).unwrap();
+        let ran = hook(
+            &["stop", "--harness", "codex"],
+            &url,
+            Some("n8v_sk_x"),
+            &stop,
+        )
+        .await;
+        assert!(ran.quiet().is_empty());
+    }
+    let seen = seen.lock().unwrap().clone();
+    let turns: Vec<usize> = seen
+        .iter()
+        .map(|s| s.body["turns"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(turns, [2, 4, 6], "every post holds every turn so far");
+    let last = &seen[2].body;
+    assert_eq!(last["episode_id"], "0c9d7e3a-grow");
+    assert_eq!(last["ended_at"], "2026-11-10T10:03:00Z");
+    assert_eq!(last["turns"][0], json!({"role": "user", "text": "Ask 1"}));
+    assert!(!last.to_string().contains("environment_context"));
+    assert!(!last.to_string().contains("SECRET-THOUGHT"));
+    assert!(
+        seen.iter().all(|s| s.body.get("ended").is_none()),
+        "a turn is not the end"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
