@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod flags;
+pub mod hook;
 pub mod http;
 pub mod ids;
 pub mod import;

@@ -323,7 +323,9 @@ pub struct Call {
     pub result_count: Option<i32>,
     /// Whether the call changed anything.
     pub wrote: bool,
-    /// Whether the call read the journal itself.
+    /// Whether the call was the journal's own traffic: it read the journal, or posted work done
+    /// elsewhere (an episode, whose entries are sessions of their own). A session holding only
+    /// such calls stays out of the session list.
     pub journal_read: bool,
     /// How long the operation took, in milliseconds.
     pub duration_ms: i32,

@@ -151,7 +151,7 @@ impl Op for PostEpisode {
     const SPEC: Spec = Spec {
         id: "postEpisode",
         tool: Some("journal_episode"),
-        journal: JournalUse::Bookkeeping,
+        journal: JournalUse::Capture,
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: true,

@@ -16,6 +16,8 @@ mod export_bounds;
 mod exposure_visibility;
 mod exposures;
 mod handoffs;
+mod hooks;
+mod hooks_setup;
 mod import;
 mod item_authors;
 mod journal;

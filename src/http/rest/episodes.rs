@@ -37,6 +37,10 @@ pub struct EpisodeRequest {
     pub ended_at: DateTime<Utc>,
     /// The turns, in order (at most 10,000).
     pub turns: Vec<EpisodeTurn>,
+    /// The harness says the conversation ended (its `SessionEnd` hook); per-turn posts leave
+    /// it `false`.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 impl From<EpisodeRequest> for PostEpisode {

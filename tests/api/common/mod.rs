@@ -5,6 +5,7 @@
 
 pub mod bulk;
 pub mod cluster;
+pub mod hook;
 pub mod logs;
 pub mod mcp;
 pub mod model;

@@ -101,7 +101,9 @@ export type Call = {
      */
     input_shape?: unknown;
     /**
-     * Whether the call read the journal itself.
+     * Whether the call was the journal's own traffic: it read the journal, or posted work done
+     * elsewhere (an episode, whose entries are sessions of their own). A session holding only
+     * such calls stays out of the session list.
      */
     journal_read: boolean;
     /**
@@ -434,6 +436,11 @@ export type EpisodePosted = {
  * A settled conversation, as a harness saw it.
  */
 export type EpisodeRequest = {
+    /**
+     * The harness says the conversation ended (its `SessionEnd` hook); per-turn posts leave
+     * it `false`.
+     */
+    ended?: boolean;
     /**
      * When it ended.
      */

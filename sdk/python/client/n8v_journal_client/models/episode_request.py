@@ -32,6 +32,8 @@ class EpisodeRequest:
         harness (str): The harness: `claude-code`, `codex`, …
         started_at (datetime.datetime): When the conversation started.
         turns (list[EpisodeTurn]): The turns, in order (at most 10,000).
+        ended (bool | Unset): The harness says the conversation ended (its `SessionEnd` hook); per-turn posts leave
+            it `false`.
         project (None | str | Unset): The project or repository, if any.
     """
 
@@ -40,6 +42,7 @@ class EpisodeRequest:
     harness: str
     started_at: datetime.datetime
     turns: list[EpisodeTurn]
+    ended: bool | Unset = UNSET
     project: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,6 +58,8 @@ class EpisodeRequest:
         for turns_item_data in self.turns:
             turns_item = turns_item_data.to_dict()
             turns.append(turns_item)
+
+        ended = self.ended
 
         project: None | str | Unset
         if isinstance(self.project, Unset):
@@ -73,6 +78,8 @@ class EpisodeRequest:
                 "turns": turns,
             }
         )
+        if ended is not UNSET:
+            field_dict["ended"] = ended
         if project is not UNSET:
             field_dict["project"] = project
 
@@ -98,6 +105,8 @@ class EpisodeRequest:
 
             turns.append(turns_item)
 
+        ended = d.pop("ended", UNSET)
+
         def _parse_project(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -113,6 +122,7 @@ class EpisodeRequest:
             harness=harness,
             started_at=started_at,
             turns=turns,
+            ended=ended,
             project=project,
         )
 
