@@ -398,6 +398,9 @@ pub struct SummaryConfig {
     pub timeout: Duration,
     /// Open sessions quiet this long are closed by the sweep.
     pub quiet_after: chrono::Duration,
+    /// An episode whose last turn is this old has settled: a post drafts it
+    /// (`N8V_EPISODE_SETTLE_MINUTES`; 0 drafts on every post that changed something).
+    pub episode_settle: chrono::Duration,
     /// When the sweep runs (cron, seconds first).
     pub sweep_schedule: String,
 }
@@ -437,6 +440,7 @@ impl SummaryConfig {
             max_parts: parse("N8V_SUMMARY_MAX_PARTS", crate::summarize::DEFAULT_MAX_PARTS)?,
             timeout: Duration::from_secs(parse("N8V_SUMMARY_TIMEOUT_SECONDS", 30)?),
             quiet_after: chrono::Duration::minutes(parse("N8V_QUIET_SESSION_MINUTES", 120)?),
+            episode_settle: chrono::Duration::minutes(parse("N8V_EPISODE_SETTLE_MINUTES", 30)?),
             sweep_schedule: var("N8V_SWEEP_SCHEDULE").unwrap_or_else(|| "0 */5 * * * *".into()),
         })
     }
@@ -456,6 +460,7 @@ impl Default for SummaryConfig {
             max_parts: crate::summarize::DEFAULT_MAX_PARTS,
             timeout: Duration::from_secs(30),
             quiet_after: chrono::Duration::hours(2),
+            episode_settle: chrono::Duration::minutes(30),
             sweep_schedule: "0 */5 * * * *".into(),
         }
     }

@@ -10,6 +10,7 @@ mod browser;
 mod cli;
 mod digests;
 mod edge;
+mod episodes_growing;
 mod export;
 mod export_bounds;
 mod exposure_visibility;
