@@ -402,13 +402,22 @@ export type EpisodeEntry = {
      */
     created: boolean;
     /**
+     * The entry waits for the conversation to settle (written by code until then, and read
+     * as an open session).
+     */
+    open: boolean;
+    /**
      * The part (from 0).
      */
     part: number;
     /**
-     * The entry, a closed session of kind `episode` (`ses_…`).
+     * The entry, a session of kind `episode` (`ses_…`).
      */
     session_id: SessionId;
+    /**
+     * An earlier post made it with other turns, and this post rewrote it.
+     */
+    updated: boolean;
 };
 
 /**
@@ -424,22 +433,33 @@ export type EpisodePosted = {
      */
     entries: Array<EpisodeEntry>;
     /**
-     * The harness's episode id.
+     * The harness's episode id (credentials scrubbed).
      */
     episode_id: string;
+    /**
+     * Whether the conversation counted as settled: `ended`, its last turn
+     * `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
+     */
+    settled: boolean;
 };
 
 /**
- * A settled conversation, as a harness saw it.
+ * A conversation as far as it went, as a harness saw it.
  */
 export type EpisodeRequest = {
     /**
-     * When it ended.
+     * The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+     * now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
+     */
+    ended?: boolean;
+    /**
+     * When its last turn was (the settle rule reads it: send the last turn's time, not now).
      */
     ended_at: string;
     /**
      * The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-     * Posting the same episode again makes nothing new.
+     * Posting the same turns of an episode again changes nothing; posting it grown updates
+     * its entries.
      */
     episode_id: string;
     /**
@@ -455,7 +475,8 @@ export type EpisodeRequest = {
      */
     started_at: string;
     /**
-     * The turns, in order (at most 10,000).
+     * The turns, in order (at most 10,000): the whole conversation so far, also when it is
+     * posted again as it grows.
      */
     turns: Array<EpisodeTurn>;
 };
@@ -960,7 +981,8 @@ export type Session = {
      */
     end_reason?: string | null;
     /**
-     * When the session was closed; absent while it is open.
+     * When the session was closed; absent while it is open (an episode's part is open while
+     * its conversation has not settled).
      */
     ended_at?: string | null;
     /**
@@ -1864,7 +1886,7 @@ export type PostEpisodeError = PostEpisodeErrors[keyof PostEpisodeErrors];
 
 export type PostEpisodeResponses = {
     /**
-     * The episode's entries (`created: false` for parts an earlier post made)
+     * The episode's entries (`created: false` for parts an earlier post made, `updated` for those this post rewrote, `open` for those waiting for the conversation to settle)
      */
     201: EpisodePosted;
 };
