@@ -420,6 +420,14 @@ async fn without_a_model_an_entry_keeps_the_marked_lines_and_a_short_line_but_no
         "{md}"
     );
     assert!(!md.contains("ghp_Abcd"), "{md}");
+    // The credential scrubbed from a kept item is an exposure, to be rotated.
+    let sightings: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_exposure_sightings WHERE field = 'handoff'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(sightings, 1);
 
     // The whole prose is still stored nowhere: not the middle turn, not what the cut left out,
     // not the credential.

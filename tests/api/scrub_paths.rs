@@ -162,6 +162,14 @@ async fn an_episodes_harness_and_id_holding_a_token_are_scrubbed() {
             && kept.iter().any(|(_, id)| id.starts_with("[REDACTED:")),
         "{kept:?}"
     );
+    // What the scrub removed is an exposure of the posting call, as from any other text.
+    let sightings: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_exposure_sightings WHERE field = 'target'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(sightings >= 1, "no exposure recorded");
     scene.nothing_stored_or_logged().await;
 }
 

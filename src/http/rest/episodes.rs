@@ -84,7 +84,7 @@ impl From<EpisodeRequest> for PostEpisode {
     tag = "journal",
     params(JournalHeaders),
     request_body(content = EpisodeRequest, content_type = "application/json",
-        description = "The settled conversation"),
+        description = "The conversation so far"),
     responses(
         (status = 201, description = "The episode's entries (`created: false` for parts an \
             earlier post made, `updated` for those this post rewrote, `open` for those waiting \

@@ -1812,7 +1812,7 @@ export type GetJournalEntryResponse = GetJournalEntryResponses[keyof GetJournalE
 
 export type PostEpisodeData = {
     /**
-     * The settled conversation
+     * The conversation so far
      */
     body: EpisodeRequest;
     headers?: {
