@@ -309,3 +309,38 @@ async fn with_a_settle_time_of_zero_every_changing_post_drafts() {
     post(&app, &a.token, episode(&app, &three, false)).await;
     assert_eq!(calls(&seen).len(), 4);
 }
+
+#[tokio::test]
+async fn with_the_budget_spent_code_writes_the_entry_and_hands_on_the_marked_lines() {
+    let (app, seen) = spawn(|c| c.summaries.monthly_budget_usd = rust_decimal::Decimal::ZERO).await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let turns = [
+        ("user", "Add a health check."),
+        (
+            "assistant",
+            "Added /healthz. Decided: no auth on /healthz. TODO: add /readyz",
+        ),
+    ];
+    let posted = post(&app, &a.token, episode(&app, &turns, true)).await;
+    assert_eq!(posted["entries"][0]["open"], false, "{posted}");
+    assert!(calls(&seen).is_empty(), "the budget refused the model");
+    let id = posted["entries"][0]["session_id"].as_str().unwrap();
+    let entry = &app.session_detail(&a.token, id).await["session"];
+    assert_eq!(entry["summary_model"], "code", "{entry}");
+    assert!(
+        entry["summary"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("asked \u{201c}Add a health check.\u{201d}"),
+        "{entry}"
+    );
+    assert_eq!(
+        entry["handoff"]["decisions"],
+        json!(["no auth on /healthz"])
+    );
+    assert_eq!(
+        entry["handoff"]["open_questions"],
+        json!(["TODO: add /readyz"])
+    );
+}
