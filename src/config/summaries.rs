@@ -58,6 +58,9 @@ pub struct SummaryConfig {
     pub timeout: Duration,
     /// Open sessions quiet this long are closed by the sweep.
     pub quiet_after: Span,
+    /// An episode whose last turn is this old has settled: a post drafts it
+    /// (`N8V_EPISODE_SETTLE_MINUTES`; 0 drafts on every post that changed something).
+    pub episode_settle: Span,
     /// When the sweep runs (cron, seconds first).
     pub sweep_schedule: String,
 }
@@ -106,6 +109,7 @@ impl SummaryConfig {
             max_parts: env.parse("N8V_SUMMARY_MAX_PARTS", crate::summarize::DEFAULT_MAX_PARTS)?,
             timeout: env.duration("N8V_SUMMARY_TIMEOUT_SECONDS", SECOND, 30, 0)?,
             quiet_after: env.span("N8V_QUIET_SESSION_MINUTES", Span::try_minutes, 120)?,
+            episode_settle: env.span("N8V_EPISODE_SETTLE_MINUTES", Span::try_minutes, 30)?,
             sweep_schedule: env.text("N8V_SWEEP_SCHEDULE", "0 */5 * * * *"),
         })
     }

@@ -35,6 +35,7 @@ pub mod calls;
 pub mod catchup;
 mod cursor;
 pub mod digests;
+pub mod episodes;
 pub mod export;
 pub mod exposures;
 pub mod handoff;

@@ -78,7 +78,8 @@ pub struct Session {
     pub started_at: DateTime<Utc>,
     /// When the last call was recorded in it.
     pub last_activity_at: DateTime<Utc>,
-    /// When the session was closed; absent while it is open.
+    /// When the session was closed; absent while it is open (an episode's part is open while
+    /// its conversation has not settled).
     pub ended_at: Option<DateTime<Utc>>,
     /// `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
     pub end_reason: Option<String>,
@@ -210,7 +211,8 @@ pub(crate) fn active_sessions_sql(order: &str) -> String {
 
 /// The session columns, plus the newest distinct purposes for the provisional account (only
 /// computed for sessions without a summary): those of the calls made since the session's calls
-/// were last folded (migration 0016), then the folded ones.
+/// were last folded (migration 0016), then the folded ones. An episode's part waiting for its
+/// conversation to settle reads as open (no end), whatever its row keeps (migration 0024).
 /// The last activity and the counts are derived from the calls and the folds (no counter on the
 /// session's row: see `calls::record`). The last activity goes through the function here:
 /// written out, the planner evaluated it far more often (a 6 s catch-up at the caps in
@@ -219,7 +221,9 @@ pub(crate) const SESSION_COLUMNS: &str = concat!(
     "account_id, session_id, credential_id, kind, assistant, organization_id, repository, \
      scopes, goal, outcome, handoff, started_at, ",
     last_activity!(),
-    " AS last_activity_at, ended_at, end_reason, ",
+    " AS last_activity_at, \
+    CASE WHEN episode_open THEN NULL ELSE ended_at END AS ended_at, \
+    CASE WHEN episode_open THEN NULL ELSE end_reason END AS end_reason, ",
     call_count!("counted_calls", ""),
     " AS call_count, ",
     call_count!("counted_writes", " AND c.wrote"),

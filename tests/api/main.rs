@@ -11,6 +11,7 @@ mod cli;
 mod digests;
 mod doors;
 mod edge;
+mod episodes_growing;
 mod export;
 mod export_bounds;
 mod exposure_visibility;

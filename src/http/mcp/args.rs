@@ -308,7 +308,7 @@ pub struct DeleteDigestArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct EpisodeArgs {
-    /// The harness's own id for the conversation; posting it again makes nothing new.
+    /// The harness's own id for the conversation; the same turns again change nothing.
     #[schemars(length(max = 200))]
     pub episode_id: String,
     /// The harness: claude-code, codex, …
@@ -324,8 +324,11 @@ pub struct EpisodeArgs {
     /// When it ended (RFC 3339).
     #[schemars(length(max = 40))]
     pub ended_at: String,
-    /// The turns, in order.
+    /// The turns, in order: the whole conversation so far, also when posted again as it grows.
     pub turns: Vec<crate::ops::episodes::EpisodeTurn>,
+    /// The harness says the conversation ended: draft its entries now.
+    #[serde(default)]
+    pub ended: bool,
     #[serde(flatten)]
     pub conversation: Conversation,
 }

@@ -84,6 +84,7 @@ pub(super) struct EpisodeShape {
     started_at: String,
     ended_at: String,
     turns: Vec<TurnShape>,
+    ended: bool,
 }
 
 #[derive(Serialize)]
@@ -109,6 +110,7 @@ impl EpisodeShape {
                 })
                 .into_iter()
                 .collect(),
+            ended: a.ended,
         }
     }
 }

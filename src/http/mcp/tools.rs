@@ -278,10 +278,12 @@ impl JournalMcp {
         self.run(&ctx, &a.conversation, &a, input).await
     }
 
-    /// Post a settled conversation held outside the API (`turns` of the user and the
-    /// assistant): each ~30,000-character part becomes one journal entry; the prose is never
-    /// kept. Tool calls and output, reasoning and private turns are dropped unread. Posting the
-    /// same `episode_id` again with the same key makes nothing new. Needs chats:read.
+    /// Post a conversation held outside the API (`turns` of the user and the assistant), again
+    /// as it grows: each ~30,000-character part becomes one journal entry, drafted once the
+    /// conversation settled (`ended`, or quiet for N8V_EPISODE_SETTLE_MINUTES); the prose is
+    /// never kept. Tool calls and output, reasoning and private turns are dropped unread.
+    /// Posting the same turns of an `episode_id` again with the same key changes nothing.
+    /// Needs chats:read.
     #[tool]
     async fn journal_episode(
         &self,
@@ -304,6 +306,7 @@ impl JournalMcp {
             started_at,
             ended_at,
             turns: a.turns,
+            ended: a.ended,
         };
         self.run(&ctx, &a.conversation, &shape, input).await
     }

@@ -133,14 +133,21 @@ export const getJournalEntry = <ThrowOnError extends boolean = false>(options: O
 /**
  * Post a conversation.
  *
- * A harness posts a settled conversation held outside the API; each ~30,000-character part
- * becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
- * project), drafted by the summary model. The prose is never stored: tool calls and output,
- * reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
- * the rest, and only the entries are kept. Idempotent by episode id and part for the posting
- * key (and the tokens minted from it); another key of the account posting the same id makes
- * its own entries. A conversation
- * without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+ * A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+ * resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+ * kind `episode`, labelled with the harness and project). The split is stable: turns added at
+ * the end change only the last part and add new ones. A part whose turns are the same as last
+ * time changes nothing and calls no model; a changed part is rewritten. The summary model
+ * drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+ * `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+ * written by code and reads as an open session. Code's entry (also without a model or
+ * budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+ * the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+ * stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+ * are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+ * episode id, part and turns for the posting key (and the tokens minted from it); another key
+ * of the account posting the same id makes its own entries. A conversation without an
+ * assistant reply makes no entry and costs nothing. Needs `chats:read`.
  */
 export const postEpisode = <ThrowOnError extends boolean = false>(options: Options<PostEpisodeData, ThrowOnError>) => (options.client ?? client).post<PostEpisodeResponses, PostEpisodeErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

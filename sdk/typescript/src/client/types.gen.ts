@@ -101,9 +101,7 @@ export type Call = {
      */
     input_shape?: unknown;
     /**
-     * Whether the call was the journal's own traffic: it read the journal, or posted work done
-     * elsewhere (an episode, whose entries are sessions of their own). A session holding only
-     * such calls stays out of the session list.
+     * Whether the call read the journal itself.
      */
     journal_read: boolean;
     /**
@@ -327,8 +325,7 @@ export type EndRequest = {
     open_questions?: Array<HandoffItem> | null;
     /**
      * What happened: the handoff for the next conversation (up to 2,000 characters;
-     * credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
-     * a session with a goal and an outcome is a hand-off the next conversation always sees.
+     * credentials in it are scrubbed).
      */
     outcome?: string | null;
     /**
@@ -405,13 +402,22 @@ export type EpisodeEntry = {
      */
     created: boolean;
     /**
+     * The entry waits for the conversation to settle (written by code until then, and read
+     * as an open session).
+     */
+    open: boolean;
+    /**
      * The part (from 0).
      */
     part: number;
     /**
-     * The entry, a closed session of kind `episode` (`ses_…`).
+     * The entry, a session of kind `episode` (`ses_…`).
      */
     session_id: SessionId;
+    /**
+     * An earlier post made it with other turns, and this post rewrote it.
+     */
+    updated: boolean;
 };
 
 /**
@@ -427,27 +433,33 @@ export type EpisodePosted = {
      */
     entries: Array<EpisodeEntry>;
     /**
-     * The harness's episode id.
+     * The harness's episode id (credentials scrubbed).
      */
     episode_id: string;
+    /**
+     * Whether the conversation counted as settled: `ended`, its last turn
+     * `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
+     */
+    settled: boolean;
 };
 
 /**
- * A settled conversation, as a harness saw it.
+ * A conversation as far as it went, as a harness saw it.
  */
 export type EpisodeRequest = {
     /**
-     * The harness says the conversation ended (its `SessionEnd` hook); per-turn posts leave
-     * it `false`.
+     * The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+     * now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
      */
     ended?: boolean;
     /**
-     * When it ended.
+     * When its last turn was (the settle rule reads it: send the last turn's time, not now).
      */
     ended_at: string;
     /**
      * The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-     * Posting the same episode again makes nothing new.
+     * Posting the same turns of an episode again changes nothing; posting it grown updates
+     * its entries.
      */
     episode_id: string;
     /**
@@ -463,7 +475,8 @@ export type EpisodeRequest = {
      */
     started_at: string;
     /**
-     * The turns, in order (at most 10,000).
+     * The turns, in order (at most 10,000): the whole conversation so far, also when it is
+     * posted again as it grows.
      */
     turns: Array<EpisodeTurn>;
 };
@@ -544,8 +557,7 @@ export type Exposure = {
      */
     sessions: Array<SessionId>;
     /**
-     * The warning, in words: what, from what, since when, and what to do ("rotate it"; once
-     * `acknowledged`, when it was acknowledged as rotated instead).
+     * The warning, in words: what, from what, since when, and what to do.
      */
     warning: string;
 };
@@ -969,7 +981,8 @@ export type Session = {
      */
     end_reason?: string | null;
     /**
-     * When the session was closed; absent while it is open.
+     * When the session was closed; absent while it is open (an episode's part is open while
+     * its conversation has not settled).
      */
     ended_at?: string | null;
     /**
@@ -1130,8 +1143,7 @@ export type SetFlag = {
 export type StartRequest = {
     /**
      * One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-     * in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
-     * and the journal show sessions by their goal.
+     * in it are scrubbed).
      */
     goal?: string | null;
     /**
@@ -1800,7 +1812,7 @@ export type GetJournalEntryResponse = GetJournalEntryResponses[keyof GetJournalE
 
 export type PostEpisodeData = {
     /**
-     * The settled conversation
+     * The conversation so far
      */
     body: EpisodeRequest;
     headers?: {
@@ -1874,7 +1886,7 @@ export type PostEpisodeError = PostEpisodeErrors[keyof PostEpisodeErrors];
 
 export type PostEpisodeResponses = {
     /**
-     * The episode's entries (`created: false` for parts an earlier post made)
+     * The episode's entries (`created: false` for parts an earlier post made, `updated` for those this post rewrote, `open` for those waiting for the conversation to settle)
      */
     201: EpisodePosted;
 };
