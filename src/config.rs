@@ -4,6 +4,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod webhooks;
+pub use webhooks::WebhookConfig;
+
 /// `Debug` redacts every secret (database passwords, the JWT secret, provider keys): configs
 /// end up in logs and panic messages.
 #[derive(Clone)]
@@ -72,6 +75,7 @@ pub struct Config {
     /// the service listens on (see [`Config::public_base`]).
     pub public_url: Option<String>,
     pub oauth: OAuthConfig,
+    pub webhooks: WebhookConfig,
 }
 
 /// Exports hold a connection and a snapshot while they stream, so they are bounded: at most
@@ -570,6 +574,7 @@ impl std::fmt::Debug for Config {
             db_idle_in_transaction,
             public_url,
             oauth,
+            webhooks,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &database_url.as_deref().map(redact_url))
@@ -611,6 +616,7 @@ impl std::fmt::Debug for Config {
             .field("db_idle_in_transaction", db_idle_in_transaction)
             .field("public_url", public_url)
             .field("oauth", oauth)
+            .field("webhooks", webhooks)
             .finish()
     }
 }
@@ -695,6 +701,7 @@ impl Config {
                 .map(|u| parse_public_url(&u))
                 .transpose()?,
             oauth: OAuthConfig::from_env()?,
+            webhooks: WebhookConfig::from_env()?,
         })
     }
 
@@ -731,6 +738,7 @@ impl Config {
             db_idle_in_transaction: crate::db::IDLE_IN_TRANSACTION,
             public_url: None,
             oauth: OAuthConfig::default(),
+            webhooks: WebhookConfig::default(),
         }
     }
 

@@ -46,4 +46,7 @@ mod summary_costs;
 mod tenancy;
 mod unavailable;
 mod visibility;
+mod webhook_faults;
+mod webhook_reach;
+mod webhooks;
 mod write_path;
