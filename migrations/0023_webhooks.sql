@@ -97,6 +97,7 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
 CREATE INDEX webhook_deliveries_by_endpoint
     ON webhook_deliveries (account_id, endpoint_id, created_at DESC, delivery_id DESC);
 CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_account_id, event_id);
+CREATE INDEX webhook_events_by_time ON webhook_events (created_at);
 ALTER TABLE webhook_deliveries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE webhook_deliveries FORCE ROW LEVEL SECURITY;
 CREATE POLICY webhook_deliveries_own ON webhook_deliveries FOR SELECT

@@ -13,6 +13,8 @@ pub struct Counts {
     pub delivered: usize,
     pub retried_or_failed: usize,
     pub disabled: usize,
+    /// Old events deleted (see `webhooks::deliveries::KEPT_FOR`).
+    pub pruned: u64,
 }
 
 /// How long past its timeout a claimed delivery stays leased: a worker that dies mid-delivery
@@ -30,6 +32,7 @@ pub async fn deliver_due(state: &WorkerState) -> sqlx::Result<Counts> {
         let lease = now + timeout + LEASE_MARGIN;
         let claimed = deliveries::claim(state.db.pool(), now, lease, config.batch).await?;
         if claimed.is_empty() {
+            counts.pruned = deliveries::prune(state.db.pool(), now, 500).await?;
             return Ok(counts);
         }
         let attempts =

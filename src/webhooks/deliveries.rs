@@ -313,6 +313,31 @@ async fn endpoint_run(
     Ok(Settled::Disabled)
 }
 
+/// How long an event is kept once none of its deliveries is pending: its body holds a
+/// session's words, which should not outlive the session by much (its deliveries go with it).
+pub const KEPT_FOR: chrono::Duration = chrono::Duration::days(30);
+
+/// Deletes the events older than [`KEPT_FOR`] with no pending delivery (their deliveries go
+/// with them), at most `batch` of them; returns how many.
+#[tracing::instrument(skip_all, err)]
+pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Result<u64> {
+    let done = sqlx::query!(
+        "DELETE FROM webhook_events e
+          WHERE (e.account_id, e.event_id) IN (
+                SELECT v.account_id, v.event_id FROM webhook_events v
+                 WHERE v.created_at < $1
+                   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                                    WHERE d.event_account_id = v.account_id
+                                      AND d.event_id = v.event_id AND d.status = 'pending')
+                 LIMIT $2)",
+        now - KEPT_FOR,
+        batch
+    )
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// At most [`MAX_EXCERPT_CHARS`] of `text`, scrubbed.
 pub fn excerpt(text: &str) -> Option<String> {
     let text = text.trim();

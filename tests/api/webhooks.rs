@@ -221,6 +221,11 @@ async fn a_receiver_that_is_down_then_back_gets_every_event_and_the_deliveries_s
         (&json!("delivered"), &json!(2))
     );
     assert_eq!(first["last_status"], 200);
+    // Delivered events (which hold a session's words) go after 30 days, with their deliveries.
+    app.clock.advance(Duration::days(31));
+    assert_eq!(jobs::webhooks::deliver_due(&state).await.unwrap().pruned, 3);
+    let page = app.call(Method::GET, &path).token(&a.token).ok(200).await;
+    assert_eq!(page["deliveries"], json!([]));
 }
 
 #[tokio::test]
