@@ -9,6 +9,7 @@ pub mod origins;
 mod secret;
 mod summaries;
 mod web;
+mod webhooks;
 
 pub use env::Env;
 use env::SECOND;
@@ -19,6 +20,7 @@ pub use secret::{Secret, SecretUrl, redact_url};
 pub use summaries::{CustomerProvider, ProviderSettings, SummaryConfig};
 use web::hosts;
 pub use web::{CorsOrigins, parse_public_url, parse_trusted_proxies};
+pub use webhooks::WebhookConfig;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -92,6 +94,7 @@ pub struct Config {
     /// the service listens on (see [`Config::public_base`]).
     pub public_url: Option<String>,
     pub oauth: OAuthConfig,
+    pub webhooks: WebhookConfig,
 }
 
 /// `N8V_DATABASE_POOLER`: whether `DATABASE_URL` is a pooler that hands out a server
@@ -219,6 +222,7 @@ impl Config {
                 .map(|u| parse_public_url(&u))
                 .transpose()?,
             oauth: OAuthConfig::read(env)?,
+            webhooks: WebhookConfig::read(env)?,
         })
     }
 

@@ -18,6 +18,9 @@ pub enum Kind {
     Digest,
     Item,
     Exposure,
+    Webhook,
+    Event,
+    Delivery,
 }
 
 impl Kind {
@@ -34,6 +37,9 @@ impl Kind {
             Kind::Digest => "dig",
             Kind::Item => "itm",
             Kind::Exposure => "exp",
+            Kind::Webhook => "whk",
+            Kind::Event => "evt",
+            Kind::Delivery => "dlv",
         }
     }
 
@@ -50,6 +56,9 @@ impl Kind {
             Kind::Digest => "digest",
             Kind::Item => "item",
             Kind::Exposure => "exposure",
+            Kind::Webhook => "webhook endpoint",
+            Kind::Event => "webhook event",
+            Kind::Delivery => "webhook delivery",
         }
     }
 
@@ -314,6 +323,18 @@ typed_id!(
 typed_id!(
     /// A credential scrubbed from the journal's text, and where it was seen (`exp_…`).
     ExposureId, Kind::Exposure, "exp"
+);
+typed_id!(
+    /// A webhook endpoint: where an account's events are sent (`whk_…`).
+    WebhookId, Kind::Webhook, "whk"
+);
+typed_id!(
+    /// A webhook event (`evt_…`): the `webhook-id` every delivery of it carries.
+    EventId, Kind::Event, "evt"
+);
+typed_id!(
+    /// One event's delivery to one endpoint (`dlv_…`).
+    DeliveryId, Kind::Delivery, "dlv"
 );
 
 #[cfg(test)]

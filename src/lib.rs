@@ -27,3 +27,4 @@ pub mod scrub;
 pub mod sqlstate;
 pub mod summarize;
 pub mod telemetry;
+pub mod webhooks;

@@ -153,7 +153,7 @@ pub async fn record(
     // Random, not time-ordered (UUIDv7) as other ids: an exposure's id is shown to every
     // credential that reads one of its sightings, and must not date the first of them.
     let new_ids: Vec<Uuid> = seen.iter().map(|_| Uuid::new_v4()).collect();
-    sqlx::query!(
+    let sightings = sqlx::query!(
         "WITH seen AS ( \
            SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::uuid[]) \
              WITH ORDINALITY AS s(rule, fingerprint, field, exposure_id, n)), \
@@ -172,7 +172,8 @@ pub async fn record(
          ON CONFLICT (account_id, exposure_id, session_id, field) DO UPDATE \
             SET count = x.count + excluded.count, \
                 first_seen = least(x.first_seen, excluded.first_seen), \
-                last_seen = greatest(x.last_seen, excluded.last_seen)",
+                last_seen = greatest(x.last_seen, excluded.last_seen) \
+         RETURNING exposure_id, field, (xmax = 0) AS \"first!\"",
         &rules as &[&str],
         &fingerprints,
         &fields as &[&str],
@@ -180,9 +181,16 @@ pub async fn record(
         session.0,
         at
     )
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
-    Ok(())
+    let seen: Vec<(Uuid, String)> = sightings
+        .into_iter()
+        .filter(|r| r.first)
+        .map(|r| (r.exposure_id, r.field))
+        .collect();
+    crate::webhooks::events::exposure_seen(tx, session, &seen, at)
+        .await
+        .map_err(Into::into)
 }
 
 /// How many of an exposure's sightings each kind of text holds.

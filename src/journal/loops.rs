@@ -36,6 +36,7 @@ use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{AccountId, ItemId, SessionId};
 use crate::summarize::marked::item_key;
+use crate::webhooks::events::EventType;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -438,6 +439,7 @@ pub async fn close(
     .fetch_optional(tx.conn())
     .await?;
     if let Some(row) = closed {
+        crate::webhooks::events::loops(tx, EventType::LoopClosed, &[id.0], now).await?;
         return Ok(view(row, now));
     }
     let found = closable(tx, &[id]).await?;
@@ -498,7 +500,7 @@ pub async fn resolve(
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     // Locked in id order first, as every transaction locks items (migration 0020), then
     // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
-    sqlx::query(
+    let closed: Vec<Uuid> = sqlx::query_scalar(
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
                             AND state = 'open' \
@@ -507,15 +509,17 @@ pub async fn resolve(
          SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
              closed_at = $4, closed_session_id = $5 \
          WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
-           AND state = 'open'",
+           AND state = 'open' \
+         RETURNING loop_id",
     )
     .bind(&uuids)
     .bind(LoopKind::Question.resolved().as_str())
     .bind(LoopKind::NextStep.resolved().as_str())
     .bind(now)
     .bind(session)
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
+    crate::webhooks::events::loops(tx, EventType::LoopClosed, &closed, now).await?;
     Ok(not_resolved)
 }
 

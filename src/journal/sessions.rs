@@ -198,7 +198,7 @@ pub async fn join_or_issue(
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
     let closed: Vec<SessionId> = retired.iter().map(|(s, _)| SessionId(*s)).collect();
     for (session, calls) in retired {
-        enqueue_summary(tx, session, calls).await?;
+        enqueue_summary(tx, session, calls, now).await?;
     }
     loops::open_from_closed(tx, &closed, None, now).await?;
     let inserted = sqlx::query_scalar!(
@@ -306,7 +306,7 @@ pub async fn end(
                 .with_remedy(Remedy::StartNewSession),
         });
     };
-    enqueue_summary(tx, id.0, row.call_count).await?;
+    enqueue_summary(tx, id.0, row.call_count, now).await?;
     loops::open_from_closed(tx, &[id], purpose, now).await?;
     crate::telemetry::sessions_closed("ended", 1);
     Ok(row.into())
@@ -344,7 +344,7 @@ pub async fn close_quiet(
     let closed = closed.and_then(|(closed, calls)| closed.then_some(calls));
     match closed {
         Some(calls) => {
-            enqueue_summary(tx, session, calls).await?;
+            enqueue_summary(tx, session, calls, now).await?;
             loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
             Ok(true)
         }
@@ -374,8 +374,15 @@ pub async fn quiet(
         .collect())
 }
 
-/// A closed session's summary job, in the same transaction as the close.
-async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sqlx::Result<()> {
+/// A closed session's summary job and its `session.ended` webhook event, in the same
+/// transaction as the close (every way a session closes passes here).
+async fn enqueue_summary(
+    tx: &mut TenantTx,
+    session: Uuid,
+    snapshot: i32,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    crate::webhooks::events::session_ended(tx, session, now).await?;
     let job = SummarizeSession {
         account_id: tx.tenant().account_id,
         session_id: session,

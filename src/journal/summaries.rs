@@ -118,6 +118,7 @@ pub async fn store(
     snapshot: i32,
     outcome: &Outcome,
     note: Option<&str>,
+    now: DateTime<Utc>,
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
@@ -136,7 +137,8 @@ pub async fn store(
     )
     .execute(tx.conn())
     .await?;
-    set_on_session(tx, session, outcome, note, Some(snapshot)).await
+    set_on_session(tx, session, outcome, note, Some(snapshot)).await?;
+    crate::webhooks::events::summary_ready(tx, session, now).await
 }
 
 /// Puts a summary on its session (what reads show), with the snapshot it describes (none for an

@@ -18,6 +18,7 @@ pub mod oauth;
 pub mod records;
 pub mod search;
 pub mod token;
+pub mod webhooks;
 
 use crate::auth::AuthContext;
 use crate::auth::jwt::JwtKeys;

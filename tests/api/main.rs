@@ -51,4 +51,7 @@ mod tenancy;
 mod unavailable;
 mod visibility;
 mod walkthrough;
+mod webhook_faults;
+mod webhook_reach;
+mod webhooks;
 mod write_path;

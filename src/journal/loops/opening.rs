@@ -8,6 +8,7 @@ use crate::db::TenantTx;
 use crate::ids::{self, SessionId};
 use crate::journal::views::{self, SESSION_COLUMNS, Session, SessionRow};
 use crate::summarize::marked::item_key;
+use crate::webhooks::events::EventType;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -153,6 +154,7 @@ async fn open_lines(
     )
     .execute(tx.conn())
     .await?;
+    crate::webhooks::events::loops(tx, EventType::LoopOpened, &new.ids, now).await?;
     sqlx::query!(
         "INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key,
              text, stated, created_at)

@@ -14,6 +14,7 @@ pub mod oauth;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
+pub mod receiver;
 pub mod scan;
 pub mod seed;
 
