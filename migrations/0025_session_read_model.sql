@@ -21,7 +21,7 @@ SELECT s.account_id, s.session_id, s.credential_id, s.kind, s.assistant, s.agent
        -- Through the function: written out, the planner evaluated it far more often (a 6 s
        -- catch-up at the caps in bench/run).
        n8v_last_activity(s.account_id, s.session_id, s.last_activity_at) AS last_activity_at,
-       s.ended_at, s.end_reason, s.journal_only, s.episode_id, s.episode_part,
+       s.ended_at, s.end_reason, s.journal_only, s.episode_id, s.episode_part, s.episode_open,
        -- Compared with the column itself (never NULL): wrapped in an expression, the bound was
        -- no index condition under row-level security and a read counted every call again.
        (s.counted_calls + (SELECT count(*) FROM journal_calls c

@@ -6,8 +6,8 @@ use crate::auth::{Scopes, keys};
 use crate::db::Tenant;
 use crate::error::{Error, OnConstraint};
 use crate::flags::Flag;
+use crate::flags::actions::{self, FlagChange};
 use crate::ids::{self, Kind};
-use crate::ops::flags::{self, FlagChange};
 use crate::records;
 use anyhow::{Context, bail};
 use sqlx::{PgPool, Postgres, Transaction};
@@ -24,7 +24,7 @@ async fn acting_for(
 
 pub fn parse_id(kind: Kind, text: &str) -> anyhow::Result<Uuid> {
     ids::parse(kind, text)
-        .with_context(|| format!("{text:?} is not a {} id ({}_…)", kind.noun(), kind.prefix()))
+        .with_context(|| format!("{text:?} is not {} id ({}_…)", kind.a_noun(), kind.prefix()))
 }
 
 async fn account_exists(tx: &mut Transaction<'_, Postgres>, account: Uuid) -> anyhow::Result<()> {
@@ -219,7 +219,7 @@ pub async fn set_flag(
         account,
         value: Some(on),
     };
-    flags::change(pool, flags::CLI_ACTOR, change)
+    actions::change(pool, actions::CLI_ACTOR, change)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(())

@@ -24,12 +24,13 @@ pub struct Database {
 impl Database {
     pub async fn resolve(config: &Config) -> anyhow::Result<Self> {
         if let Some(url) = &config.database_url {
+            let url = url.expose().to_owned();
             let owner_url = config
                 .migration_database_url
-                .clone()
-                .unwrap_or_else(|| url.clone());
+                .as_ref()
+                .map_or_else(|| url.clone(), |u| u.expose().to_owned());
             return Ok(Self {
-                url: url.clone(),
+                url,
                 owner_url,
                 embedded: None,
             });
@@ -37,8 +38,8 @@ impl Database {
         if let Some(owner_url) = &config.migration_database_url {
             // Admin commands may be given only the owner's URL.
             return Ok(Self {
-                url: owner_url.clone(),
-                owner_url: owner_url.clone(),
+                url: owner_url.expose().to_owned(),
+                owner_url: owner_url.expose().to_owned(),
                 embedded: None,
             });
         }
@@ -119,7 +120,8 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
         Pooler::Transaction => {
             let direct = config
                 .direct_database_url
-                .as_deref()
+                .as_ref()
+                .map(|u| u.expose())
                 .context("N8V_DATABASE_POOLER=transaction needs N8V_DIRECT_DATABASE_URL")?;
             Db::connect_through_pooler(
                 &database.url,

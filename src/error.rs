@@ -6,6 +6,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+mod remedy;
+pub use remedy::Remedy;
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 pub const PROBLEM_BASE: &str = "https://n8v-journal.dev/problems/";
@@ -76,6 +79,10 @@ pub enum Error {
     Database(sqlx::Error),
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
+    /// A refusal with the remedy that fixes it, which each door words in its own terms (see
+    /// [`Remedy`]): status and type are the refusal's own.
+    #[error("{error}; {}", remedy.rest())]
+    WithRemedy { error: Box<Error>, remedy: Remedy },
 }
 
 /// The body of every error answer (RFC 9457), sent as `application/problem+json`.
@@ -112,6 +119,7 @@ impl Error {
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         use StatusCode as S;
         match self {
+            Error::WithRemedy { error, .. } => error.parts(),
             Error::BadRequest(_) => (S::BAD_REQUEST, "bad-request", "Bad request"),
             Error::Unauthorized(_) => (S::UNAUTHORIZED, "unauthorized", "Unauthorized"),
             Error::Forbidden(_) => (S::FORBIDDEN, "forbidden", "Forbidden"),
@@ -199,8 +207,28 @@ impl Error {
             Error::JournalOff => "The assistant journal is off for this account. An administrator \
                 can enable the assistantJournal flag for it in /internal/admin/feature-flags."
                 .into(),
+            Error::WithRemedy { error, remedy } => {
+                format!("{}; {}", error.client_detail(), remedy.rest())
+            }
             other => other.to_string(),
         }
+    }
+
+    /// `self` with the remedy that fixes it (see [`Remedy`]).
+    pub fn with_remedy(self, remedy: Remedy) -> Self {
+        Error::WithRemedy {
+            error: Box::new(self),
+            remedy,
+        }
+    }
+
+    /// [`Self::problem`] in the MCP tools' words: a remedy is worded for tools.
+    pub fn tool_problem(&self) -> Problem {
+        let mut problem = self.problem();
+        if let Error::WithRemedy { error, remedy } = self {
+            problem.detail = format!("{}; {}", error.client_detail(), remedy.tools());
+        }
+        problem
     }
 
     pub fn problem(&self) -> Problem {

@@ -18,6 +18,9 @@ pub enum Kind {
     Digest,
     Item,
     Exposure,
+    Webhook,
+    Event,
+    Delivery,
 }
 
 impl Kind {
@@ -34,6 +37,9 @@ impl Kind {
             Kind::Digest => "dig",
             Kind::Item => "itm",
             Kind::Exposure => "exp",
+            Kind::Webhook => "whk",
+            Kind::Event => "evt",
+            Kind::Delivery => "dlv",
         }
     }
 
@@ -50,7 +56,17 @@ impl Kind {
             Kind::Digest => "digest",
             Kind::Item => "item",
             Kind::Exposure => "exposure",
+            Kind::Webhook => "webhook endpoint",
+            Kind::Event => "webhook event",
+            Kind::Delivery => "webhook delivery",
         }
+    }
+
+    /// The noun with its article, as a message names it: `an account`, `a session`.
+    pub fn a_noun(self) -> String {
+        let noun = self.noun();
+        let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']);
+        format!("{} {noun}", if vowel { "an" } else { "a" })
     }
 }
 
@@ -238,8 +254,8 @@ macro_rules! typed_id {
                 let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
                 <$name as TypedId>::parse(&text).ok_or_else(|| {
                     serde::de::Error::custom(format!(
-                        "not a {} id ({}_…)",
-                        $kind.noun(),
+                        "not {} id ({}_…)",
+                        $kind.a_noun(),
                         $kind.prefix()
                     ))
                 })
@@ -308,6 +324,18 @@ typed_id!(
     /// A credential scrubbed from the journal's text, and where it was seen (`exp_…`).
     ExposureId, Kind::Exposure, "exp"
 );
+typed_id!(
+    /// A webhook endpoint: where an account's events are sent (`whk_…`).
+    WebhookId, Kind::Webhook, "whk"
+);
+typed_id!(
+    /// A webhook event (`evt_…`): the `webhook-id` every delivery of it carries.
+    EventId, Kind::Event, "evt"
+);
+typed_id!(
+    /// One event's delivery to one endpoint (`dlv_…`).
+    DeliveryId, Kind::Delivery, "dlv"
+);
 
 #[cfg(test)]
 mod tests {
@@ -364,6 +392,15 @@ mod tests {
         let bad = SessionId::arg(&split).unwrap_err();
         assert_eq!(bad.shown(), "[REDACTED:github-pat]");
         assert_eq!(bad.found().len(), 1);
+    }
+
+    #[test]
+    fn a_bad_id_is_named_with_its_article() {
+        assert_eq!(Kind::Account.a_noun(), "an account");
+        assert_eq!(Kind::Item.a_noun(), "an item");
+        assert_eq!(Kind::Session.a_noun(), "a session");
+        let bad = serde_json::from_value::<AccountId>(serde_json::json!("ses_nope"));
+        assert_eq!(bad.unwrap_err().to_string(), "not an account id (acc_…)");
     }
 
     #[test]

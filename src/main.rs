@@ -45,6 +45,62 @@ enum Command {
         #[arg(long, env = "N8V_TOKEN", hide_env_values = true)]
         token: String,
     },
+    /// A harness's hook (Claude Code, Codex): never fails and never holds up the conversation;
+    /// when it does nothing it says why in one line on stderr.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+#[derive(clap::Args)]
+struct HookArgs {
+    /// The harness that runs the hook.
+    #[arg(long, value_parser = ["claude-code", "codex"])]
+    harness: String,
+    /// The service.
+    #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// The longest the hook waits for the service, in seconds.
+    #[arg(long, default_value_t = 20)]
+    timeout: u64,
+}
+
+#[derive(Subcommand)]
+enum HookCommand {
+    /// Prints the recent journal for the new conversation's context, sized for the harness.
+    SessionStart {
+        #[command(flatten)]
+        args: HookArgs,
+        /// Characters to ask for instead of the harness's own budget.
+        #[arg(long)]
+        max_chars: Option<usize>,
+    },
+    /// Posts the conversation that ended (its transcript, named on stdin) as ended.
+    SessionEnd {
+        #[command(flatten)]
+        args: HookArgs,
+    },
+    /// Posts the conversation so far, before its context is compacted.
+    PreCompact {
+        #[command(flatten)]
+        args: HookArgs,
+    },
+    /// Posts the conversation so far, after a turn (Codex's `Stop`).
+    Stop {
+        #[command(flatten)]
+        args: HookArgs,
+    },
+    /// Sets the hooks and the MCP server up in the harness's configuration (Codex; Claude Code
+    /// installs the plugin in integrations/claude-code instead).
+    Install {
+        #[arg(long, value_parser = ["claude-code", "codex"])]
+        harness: String,
+        /// The service the MCP server entry points at.
+        #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// Codex's home (default `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long)]
+        codex_home: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -121,9 +177,13 @@ enum FlagCommand {
 
 #[tokio::main]
 async fn main() {
+    // A hook's stderr is one line at most, and its exit status always 0: no telemetry.
+    let command = match Cli::parse().command {
+        Command::Hook(hook) => std::process::exit(run_hook(hook).await),
+        other => other,
+    };
     let telemetry = n8v_journal::telemetry::init();
-    let cli = Cli::parse();
-    let result = run(cli.command).await;
+    let result = run(command).await;
     // The exporters' last batch leaves before the process does (blocking: off the runtime).
     let _ = tokio::task::spawn_blocking(move || telemetry.shutdown()).await;
     if let Err(e) = result {
@@ -170,7 +230,71 @@ async fn run(command: Command) -> anyhow::Result<()> {
             print(result?);
             Ok(())
         }
-        Command::Openapi | Command::Import { .. } => unreachable!(),
+        Command::Openapi | Command::Import { .. } | Command::Hook(_) => unreachable!(),
+    }
+}
+
+/// Runs a hook and prints what it has to say; the exit status (0 but for a failed install).
+async fn run_hook(command: HookCommand) -> i32 {
+    use n8v_journal::hook::{self, Event, Options};
+    let (event, args, max_chars) = match command {
+        HookCommand::SessionStart { args, max_chars } => (Event::SessionStart, args, max_chars),
+        HookCommand::SessionEnd { args } => (Event::SessionEnd, args, None),
+        HookCommand::PreCompact { args } => (Event::PreCompact, args, None),
+        HookCommand::Stop { args } => (Event::Stop, args, None),
+        HookCommand::Install {
+            harness,
+            url,
+            codex_home,
+        } => return install_hooks(&harness, &url, codex_home),
+    };
+    let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
+        return 0; // clap allows only the known names
+    };
+    let options = Options {
+        url: args.url,
+        token: std::env::var("N8V_TOKEN").ok(),
+        journal: std::env::var("N8V_JOURNAL").ok(),
+        max_chars,
+        timeout: std::time::Duration::from_secs(args.timeout.clamp(1, 600)),
+    };
+    let outcome = hook::run(event, harness, &options, tokio::io::stdin()).await;
+    if let Some(text) = outcome.stdout {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(text.as_bytes());
+    }
+    if let Some(why) = outcome.why {
+        eprintln!("n8v-journal hook {}: {why}", event.name());
+    }
+    0
+}
+
+fn install_hooks(harness: &str, url: &str, home: Option<std::path::PathBuf>) -> i32 {
+    use n8v_journal::hook::install;
+    if harness == "claude-code" {
+        eprintln!(
+            "error: Claude Code installs the plugin instead: /plugin marketplace add \
+             <this repository>/integrations/claude-code, then /plugin install n8v-journal@n8v-journal"
+        );
+        return 1;
+    }
+    let installed = || -> anyhow::Result<Value> {
+        let exe = std::env::current_exe()?;
+        let home = match home {
+            Some(home) => home,
+            None => install::codex_home()?,
+        };
+        Ok(serde_json::to_value(install::codex(&home, &exe, url)?)?)
+    };
+    match installed() {
+        Ok(value) => {
+            print(value);
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
     }
 }
 

@@ -40,6 +40,10 @@ pub enum JournalUse {
     Read,
     /// Opens or closes a session: a hand-off, so it keeps the session in the list.
     Bookkeeping,
+    /// Posts work done elsewhere (an episode): the entries it makes are sessions of their own,
+    /// so the call's session, like one holding only journal reads, stays out of the list and
+    /// is never sent to a paid summary model.
+    Capture,
 }
 
 /// One public operation's rules, written once (in `ops/`) for every adapter: its names, how it
@@ -297,7 +301,7 @@ impl Operation {
             result_ids: std::mem::take(&mut self.result_ids),
             result_count: self.result_count,
             wrote: self.wrote && status < 400,
-            journal_read: self.spec.journal == JournalUse::Read,
+            journal_read: matches!(self.spec.journal, JournalUse::Read | JournalUse::Capture),
             duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
             at: self.now,
         });

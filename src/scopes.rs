@@ -16,16 +16,19 @@ pub enum Scope {
     ChatsDelete,
     /// Deletes the whole account (`DELETE /api/v1/account`); never implied by another scope.
     AccountDelete,
+    /// Manages the account's webhook endpoints (`/api/v1/webhooks`).
+    WebhooksWrite,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 6] = [
+    pub const ALL: [Scope; 7] = [
         Scope::ChatsRead,
         Scope::ChatsDelete,
         Scope::RecordsRead,
         Scope::RecordsWrite,
         Scope::OrgsRead,
         Scope::AccountDelete,
+        Scope::WebhooksWrite,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -36,6 +39,7 @@ impl Scope {
             Scope::RecordsWrite => "records:write",
             Scope::OrgsRead => "orgs:read",
             Scope::AccountDelete => "account:delete",
+            Scope::WebhooksWrite => "webhooks:write",
         }
     }
 

@@ -132,10 +132,25 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
         "{brief}"
     );
 
-    // The prose is in no table, no queued job and no log line. A row's text shows a `bytea`
-    // as hex (`\x…`), so each `bytea` column (the job payloads among them) is decoded, and each
-    // `jsonb` column's strings are read unescaped, before they are searched.
-    let tables = stored_tables(&app).await;
+    // The prose is in no table, no queued job and no log line.
+    stored_nowhere(&app, &[CANARY, PRIVATE, TOOL_OUTPUT, "The login loops"]).await;
+    let logged = common::logs::text(logs());
+    assert!(!logged.is_empty(), "the log capture works");
+    for needle in [CANARY, PRIVATE, TOOL_OUTPUT] {
+        let line = logged.lines().find(|l| l.contains(needle));
+        assert!(
+            line.is_none(),
+            "{needle} logged: {}",
+            &line.unwrap_or_default()[..line.unwrap_or_default().len().min(600)]
+        );
+    }
+}
+
+/// None of `needles` is in any table or queued job. A row's text shows a `bytea` as hex
+/// (`\x…`), so each `bytea` column (the job payloads among them) is decoded, and each `jsonb`
+/// column's strings are read unescaped, before they are searched.
+async fn stored_nowhere(app: &TestApp, needles: &[&str]) {
+    let tables = stored_tables(app).await;
     assert!(
         tables.iter().any(
             |(s, t, bytea, _)| (s.as_str(), t.as_str()) == ("apalis", "jobs")
@@ -156,7 +171,7 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
                  WHERE jsonb_typeof(v) = 'string' AND v #>> '{{}}' LIKE '%' || $1 || '%')"
             )
         }));
-        for needle in [CANARY, PRIVATE, TOOL_OUTPUT, "The login loops"] {
+        for needle in needles {
             let found: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
                 "SELECT count(*) FROM {schema}.{table} t WHERE {}",
                 found_in.join(" OR ")
@@ -167,16 +182,6 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
             .unwrap();
             assert_eq!(found, 0, "{needle} stored in {schema}.{table}");
         }
-    }
-    let logged = common::logs::text(logs());
-    assert!(!logged.is_empty(), "the log capture works");
-    for needle in [CANARY, PRIVATE, TOOL_OUTPUT] {
-        let line = logged.lines().find(|l| l.contains(needle));
-        assert!(
-            line.is_none(),
-            "{needle} logged: {}",
-            &line.unwrap_or_default()[..line.unwrap_or_default().len().min(600)]
-        );
     }
 }
 
@@ -332,4 +337,99 @@ async fn the_mcp_tool_posts_an_episode_too() {
     .await
     .unwrap();
     assert!(!shape.to_string().contains(CANARY), "{shape}");
+}
+
+#[tokio::test]
+async fn without_a_model_an_entry_keeps_the_marked_lines_and_a_short_line_but_no_prose() {
+    logs();
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let late = "LATE-CANARY-91d2";
+    let turns = json!([
+        {"role": "user", "text": format!(
+            "The login page redirects forever; please fix it. {} {late}", "Details. ".repeat(30))},
+        {"role": "assistant", "text": format!("Looking at the cookie. {CANARY}")},
+        {"role": "assistant", "text": format!(
+            "Fixed: the cookie is SameSite=Lax now.\nDecided: keep SameSite=Lax.\n\
+             TODO: rotate {GITHUB_TOKEN} in CI\nOpen question: drop the v1 login route?")},
+    ]);
+    // Two hours ago: settled, and inside /journal.md's 14 days.
+    let mut body = episode("ep-code", turns);
+    let at = chrono::Utc::now() - chrono::Duration::hours(2);
+    body["started_at"] = json!((at - chrono::Duration::minutes(20)).to_rfc3339());
+    body["ended_at"] = json!(at.to_rfc3339());
+    let posted = post(&app, &a.token, body).await;
+    assert_eq!(posted["entries"][0]["open"], false, "{posted}");
+    let session = posted["entries"][0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let detail = app.session_detail(&a.token, &session).await;
+    let entry = &detail["session"];
+    assert_eq!(entry["summary_model"], "code", "{detail}");
+    let summary = entry["summary"]["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "A claude-code conversation in acme/web: asked \u{201c}The login page redirects \
+             forever; please fix it."
+        ) && summary.contains("last reply \u{201c}Fixed: the cookie is SameSite=Lax now."),
+        "{summary}"
+    );
+    assert!(!summary.contains(late), "cut short: {summary}");
+    assert_eq!(entry["handoff"]["decisions"], json!(["keep SameSite=Lax"]));
+    assert_eq!(
+        entry["handoff"]["open_questions"],
+        json!([
+            "TODO: rotate [REDACTED:github-pat] in CI",
+            "drop the v1 login route?"
+        ])
+    );
+
+    // They reach the brief, the open loops and /journal.md.
+    let brief = app
+        .call(
+            Method::GET,
+            "/api/v1/journal/catch-up?since=2026-11-01T00:00:00Z",
+        )
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert!(
+        brief["decisions"].to_string().contains("keep SameSite=Lax"),
+        "{brief}"
+    );
+    let loops = app
+        .call(Method::GET, "/api/v1/journal/loops")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let texts = loops.to_string();
+    assert!(
+        texts.contains("drop the v1 login route?") && texts.contains("TODO: rotate [REDACTED"),
+        "{loops}"
+    );
+    let md = app
+        .get(&a.token, "/journal.md?max_chars=20000")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        md.contains("keep SameSite=Lax") && md.contains("drop the v1 login route?"),
+        "{md}"
+    );
+    assert!(!md.contains("ghp_Abcd"), "{md}");
+    // The credential scrubbed from a kept item is an exposure, to be rotated.
+    let sightings: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_exposure_sightings WHERE field = 'handoff'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(sightings, 1);
+
+    // The whole prose is still stored nowhere: not the middle turn, not what the cut left out,
+    // not the credential.
+    stored_nowhere(&app, &[CANARY, late, GITHUB_TOKEN]).await;
 }

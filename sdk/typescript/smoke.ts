@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   appendRecordEntry,
+  client,
   getCatchUp,
   getSession,
   listRecords,
   startSession,
-} from './src/client';
-import { client } from './src/client/client.gen';
+} from './src';
 
 function check(condition: unknown, what: string, detail?: unknown): asserts condition {
   if (!condition) {

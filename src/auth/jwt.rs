@@ -76,19 +76,9 @@ impl JwtKeys {
         })
     }
 
+    /// A token for `credential` of `account` with `scopes`, issued at `now` for `ttl_secs`;
+    /// `id` is the token's own id (`jti`) when it is to be revocable alone.
     pub fn mint(
-        &self,
-        account: Uuid,
-        credential: Uuid,
-        scopes: Vec<String>,
-        now: i64,
-        ttl_secs: i64,
-    ) -> jsonwebtoken::errors::Result<String> {
-        self.mint_with_id(account, credential, scopes, now, ttl_secs, None)
-    }
-
-    /// As [`Self::mint`], with the token's own id (`jti`) when it is to be revocable alone.
-    pub fn mint_with_id(
         &self,
         account: Uuid,
         credential: Uuid,

@@ -41,6 +41,11 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),
     // Connected assistants, listed on the settings page; revoked through n8v_revoke_grant (0022).
     ("oauth_grants", "SELECT"),
+    // Webhook endpoints: managed by tenant work; their secrets are only added, through
+    // n8v_webhook_add_secret, never read; events and deliveries are written by
+    // n8v_webhook_emit and the workers, and deliveries listed (0023).
+    ("webhook_endpoints", "SELECT, INSERT, UPDATE, DELETE"),
+    ("webhook_deliveries", "SELECT"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and
@@ -87,6 +92,10 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_lock_for_deletion(uuid[])",
     // Revoking one of the acting account's OAuth grants (0022).
     "n8v_revoke_grant(uuid)",
+    // Webhooks: a new secret for an own endpoint, and an event with its deliveries (0023).
+    "n8v_webhook_add_secret(uuid, uuid, text, timestamptz, timestamptz)",
+    "n8v_webhook_emit(uuid, text, jsonb, uuid, text[], boolean, timestamptz)",
+    "n8v_webhook_test(uuid, uuid, jsonb, timestamptz)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

@@ -4,6 +4,7 @@
 pub mod call;
 mod extract;
 mod headers;
+mod index;
 pub mod mcp;
 mod middleware;
 mod oauth;
@@ -60,7 +61,12 @@ pub fn router(state: AppState) -> Router {
         .merge(mcp)
         .merge(pages::routes(&state))
         .merge(oauth::routes())
-        .fallback(|| async { Error::NotFound("no such endpoint; see /openapi.json".into()) })
+        .route("/", axum::routing::get(index::root))
+        .fallback(|| async {
+            Error::NotFound(
+                "no such endpoint; GET / lists the entry points, /openapi.json the API".into(),
+            )
+        })
         .method_not_allowed_fallback(middleware::method_not_allowed)
         // After routing: names the span and the metrics by route template, not raw path.
         .layer(axum::middleware::from_fn(crate::telemetry::track_route))

@@ -3,6 +3,9 @@
 //! serve it (`/openapi.json`, Swagger UI at `/docs`). The operations themselves are described
 //! on their handlers in `rest/`.
 
+mod webhooks;
+pub use webhooks::add_webhooks;
+
 use crate::error::Problem;
 use axum::Router;
 use axum::http::header;
@@ -41,6 +44,10 @@ use utoipa_swagger_ui::SwaggerUi;
             audit entry of its request."),
         (name = "auth", description = "Short-lived access tokens minted from API keys."),
         (name = "account", description = "The account itself: deleting it, with every row of it."),
+        (name = "webhooks", description = "Webhook endpoints: the journal tells your own systems \
+            when a session ended, a summary or digest is ready, an open loop opened or closed, or \
+            a credential was scrubbed, signed as Standard Webhooks specifies. Needs \
+            `webhooks:write`."),
         (name = "admin", description = "Operator endpoints (operator keys only): the feature \
             flags, such as `assistantJournal`, globally or for an account."),
         (name = "health", description = "Liveness and readiness probes; no credentials needed."),

@@ -96,6 +96,7 @@ async fn make(
     match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
         Ok(outcome) => {
             digests::store(&mut tx, id, &inputs, &outcome, outcome.fallback.as_deref()).await?;
+            crate::webhooks::events::digest_ready(&mut tx, id, now).await?;
             tx.commit().await?;
             Ok(Some(true))
         }

@@ -5,6 +5,7 @@
 pub mod digests;
 pub mod summary;
 pub mod sweep;
+pub mod webhooks;
 
 use crate::config::Config;
 use crate::db::Db;
@@ -102,6 +103,16 @@ async fn run_digests(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDyn
     pass("digests", digests::roll_up(&state).await).map(drop)
 }
 
+async fn run_webhooks(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
+    let counts = webhooks::deliver_due(&state).await;
+    if let Ok(c) = &counts
+        && c == &webhooks::Counts::default()
+    {
+        return Ok(()); // nothing was due: no log line every two seconds
+    }
+    pass("webhooks", counts).map(drop)
+}
+
 async fn run_audit_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
     pass("audit_retention", audit_retention(&state).await).map(drop)
 }
@@ -190,6 +201,7 @@ pub async fn run(
     let audit_schedule =
         cron::Schedule::from_str(&state.config.lifecycle.audit_retention_schedule)?;
     let digest_schedule = cron::Schedule::from_str(&state.config.lifecycle.digest_schedule)?;
+    let webhook_schedule = cron::Schedule::from_str(&state.config.webhooks.schedule)?;
     // A unique name per process and attempt: apalis tracks liveness by worker name.
     let process = uuid::Uuid::now_v7().simple().to_string();
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -269,8 +281,22 @@ pub async fn run(
             Box::pin(worker.run_until(until_stopped(stopped)))
         },
     );
+    let webhook_state = state.clone();
+    let process_ = process.clone();
+    let webhooks = supervise(
+        "webhooks",
+        state.db.clone(),
+        stopped.clone(),
+        move |attempt, stopped| {
+            let worker = WorkerBuilder::new(format!("webhooks-{process_}-{attempt}"))
+                .backend(CronScheduler::new(webhook_schedule.clone()))
+                .data(webhook_state.clone())
+                .build(run_webhooks);
+            Box::pin(worker.run_until(until_stopped(stopped)))
+        },
+    );
     let workers = tokio::spawn(async move {
-        tokio::join!(summaries, sweep, retention, audit, digest);
+        tokio::join!(summaries, sweep, retention, audit, digest, webhooks);
     });
     shutdown.await;
     let _ = stop.send(true);

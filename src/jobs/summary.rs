@@ -56,6 +56,7 @@ pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> s
         job.snapshot,
         &outcome,
         note.as_deref(),
+        now,
     )
     .await?;
     tx.commit().await?;

@@ -34,7 +34,7 @@
 //!   learns of the account's earlier sightings (their acknowledgement, their time: exposure ids
 //!   are random, not time-ordered) nor silences the warning the account's other keys are given.
 
-use super::window::inert;
+use super::markdown::inert;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{ExposureId, Kind, SessionId};
@@ -153,7 +153,7 @@ pub async fn record(
     // Random, not time-ordered (UUIDv7) as other ids: an exposure's id is shown to every
     // credential that reads one of its sightings, and must not date the first of them.
     let new_ids: Vec<Uuid> = seen.iter().map(|_| Uuid::new_v4()).collect();
-    sqlx::query!(
+    let sightings = sqlx::query!(
         "WITH seen AS ( \
            SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::uuid[]) \
              WITH ORDINALITY AS s(rule, fingerprint, field, exposure_id, n)), \
@@ -172,7 +172,8 @@ pub async fn record(
          ON CONFLICT (account_id, exposure_id, session_id, field) DO UPDATE \
             SET count = x.count + excluded.count, \
                 first_seen = least(x.first_seen, excluded.first_seen), \
-                last_seen = greatest(x.last_seen, excluded.last_seen)",
+                last_seen = greatest(x.last_seen, excluded.last_seen) \
+         RETURNING exposure_id, field, (xmax = 0) AS \"first!\"",
         &rules as &[&str],
         &fingerprints,
         &fields as &[&str],
@@ -180,9 +181,16 @@ pub async fn record(
         session.0,
         at
     )
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
-    Ok(())
+    let seen: Vec<(Uuid, String)> = sightings
+        .into_iter()
+        .filter(|r| r.first)
+        .map(|r| (r.exposure_id, r.field))
+        .collect();
+    crate::webhooks::events::exposure_seen(tx, session, &seen, at)
+        .await
+        .map_err(Into::into)
 }
 
 /// How many of an exposure's sightings each kind of text holds.
@@ -262,7 +270,8 @@ pub struct Exposure {
     /// True when every sighting the caller reads was acknowledged after it was last scrubbed
     /// there; the brief, `/journal.md` and the journal page warn only of the others.
     pub acknowledged: bool,
-    /// The warning, in words: what, from what, since when, and what to do.
+    /// The warning, in words: what, from what, since when, and what to do ("rotate it"; once
+    /// `acknowledged`, when it was acknowledged as rotated instead).
     pub warning: String,
 }
 
@@ -358,7 +367,13 @@ fn exposure(row: ExposureRow, now: DateTime<Utc>) -> Exposure {
     let label = crate::scrub::label(&row.rule);
     Exposure {
         id: ExposureId(row.exposure_id),
-        warning: warning(&label, &scrubbed_from, row.first_seen, now),
+        warning: warning(
+            &label,
+            &scrubbed_from,
+            row.first_seen,
+            row.acknowledged_at.filter(|_| row.acknowledged),
+            now,
+        ),
         rule: row.rule,
         label,
         count: row.count,
@@ -392,28 +407,39 @@ pub async fn acknowledge(tx: &mut TenantTx, id: ExposureId, now: DateTime<Utc>) 
     Ok(())
 }
 
-/// The warning: "A GitHub token was scrubbed from 3 purposes since 1 December: rotate it." The
-/// year is named when it is not `now`'s.
+/// The warning: "A GitHub token was scrubbed from 3 purposes since 1 December: rotate it."; once
+/// acknowledged (`acknowledged`, when every sighting read was acknowledged since it was last
+/// scrubbed) no longer a call to rotate it: "…since 1 December; acknowledged as rotated on 3
+/// December." A date names its year when it is not `now`'s.
 pub fn warning(
     label: &str,
     from: &ScrubbedFrom,
     since: DateTime<Utc>,
+    acknowledged: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> String {
     let mut label_chars = label.chars();
-    let label = match label_chars.next() {
+    let label: String = match label_chars.next() {
         Some(first) => first.to_uppercase().chain(label_chars).collect(),
         None => String::new(),
     };
-    let date = if since.year() == now.year() {
-        since.format("%-d %B")
-    } else {
-        since.format("%-d %B %Y")
+    let day = |at: DateTime<Utc>| {
+        let format = if at.year() == now.year() {
+            "%-d %B"
+        } else {
+            "%-d %B %Y"
+        };
+        at.format(format).to_string()
     };
-    format!(
-        "{label} was scrubbed from {} since {date}: rotate it.",
-        from.words()
-    )
+    let lead = format!(
+        "{label} was scrubbed from {} since {}",
+        from.words(),
+        day(since)
+    );
+    match acknowledged {
+        Some(at) => format!("{lead}; acknowledged as rotated on {}.", day(at)),
+        None => format!("{lead}: rotate it."),
+    }
 }
 
 /// The one line `/journal.md` opens with while any exposure is unacknowledged (given newest
@@ -446,8 +472,13 @@ mod tests {
             ..ScrubbedFrom::default()
         };
         assert_eq!(
-            warning("a GitHub token", &three, since, now),
+            warning("a GitHub token", &three, since, None, now),
             "A GitHub token was scrubbed from 3 purposes since 1 December: rotate it."
+        );
+        assert_eq!(
+            warning("a GitHub token", &three, since, Some(now), now),
+            "A GitHub token was scrubbed from 3 purposes since 1 December; acknowledged as \
+             rotated on 9 December."
         );
         let mixed = ScrubbedFrom {
             purposes: 1,
@@ -457,7 +488,7 @@ mod tests {
         };
         let last_year = Utc.with_ymd_and_hms(2025, 11, 30, 8, 0, 0).unwrap();
         assert_eq!(
-            warning("an AWS access key", &mixed, last_year, now),
+            warning("an AWS access key", &mixed, last_year, None, now),
             "An AWS access key was scrubbed from 1 purpose, 1 goal and 2 hand-off items since \
              30 November 2025: rotate it."
         );

@@ -33,9 +33,10 @@ use super::cursor::Cursor;
 use super::handoff::{Carried, Line};
 use super::views::{OWNED_ORGANIZATIONS, Session};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::ids::{AccountId, ItemId, SessionId};
 use crate::summarize::marked::item_key;
+use crate::webhooks::events::EventType;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -315,14 +316,9 @@ impl LoopCursor {
     }
 }
 
-/// A page of items, newest first (items opened together in the order they were stated).
-pub struct LoopPage {
-    pub items: Vec<Loop>,
-    pub next_cursor: Option<String>,
-}
-
 /// The items the caller can read in `filter`, its own first, then the others' (organization
-/// members'), each newest first, `limit` a page after `cursor`.
+/// members'), each newest first (items opened together in the order they were stated),
+/// `limit` a page after `cursor`.
 #[tracing::instrument(skip_all, err)]
 pub async fn list(
     tx: &mut TenantTx,
@@ -330,27 +326,18 @@ pub async fn list(
     limit: i64,
     cursor: Option<LoopCursor>,
     now: DateTime<Utc>,
-) -> Result<LoopPage> {
-    let mut rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|l| {
-            LoopCursor {
-                others: !l.own,
-                at: Cursor {
-                    at: l.created_at,
-                    id: l.id.0,
-                },
-            }
-            .encode()
-        })
-    } else {
-        None
-    };
-    Ok(LoopPage {
-        items: rows,
-        next_cursor,
-    })
+) -> Result<super::reads::Page<Loop>> {
+    let rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
+    Ok(super::reads::paginate(rows, limit, |l: &Loop| {
+        LoopCursor {
+            others: !l.own,
+            at: Cursor {
+                at: l.created_at,
+                id: l.id.0,
+            },
+        }
+        .encode()
+    }))
 }
 
 /// The items of `kind` still open and not stale, the reader's own first, each newest first, at
@@ -452,6 +439,7 @@ pub async fn close(
     .fetch_optional(tx.conn())
     .await?;
     if let Some(row) = closed {
+        crate::webhooks::events::loops(tx, EventType::LoopClosed, &[id.0], now).await?;
         return Ok(view(row, now));
     }
     let found = closable(tx, &[id]).await?;
@@ -466,10 +454,10 @@ pub async fn close(
 fn not_closable(id: ItemId) -> Error {
     Error::NotFound(format!(
         "no item with id {:?} that this credential may close is visible to it (an \
-         organization's owner reads its members' items but does not close them: it may \
-         dismiss one from its own view, POST /api/v1/journal/loops/{id}/dismiss)",
+         organization's owner reads its members' items but does not close them)",
         id.to_string()
     ))
+    .with_remedy(Remedy::DismissItem(id))
 }
 
 /// Of `ids`, those the caller can read in its own account, with their stored state.
@@ -512,7 +500,7 @@ pub async fn resolve(
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     // Locked in id order first, as every transaction locks items (migration 0020), then
     // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
-    sqlx::query(
+    let closed: Vec<Uuid> = sqlx::query_scalar(
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
                             AND state = 'open' \
@@ -521,15 +509,17 @@ pub async fn resolve(
          SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
              closed_at = $4, closed_session_id = $5 \
          WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
-           AND state = 'open'",
+           AND state = 'open' \
+         RETURNING loop_id",
     )
     .bind(&uuids)
     .bind(LoopKind::Question.resolved().as_str())
     .bind(LoopKind::NextStep.resolved().as_str())
     .bind(now)
     .bind(session)
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
+    crate::webhooks::events::loops(tx, EventType::LoopClosed, &closed, now).await?;
     Ok(not_resolved)
 }
 

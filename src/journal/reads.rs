@@ -54,9 +54,12 @@ pub async fn list_sessions(
     .bind(limit + 1)
     .fetch_all(tx.conn())
     .await?;
-    Ok(paginate(rows, limit, |r| Cursor {
-        at: r.started_at,
-        id: r.session_id,
+    Ok(paginate(rows, limit, |r| {
+        Cursor {
+            at: r.started_at,
+            id: r.session_id,
+        }
+        .encode()
     }))
 }
 
@@ -86,14 +89,16 @@ pub fn list_sessions_sql(filter: &SessionFilter, has_cursor: bool) -> String {
     format!("SELECT {SESSION_COLUMNS} FROM {from} journal_sessions ORDER BY {order}")
 }
 
-fn paginate<R, T: From<R>>(
+/// A page of `limit` of `rows` (read with one more than `limit`, to know whether a next page
+/// exists), with the encoded cursor of its last row when one does.
+pub(crate) fn paginate<R, T: From<R>>(
     mut rows: Vec<R>,
     limit: i64,
-    cursor_of: impl Fn(&R) -> Cursor,
+    cursor_of: impl Fn(&R) -> String,
 ) -> Page<T> {
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
-        rows.last().map(|r| cursor_of(r).encode())
+        rows.last().map(cursor_of)
     } else {
         None
     };
@@ -137,9 +142,12 @@ pub async fn actions(
     )
     .fetch_all(tx.conn())
     .await?;
-    Ok(paginate(rows, limit, |r| Cursor {
-        at: r.created_at,
-        id: r.call_id,
+    Ok(paginate(rows, limit, |r| {
+        Cursor {
+            at: r.created_at,
+            id: r.call_id,
+        }
+        .encode()
     }))
 }
 

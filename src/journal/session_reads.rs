@@ -4,6 +4,10 @@
 //! reads that view, and all but the list's (whose filters are optional, so built at run time)
 //! are here and checked at compile time.
 //!
+//! A part of an episode whose conversation has not settled (`episode_open`, migration 0024)
+//! reads as open, without an end, whatever its row keeps; the rules (join, sweep, retention)
+//! see the row's own end, so no call joins it and the sweep leaves it alone.
+//!
 //! The view's `last_activity_at` is the exact last activity; `activity_bound` is the stored
 //! lower bound (at most [`super::sessions::ACTIVITY_SLACK`] behind), which the statements
 //! filter on first, as an index serves it.
@@ -87,7 +91,8 @@ impl From<SessionRow> for Session {
 /// The columns of [`SessionRow`], for the statements built at run time (the list's filters).
 pub(crate) const COLUMNS: &str = "account_id, session_id, credential_id, kind, assistant, \
     organization_id, repository, scopes, goal, outcome, handoff, started_at, last_activity_at, \
-    ended_at, end_reason, call_count, write_count, summary, summary_model, summary_cost_usd, \
+    CASE WHEN episode_open THEN NULL ELSE ended_at END AS ended_at, \
+    CASE WHEN episode_open THEN NULL ELSE end_reason END AS end_reason, call_count, write_count, summary, summary_model, summary_cost_usd, \
     summary_input_tokens, summary_output_tokens, summary_note, recent_purposes";
 
 /// A statement reading [`SessionRow`]s, `SELECT` its columns `FROM` the pieces given (string
@@ -106,7 +111,9 @@ macro_rules! session_rows {
                    organization_id, repository, scopes AS "scopes!", goal, outcome,
                    handoff AS "handoff: sqlx::types::Json<Handoff>",
                    started_at AS "started_at!", last_activity_at AS "last_activity_at!",
-                   ended_at, end_reason, call_count AS "call_count!",
+                   CASE WHEN episode_open THEN NULL ELSE ended_at END AS ended_at,
+                   CASE WHEN episode_open THEN NULL ELSE end_reason END AS end_reason,
+                   call_count AS "call_count!",
                    write_count AS "write_count!", summary, summary_model, summary_cost_usd,
                    summary_input_tokens, summary_output_tokens, summary_note,
                    recent_purposes AS "recent_purposes!"

@@ -7,7 +7,7 @@ use super::loops;
 use super::session_reads;
 use super::views::Session;
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
 use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
@@ -83,8 +83,9 @@ async fn own_session_end(
 pub fn not_own(id: SessionId) -> Error {
     Error::NotFound(format!(
         "no session {id} belongs to this credential (sessions cannot be shared across \
-         credentials); start one with POST /api/v1/journal/sessions or omit X-Session-Id"
+         credentials)"
     ))
+    .with_remedy(Remedy::StartSession)
 }
 
 /// Locks one of the caller's sessions against deletion until the transaction ends (`FOR KEY
@@ -173,7 +174,7 @@ pub async fn join_or_issue(
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
     if !retired.is_empty() {
         for (session, calls) in session_reads::own_call_counts(tx, &retired).await? {
-            enqueue_summary(tx, session, calls).await?;
+            enqueue_summary(tx, session, calls, now).await?;
         }
         let closed: Vec<SessionId> = retired.into_iter().map(SessionId).collect();
         loops::open_from_closed(tx, &closed, None, now).await?;
@@ -284,14 +285,12 @@ pub async fn end(
                 "no session {id} belongs to this credential (a session is ended by the \
                  credential that opened it)"
             )),
-            Some(_) => Error::Conflict(format!(
-                "session {id} has ended already; start a new one (POST \
-                 /api/v1/journal/sessions, or the session_start tool)"
-            )),
+            Some(_) => Error::Conflict(format!("session {id} has ended already"))
+                .with_remedy(Remedy::StartNewSession),
         });
     };
     let session = written(tx, id).await?;
-    enqueue_summary(tx, id.0, session.call_count).await?;
+    enqueue_summary(tx, id.0, session.call_count, now).await?;
     loops::open_from_closed(tx, &[id], purpose, now).await?;
     crate::telemetry::sessions_closed("ended", 1);
     Ok(session)
@@ -331,7 +330,7 @@ pub async fn close_quiet(
         return Ok(false);
     }
     for (session, calls) in session_reads::own_call_counts(tx, &[session]).await? {
-        enqueue_summary(tx, session, calls).await?;
+        enqueue_summary(tx, session, calls, now).await?;
     }
     loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
     Ok(true)
@@ -366,8 +365,15 @@ async fn written(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
         .ok_or_else(|| Error::not_found(ids::Kind::Session, &id.to_string()))
 }
 
-/// A closed session's summary job, in the same transaction as the close.
-async fn enqueue_summary(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sqlx::Result<()> {
+/// A closed session's summary job and its `session.ended` webhook event, in the same
+/// transaction as the close (every way a session closes passes here).
+async fn enqueue_summary(
+    tx: &mut TenantTx,
+    session: Uuid,
+    snapshot: i32,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    crate::webhooks::events::session_ended(tx, session, now).await?;
     let job = SummarizeSession {
         account_id: tx.tenant().account_id,
         session_id: session,
@@ -414,66 +420,5 @@ pub async fn delete_started_between(
         to
     )
     .fetch_all(tx.conn())
-    .await?)
-}
-
-/// One part of an episode (a settled conversation a harness posted), stored as an ended
-/// session of the caller's credential.
-pub struct EpisodePart<'a> {
-    pub episode_id: &'a str,
-    pub part: i32,
-    /// The harness, recorded as the session's assistant.
-    pub assistant: &'a str,
-    pub repository: Option<&'a str>,
-    pub started_at: DateTime<Utc>,
-    pub ended_at: DateTime<Utc>,
-}
-
-/// Claims an episode part for the caller's credential by inserting its session; `None` when
-/// the credential claimed this part before (the claim is unique per account, credential,
-/// episode and part, so a concurrent claim waits for the first to commit or roll back).
-#[tracing::instrument(name = "db.sessions.claim_episode_part", skip_all, err)]
-pub async fn claim_episode_part(
-    tx: &mut TenantTx,
-    part: &EpisodePart<'_>,
-) -> Result<Option<SessionId>> {
-    Ok(sqlx::query_scalar!(
-        r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind,
-               assistant, repository, scopes, started_at, last_activity_at, ended_at,
-               end_reason, journal_only, episode_id, episode_part)
-           VALUES (n8v_account(), $1, n8v_credential(), 'episode', $2, $3,
-               n8v_scopes(), $4, $5, $5,
-               'ended', false, $6, $7)
-           ON CONFLICT (account_id, credential_id, episode_id, episode_part)
-               WHERE episode_id IS NOT NULL
-           DO NOTHING RETURNING session_id AS "session_id: SessionId""#,
-        ids::new_id(),
-        part.assistant,
-        part.repository,
-        part.started_at,
-        part.ended_at,
-        part.episode_id,
-        part.part
-    )
-    .fetch_optional(tx.conn())
-    .await?)
-}
-
-/// The session the caller's credential posted an episode part as, when the caller can read it
-/// (a token with fewer scopes than the part was posted with cannot).
-#[tracing::instrument(name = "db.sessions.episode_part", skip_all, err)]
-pub async fn episode_part(
-    tx: &mut TenantTx,
-    episode_id: &str,
-    part: i32,
-) -> Result<Option<SessionId>> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT session_id AS "session_id: SessionId" FROM journal_sessions
-           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
-             AND episode_id = $1 AND episode_part = $2"#,
-        episode_id,
-        part
-    )
-    .fetch_optional(tx.conn())
     .await?)
 }

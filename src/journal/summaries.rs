@@ -118,6 +118,7 @@ pub async fn store(
     snapshot: i32,
     outcome: &Outcome,
     note: Option<&str>,
+    now: DateTime<Utc>,
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
@@ -136,7 +137,8 @@ pub async fn store(
     )
     .execute(tx.conn())
     .await?;
-    set_on_session(tx, session, outcome, note, Some(snapshot)).await
+    set_on_session(tx, session, outcome, note, Some(snapshot)).await?;
+    crate::webhooks::events::summary_ready(tx, session, now).await
 }
 
 /// Puts a summary on its session (what reads show), with the snapshot it describes (none for an
@@ -246,8 +248,8 @@ pub async fn settle(
 pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn Provider>> {
     let proxy = |s: &ProviderSettings| {
         Proxy::new(
-            s.base_url.clone(),
-            s.api_key.clone(),
+            s.base_url.expose(),
+            s.api_key.expose(),
             s.model.clone(),
             config.timeout,
         )
@@ -261,8 +263,8 @@ pub fn model_for(config: &SummaryConfig, account_kind: &str) -> Option<Box<dyn P
     match config.customer_provider {
         CustomerProvider::Gemini => config.gemini.as_ref().map(|s| {
             Box::new(Gemini::new(
-                s.base_url.clone(),
-                s.api_key.clone(),
+                s.base_url.expose(),
+                s.api_key.expose(),
                 s.model.clone(),
                 config.timeout,
             )) as Box<dyn Provider>

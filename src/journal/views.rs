@@ -78,7 +78,8 @@ pub struct Session {
     pub started_at: DateTime<Utc>,
     /// When the last call was recorded in it.
     pub last_activity_at: DateTime<Utc>,
-    /// When the session was closed; absent while it is open.
+    /// When the session was closed; absent while it is open (an episode's part is open while
+    /// its conversation has not settled).
     pub ended_at: Option<DateTime<Utc>>,
     /// `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
     pub end_reason: Option<String>,
@@ -215,7 +216,9 @@ pub struct Call {
     pub result_count: Option<i32>,
     /// Whether the call changed anything.
     pub wrote: bool,
-    /// Whether the call read the journal itself.
+    /// Whether the call was the journal's own traffic: it read the journal, or posted work done
+    /// elsewhere (an episode, whose entries are sessions of their own). A session holding only
+    /// such calls stays out of the session list.
     pub journal_read: bool,
     /// How long the operation took, in milliseconds.
     pub duration_ms: i32,

@@ -8,7 +8,7 @@
 //! tests and development.
 
 use super::OAuthError;
-use super::clients::{Client, check_redirect_uri, clean_name};
+use super::client::{Client, check_redirect_uri, clean_name};
 use serde::Deserialize;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;

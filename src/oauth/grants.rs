@@ -10,7 +10,8 @@
 //! account's policies.
 
 use super::OAuthError;
-use super::clients::{self, Client};
+use super::client::Client;
+use super::clients;
 use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
 use crate::auth::jwt::{AccessClaims, JwtKeys};
 use crate::config::Config;

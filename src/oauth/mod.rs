@@ -6,6 +6,7 @@
 //! tokens minted from an API key, and are refused on the next request once it is revoked.
 //! The HTTP handlers (`http::oauth`) and the consent page stay thin over this room.
 
+pub mod client;
 pub mod clients;
 pub mod documents;
 pub mod grants;

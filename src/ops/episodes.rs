@@ -1,25 +1,39 @@
-//! Episodes: a harness posts a settled conversation; each ~30,000-character part becomes one
-//! journal entry, drafted by the summary providers, and the prose itself is never kept.
+//! Episodes: a harness posts a conversation, again as it grows; each ~30,000-character part
+//! becomes one journal entry, drafted by the summary providers once the conversation settled,
+//! and the prose itself is never kept.
 //!
 //! The request waits for the drafts. The prose lives only in this request's memory: a queued
 //! job would have to carry it through the job table, which is storage. Tool calls, tool output,
 //! reasoning and private turns are dropped before anything else looks at the turns; the rest
 //! lose format characters and credentials before a model sees them. Each part is claimed by
 //! inserting its entry's session row (unique per account, episode and part) in the operation's
-//! transaction, held while its model works: a retried or concurrent post of the same episode
-//! waits, then finds the part made, and pays for nothing. Claims are per credential (a key and
-//! the tokens minted from it): no other key of the account can post under an id first and keep
-//! this key's conversation out, and the same id posted by two keys makes two entries.
+//! transaction, or locked when an earlier post made it, and held while its model works: a
+//! retried or concurrent post of the same episode waits, then finds the part made, and pays
+//! for nothing. Claims are per credential (a key and the tokens minted from it): no other key
+//! of the account can post under an id first and keep this key's conversation out, and the
+//! same id posted by two keys makes two entries.
+//!
+//! A post compares each part's turns with the digest stored on its entry (`turns::digest`): the
+//! same turns change nothing; other turns (the conversation grew, or was rewritten) rewrite the
+//! entry. The model drafts a part only once the conversation settled: the harness says it ended
+//! (`ended`), its last turn is `N8V_EPISODE_SETTLE_MINUTES` old (`ended_at`), or the setting
+//! is 0. Until then the entry is code's and reads as an open session; a post of the same turns
+//! that finds them settled drafts it. Code's entry (also without a model or budget) quotes the
+//! part's first request and last reply, cut short, and its hand-off holds the lines the turns
+//! mark, scrubbed, which the brief, `/journal.md` and the open loops read.
+
+mod turns;
 
 use super::{Op, Operation, Services};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
+use crate::journal::episodes::{self, Before, EpisodePart, Written};
+use crate::journal::exposures::Field;
 use crate::journal::meta::parse_repository;
-use crate::journal::sessions::{self, EpisodePart};
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
-use crate::summarize::{self, ConversationTurn, PART_CHARS};
+use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +55,7 @@ pub struct EpisodeTurn {
     pub private: bool,
 }
 
-/// A settled conversation.
+/// A conversation as far as it went.
 #[derive(Debug, Clone)]
 pub struct PostEpisode {
     pub episode_id: String,
@@ -50,6 +64,8 @@ pub struct PostEpisode {
     pub started_at: DateTime<Utc>,
     pub ended_at: DateTime<Utc>,
     pub turns: Vec<EpisodeTurn>,
+    /// The harness says the conversation ended (its `SessionEnd`): draft now.
+    pub ended: bool,
 }
 
 /// One entry of a posted episode.
@@ -57,21 +73,29 @@ pub struct PostEpisode {
 pub struct EpisodeEntry {
     /// The part (from 0).
     pub part: i32,
-    /// The entry, a closed session of kind `episode` (`ses_…`).
+    /// The entry, a session of kind `episode` (`ses_…`).
     pub session_id: SessionId,
     /// `false` when an earlier post of the same episode made it already.
     pub created: bool,
+    /// An earlier post made it with other turns, and this post rewrote it.
+    pub updated: bool,
+    /// The entry waits for the conversation to settle (written by code until then, and read
+    /// as an open session).
+    pub open: bool,
 }
 
 /// What a post made.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct EpisodePosted {
-    /// The harness's episode id.
+    /// The harness's episode id (credentials scrubbed).
     pub episode_id: String,
     /// One entry per part; none when the assistant never replied.
     pub entries: Vec<EpisodeEntry>,
     /// Turns dropped unread: tool calls and output, reasoning, private turns, other roles.
     pub dropped_turns: usize,
+    /// Whether the conversation counted as settled: `ended`, its last turn
+    /// `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
+    pub settled: bool,
 }
 
 pub const MAX_TURNS: usize = 10_000;
@@ -80,26 +104,15 @@ fn bad(message: impl Into<String>) -> Error {
     Error::BadRequest(message.into())
 }
 
-/// Keeps the user and assistant prose, dropping everything else unread.
-fn kept_turns(turns: Vec<EpisodeTurn>) -> (Vec<ConversationTurn>, usize) {
-    let total = turns.len();
-    let kept: Vec<ConversationTurn> = turns
-        .into_iter()
-        .filter(|t| !t.private)
-        .filter(|t| matches!(t.kind.as_deref(), None | Some("message") | Some("text")))
-        .filter(|t| t.role == "user" || t.role == "assistant")
-        .map(|t| ConversationTurn {
-            from_user: t.role == "user",
-            text: crate::scrub::clean_text(t.text.trim()),
-        })
-        .filter(|t| !t.text.is_empty())
-        .collect();
-    let dropped = total - kept.len();
-    (kept, dropped)
+/// The checked episode id, harness and project, scrubbed as they are stored.
+struct Checked {
+    episode_id: crate::scrub::Cleaned,
+    harness: crate::scrub::Cleaned,
+    project: Option<String>,
 }
 
 impl PostEpisode {
-    fn check(&self) -> Result<(Option<String>, String)> {
+    fn check(&self) -> Result<Checked> {
         let id = self.episode_id.trim();
         if id.is_empty()
             || id.len() > 200
@@ -122,17 +135,6 @@ impl PostEpisode {
                 "harness must be 1 to 50 letters, digits and . _ - (e.g. claude-code, codex)",
             ));
         }
-        // Both are stored (the entries' episode and assistant) and shown to every reader of the
-        // journal, and are no free text to scrub: one holding a credential is refused instead,
-        // without repeating it.
-        for (name, value) in [("episode_id", id), ("harness", harness)] {
-            if crate::scrub::contains_secret(value) {
-                return Err(bad(format!(
-                    "{name} holds what looks like a credential; send the harness's own id and \
-                     name, never a token"
-                )));
-            }
-        }
         if self.ended_at < self.started_at {
             return Err(bad("ended_at must not be before started_at"));
         }
@@ -140,9 +142,38 @@ impl PostEpisode {
             return Err(bad(format!("at most {MAX_TURNS} turns per episode")));
         }
         let project = parse_repository(self.project.as_deref()).map_err(bad)?;
-        Ok((project, harness.to_owned()))
+        // Both are stored (the entries' episode and assistant) and shown to every reader of the
+        // journal: scrubbed like every other stored text, what the scrub removed recorded as
+        // exposures.
+        Ok(Checked {
+            episode_id: crate::scrub::clean(id),
+            harness: crate::scrub::clean(harness),
+            project,
+        })
+    }
+
+    /// Whether the conversation has settled at `now`.
+    fn settled(&self, now: DateTime<Utc>, settle: chrono::Duration) -> bool {
+        self.ended || settle <= chrono::Duration::zero() || self.ended_at <= now - settle
     }
 }
+
+/// What one post shares across its parts.
+struct Post<'a> {
+    episode_id: &'a str,
+    harness: &'a str,
+    project: Option<&'a str>,
+    about: String,
+    turns: &'a [ConversationTurn],
+    kept: &'a [turns::Kept],
+    total: usize,
+    settled: bool,
+    model: Option<&'a dyn Provider>,
+    limits: &'a Limits<'a>,
+}
+
+/// Why a part's entry is code's while it waits.
+const WAITING: &str = "the conversation has not settled yet; a post once it has drafts it";
 
 impl Op for PostEpisode {
     // Each part may be written by a paid model, its cost reserved from the monthly budget on
@@ -151,93 +182,63 @@ impl Op for PostEpisode {
     const SPEC: Spec = Spec {
         id: "postEpisode",
         tool: Some("journal_episode"),
-        journal: JournalUse::Bookkeeping,
+        journal: JournalUse::Capture,
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: true,
-        title: "Post a settled conversation",
-        // Idempotent: posting the same `episode_id` again with the same key makes nothing new.
+        title: "Post a conversation",
+        // Idempotent: posting the same turns of an `episode_id` again with the same key
+        // changes nothing.
         effect: Effect::Writes { idempotent: true },
     };
     type Output = EpisodePosted;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<EpisodePosted> {
-        let (project, harness) = self.check()?;
-        let episode_id = self.episode_id.trim().to_owned();
-        let (turns, dropped_turns) = kept_turns(self.turns);
+        let checked = self.check()?;
+        op.scrubbed(Field::Target, &checked.episode_id.found);
+        op.scrubbed(Field::Target, &checked.harness.found);
+        let config = &services.config.summaries;
+        let settled = self.settled(op.now(), config.episode_settle);
+        let (kept, dropped_turns) = turns::kept_turns(self.turns);
         let mut posted = EpisodePosted {
-            episode_id: episode_id.clone(),
+            episode_id: checked.episode_id.text.clone(),
             entries: Vec::new(),
             dropped_turns,
+            settled,
         };
-        if !turns.iter().any(|t| !t.from_user) {
+        if !kept.iter().any(|t| !t.from_user) {
             return Ok(posted); // no assistant reply: no entry, no cost
         }
+        let turns = turns::scrubbed(&kept);
         let parts = summarize::split_conversation(&turns, PART_CHARS);
-        drop(turns);
-        let total = parts.len();
-        let config = &services.config.summaries;
         let model = account_model(op.tx(), config).await?;
         let account = op.tenant().account_id;
         let budget = MonthlyBudget::of(&services.db, config, account, op.now());
         let limits = budget.limits(config);
+        let harness = checked.harness.text.as_str();
         let about = format!(
             "A {harness} conversation{}",
-            project
+            checked
+                .project
                 .as_deref()
                 .map(|p| format!(" in {p}"))
                 .unwrap_or_default()
         );
+        let post = Post {
+            episode_id: &checked.episode_id.text,
+            harness,
+            project: checked.project.as_deref(),
+            about,
+            turns: &turns,
+            kept: &kept,
+            total: parts.len(),
+            settled,
+            model: model.as_deref(),
+            limits: &limits,
+        };
         for (index, part) in parts.iter().enumerate() {
-            let claim = EpisodePart {
-                episode_id: &episode_id,
-                part: index as i32,
-                assistant: &harness,
-                repository: project.as_deref(),
-                started_at: self.started_at,
-                ended_at: self.ended_at,
-            };
-            let claimed = sessions::claim_episode_part(op.tx(), &claim).await?;
-            let Some(session) = claimed else {
-                // The claim is this credential's; a token minted from the key with fewer
-                // scopes than the part was posted with cannot read it, and is told so.
-                let existing = sessions::episode_part(op.tx(), &episode_id, index as i32).await?;
-                let Some(existing) = existing else {
-                    return Err(Error::Conflict(format!(
-                        "part {index} of episode {episode_id:?} was already posted by this key \
-                         with scopes this token does not hold; post it with the key itself or \
-                         a token of the same scopes"
-                    )));
-                };
-                posted.entries.push(EpisodeEntry {
-                    part: index as i32,
-                    session_id: existing,
-                    created: false,
-                });
-                continue;
-            };
-            let outcome = summarize::conversation_entry(
-                model.as_deref(),
-                &limits,
-                &about,
-                part,
-                index,
-                total,
-            )
-            .await;
-            set_on_session(
-                op.tx(),
-                session.0,
-                &outcome,
-                outcome.fallback.as_deref(),
-                None,
-            )
-            .await?;
-            posted.entries.push(EpisodeEntry {
-                part: index as i32,
-                session_id: session,
-                created: true,
-            });
+            let entry = post_part(op, &post, &self.started_at, self.ended_at, part, index).await?;
+            posted.entries.push(entry);
         }
         op.results(
             posted.entries.iter().map(|e| e.session_id.to_string()),
@@ -246,4 +247,101 @@ impl Op for PostEpisode {
         op.wrote();
         Ok(posted)
     }
+}
+
+/// Claims or locks one part, and writes its entry when its turns changed or just settled.
+async fn post_part(
+    op: &mut Operation,
+    post: &Post<'_>,
+    started_at: &DateTime<Utc>,
+    ended_at: DateTime<Utc>,
+    part: &ConversationPart,
+    index: usize,
+) -> Result<EpisodeEntry> {
+    let number = index as i32;
+    let account = op.tenant().account_id;
+    let digest = turns::digest(account, post.episode_id, number, &part.text);
+    let claim = EpisodePart {
+        episode_id: post.episode_id,
+        part: number,
+        assistant: post.harness,
+        repository: post.project,
+        started_at: *started_at,
+        ended_at,
+    };
+    let Some((session, before)) = episodes::claim(op.tx(), &claim, &digest).await? else {
+        // The claim is this credential's; a token minted from the key with fewer scopes than
+        // the part was posted with cannot read it, and is told so.
+        return Err(Error::Conflict(format!(
+            "part {index} of episode {:?} was already posted by this key with scopes this              token does not hold; post it with the key itself or a token of the same scopes",
+            post.episode_id
+        )));
+    };
+    let (write, open) = match before {
+        Before::Same { open: false } => (false, false),
+        Before::Same { open: true } => (post.settled, !post.settled),
+        Before::New | Before::Changed => (true, !post.settled),
+    };
+    if write {
+        write_entry(op, post, session, part, (index, &digest), ended_at, open).await?;
+    }
+    Ok(EpisodeEntry {
+        part: number,
+        session_id: session,
+        created: before == Before::New,
+        updated: before == Before::Changed,
+        open,
+    })
+}
+
+/// Writes a part's entry: the model's draft when the conversation settled (code's without a
+/// model or budget), else code's while it waits; once settled, its items open as a closed
+/// session's do.
+async fn write_entry(
+    op: &mut Operation,
+    post: &Post<'_>,
+    session: SessionId,
+    part: &ConversationPart,
+    (index, digest): (usize, &[u8]),
+    ended_at: DateTime<Utc>,
+    open: bool,
+) -> Result<()> {
+    let which = (index, post.total);
+    let outcome = match open {
+        true => summarize::code_entry(&post.about, post.turns, part, which, WAITING),
+        false => {
+            summarize::conversation_entry(
+                post.model,
+                post.limits,
+                &post.about,
+                post.turns,
+                part,
+                which,
+            )
+            .await
+        }
+    };
+    let (handoff, found) =
+        turns::marked_handoff(post.kept.get(part.turns.clone()).unwrap_or_default());
+    op.scrubbed(Field::Handoff, &found);
+    let written = Written {
+        digest,
+        open,
+        ended_at,
+        handoff: handoff.as_ref(),
+    };
+    episodes::write(op.tx(), session, &written).await?;
+    set_on_session(
+        op.tx(),
+        session.0,
+        &outcome,
+        outcome.fallback.as_deref(),
+        None,
+    )
+    .await?;
+    if !open {
+        let now = op.now();
+        crate::journal::loops::open_from_closed(op.tx(), &[session], None, now).await?;
+    }
+    Ok(())
 }

@@ -175,9 +175,9 @@ fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
         .map(|t| {
             T::parse(t).ok_or_else(|| {
                 bad(format!(
-                    "{name} {:?} is not a {} id ({}_…)",
+                    "{name} {:?} is not {} id ({}_…)",
                     crate::ids::shown(t),
-                    T::KIND.noun(),
+                    T::KIND.a_noun(),
                     T::KIND.prefix()
                 ))
             })

@@ -12,13 +12,13 @@ pub mod audit;
 pub mod episodes;
 pub mod export;
 pub mod exposures;
-pub mod flags;
 pub mod journal;
 pub mod loops;
 pub mod oauth;
 pub mod records;
 pub mod search;
 pub mod token;
+pub mod webhooks;
 
 use crate::auth::AuthContext;
 use crate::auth::jwt::JwtKeys;
@@ -57,7 +57,7 @@ impl Services {
     pub fn new(db: Db, config: Config, clock: Arc<dyn Clock>) -> Self {
         let db = db.with_idle_in_transaction(config.db_idle_in_transaction);
         let secret = match &config.jwt_secret {
-            Some(s) => s.as_bytes().to_vec(),
+            Some(s) => s.expose().as_bytes().to_vec(),
             None => {
                 tracing::warn!(
                     "N8V_JWT_SECRET is not set: minted tokens use a random secret and stop \
@@ -75,7 +75,7 @@ impl Services {
         };
         Self {
             db,
-            fingerprints: ServerSecret::new(config.fingerprint_secret.as_deref()),
+            fingerprints: ServerSecret::new(config.fingerprint_secret.as_ref().map(|s| s.expose())),
             exports: export::ExportSlots::new(config.exports),
             oauth: Arc::new(crate::oauth::OAuthState::new(&config.oauth)),
             config: Arc::new(config),

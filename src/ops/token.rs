@@ -93,7 +93,7 @@ impl Op for MintToken {
         let token = services
             .auth
             .jwt
-            .mint_with_id(
+            .mint(
                 tenant.account_id,
                 credential,
                 scopes.names(),

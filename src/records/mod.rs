@@ -126,18 +126,17 @@ pub async fn create(
     account: Uuid,
     organization: Option<Uuid>,
     name: &str,
-) -> Result<RecordId> {
-    let id = RecordId(ids::new_id());
+) -> Result<()> {
     sqlx::query!(
         "INSERT INTO records (account_id, record_id, organization_id, name) VALUES ($1, $2, $3, $4)",
         account,
-        id.0,
+        ids::new_id(),
         organization,
         name
     )
     .execute(conn)
     .await?;
-    Ok(id)
+    Ok(())
 }
 
 #[tracing::instrument(skip_all, err)]

@@ -12,6 +12,9 @@
 //! Markers are matched case-insensitively, after a list bullet (`-`, `*`, `•`) if any. A purpose
 //! phrased as a question is not lifted: it is the question that call set out to answer, not
 //! one left waiting, so only its explicit markers count.
+//!
+//! An episode's turns (`ops::episodes`) are read as purposes are: a conversation asks many
+//! questions on the way, so only its explicit markers count.
 
 /// What the text marks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

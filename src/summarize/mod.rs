@@ -29,7 +29,9 @@ mod proxy;
 mod render;
 
 pub use budget::{Budget, Unlimited};
-pub use conversation::{ConversationTurn, conversation_entry, split_conversation};
+pub use conversation::{
+    ConversationPart, ConversationTurn, code_entry, conversation_entry, split_conversation,
+};
 pub use cost::{Rates, cost_usd};
 pub use digest::{DigestInput, code_digest, digest};
 pub use gemini::Gemini;

@@ -62,7 +62,14 @@ async fn missing_malformed_unknown_revoked_and_expired_credentials_get_401() {
         n8v_journal::auth::jwt::JwtKeys::new(b"test-secret-test-secret-test-secret").unwrap();
     let now = chrono::Utc::now().timestamp();
     let expired = keys
-        .mint(b.id, b.key_id, vec!["records:read".into()], now - 3600, 60)
+        .mint(
+            b.id,
+            b.key_id,
+            vec!["records:read".into()],
+            now - 3600,
+            60,
+            None,
+        )
         .unwrap();
     expect_problem(
         app.get(&expired, "/api/v1/records").await,
@@ -71,13 +78,13 @@ async fn missing_malformed_unknown_revoked_and_expired_credentials_get_401() {
     )
     .await;
     let fresh = keys
-        .mint(b.id, b.key_id, vec!["records:read".into()], now, 60)
+        .mint(b.id, b.key_id, vec!["records:read".into()], now, 60, None)
         .unwrap();
     assert_eq!(app.get(&fresh, "/api/v1/records").await.status(), 200);
     // Signed with another secret: refused.
     let forged = n8v_journal::auth::jwt::JwtKeys::new(b"another-secret-another-secret!!")
         .unwrap()
-        .mint(b.id, b.key_id, vec!["records:read".into()], now, 60)
+        .mint(b.id, b.key_id, vec!["records:read".into()], now, 60, None)
         .unwrap();
     expect_problem(
         app.get(&forged, "/api/v1/records").await,

@@ -238,7 +238,7 @@ async fn admin_commands_print_json_and_take_effect() {
         ),
         (
             vec!["admin", "create-org", "--owner", "acc_nope", "--name", "x"],
-            "not a account id",
+            "is not an account id (acc_…)",
         ),
         (
             vec!["admin", "flag", "set", "somethingElse", "on"],

@@ -321,9 +321,7 @@ async fn markdown_is_one_document_with_its_tally() {
         "{text}"
     );
     assert!(
-        text.ends_with(
-            "End of the export: 1 sessions, 2 calls, 0 summaries, 0 digests, 0 loops.\n"
-        ),
+        text.ends_with("End of the export: 1 session, 2 calls, 0 summaries, 0 digests, 0 loops.\n"),
         "{text}"
     );
 }

@@ -227,6 +227,14 @@ async fn every_kind_of_text_counts_and_the_brief_the_markdown_and_the_page_warn_
     let all = exposures(&app, &a.token, "").await;
     assert_eq!(all[0]["acknowledged"], true, "{all:?}");
     assert!(all[0]["acknowledged_at"].is_string());
+    // Acknowledged, it no longer asks for a rotation: it says when it was acknowledged.
+    let today = app.clock.now().format("%-d %B").to_string();
+    let settled = all[0]["warning"].as_str().unwrap();
+    assert!(
+        settled.ends_with(&format!("; acknowledged as rotated on {today}.")),
+        "{settled}"
+    );
+    assert!(!settled.contains("rotate it"), "{settled}");
     assert_eq!(
         exposures(&app, &a.token, "?unacknowledged=true").await,
         Vec::<Value>::new()
@@ -238,6 +246,8 @@ async fn every_kind_of_text_counts_and_the_brief_the_markdown_and_the_page_warn_
     let again = exposures(&app, &a.token, "?unacknowledged=true").await;
     assert_eq!(again.len(), 1);
     assert_eq!(again[0]["id"], id.as_str());
+    let warned = again[0]["warning"].as_str().unwrap();
+    assert!(warned.ends_with(": rotate it."), "{warned}");
     let acknowledged = app
         .call(
             Method::POST,

@@ -562,7 +562,7 @@ async fn customer_accounts_can_use_an_openai_compatible_model_at_the_same_rates(
     .await;
     summarise_all(&app, |c| {
         c.summaries.proxy = Some(ProviderSettings {
-            base_url: url.clone(),
+            base_url: url.clone().into(),
             api_key: "local".into(),
             model: "local-llama".into(),
         });

@@ -1,5 +1,6 @@
 //! `n8v-journal import`: a fixture transcript directory per harness, imported twice; the second
-//! run imports nothing, and nothing but user and assistant text is ever sent.
+//! run imports nothing, and nothing but user and assistant text is ever sent; the importer's
+//! own calls carry its name and purpose and stay out of the session list.
 
 use crate::common;
 
@@ -95,74 +96,57 @@ async fn importing_each_harness_twice_imports_once_and_sends_only_the_conversati
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_end_of_conversation_hook_posts_the_transcript_unless_turned_off() {
-    let (gemini, seen) = fake_gemini().await;
+#[tokio::test]
+async fn the_importers_calls_are_its_own_and_stay_out_of_the_session_list() {
+    let (gemini, _) = fake_gemini().await;
     let app = common::spawn_app_configured(|c| common::use_gemini(c, &gemini)).await;
     let a = app.account("A", "chats:read").await;
     app.journal_on(a.id).await;
-    let root = env!("CARGO_MANIFEST_DIR");
-    let transcript = format!(
-        "{root}/tests/fixtures/import/claude-code/-home-ada-acme-web/5f1c2a7e-0b1d-4a9e-9c3e-2f7a1b6d8e01.jsonl"
+    import(&app.base, &a.token, "claude-code", "claude-code").await;
+    let end = common::hook::input(
+        "SessionEnd",
+        &common::hook::fixture(common::hook::CLAUDE_CODE),
     );
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_n8v-journal"))
-        .parent()
+    let ran = common::hook::hook(
+        &["session-end", "--harness", "claude-code"],
+        &app.base,
+        Some(&a.token),
+        &end,
+    )
+    .await;
+    ran.quiet();
+
+    // Who made each post and why, and the session it was recorded in.
+    let calls: Vec<(String, String, bool, String)> = sqlx::query_as(
+        "SELECT s.assistant, c.purpose, s.journal_only, s.kind FROM journal_calls c \
+         JOIN journal_sessions s USING (account_id, session_id) \
+         WHERE c.operation = 'postEpisode' ORDER BY c.created_at",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert_eq!(calls[0].0, "n8v-journal-import");
+    assert!(
+        calls[0].1.contains("past claude-code conversation"),
+        "{calls:?}"
+    );
+    assert_eq!(calls[1].0, "n8v-journal-hook");
+    assert!(calls[1].1.contains("just ended"), "{calls:?}");
+    for (_, purpose, journal_only, kind) in &calls {
+        assert!(!purpose.contains("before the journal was on"));
+        assert!(journal_only, "the posting session is the journal's own");
+        assert_eq!(kind, "implicit");
+    }
+    // The list shows the entry, not the sessions that posted it.
+    let listed = app.get(&a.token, "/api/v1/journal/sessions").await;
+    assert_eq!(listed.status(), 200);
+    let listed: Value = listed.json().await.unwrap();
+    let kinds: Vec<&str> = listed["sessions"]
+        .as_array()
         .unwrap()
-        .to_owned();
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
-    let hook = |journal: &'static str, token: &str| {
-        let mut child = std::process::Command::new("sh")
-            .arg(format!("{root}/integrations/session-end.sh"))
-            .arg("claude-code")
-            .env("PATH", &path)
-            .env("N8V_URL", &app.base)
-            .env("N8V_TOKEN", token)
-            .env("N8V_JOURNAL", journal)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        let input = json!({"session_id": "x", "transcript_path": transcript, "hook_event_name": "SessionEnd"});
-        // A hook turned off exits without reading its input.
-        let _ = child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes());
-        let out = child.wait_with_output().unwrap();
-        // The hook never fails the conversation and never talks over it, whatever happened.
-        assert!(out.status.success(), "{out:?}");
-        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-    };
-    // What the hook did, read from the service: the entries made and the posts it received.
-    let state = || async {
-        let (entries, posts): (i64, i64) = sqlx::query_as(
-            "SELECT (SELECT count(*) FROM journal_sessions WHERE kind = 'episode'), \
-                    (SELECT count(*) FROM audit_log \
-                      WHERE method = 'POST' AND path = '/api/v1/journal/episodes')",
-        )
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-        (entries, posts)
-    };
-    tokio::task::block_in_place(|| hook("off", &a.token));
-    assert_eq!(state().await, (0, 0), "N8V_JOURNAL=off posts nothing");
-    tokio::task::block_in_place(|| hook("on", "n8v_not-a-key"));
-    assert_eq!(
-        state().await,
-        (0, 0),
-        "a refused post is quiet and leaves nothing"
-    );
-    tokio::task::block_in_place(|| hook("on", &a.token));
-    assert_eq!(state().await, (1, 1), "the transcript was posted");
-    tokio::task::block_in_place(|| hook("on", &a.token));
-    assert_eq!(
-        state().await,
-        (1, 2),
-        "posted again, and a hook that fires twice is harmless"
-    );
-    assert_eq!(seen.lock().unwrap().len(), 2);
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["episode"], "{listed}");
 }

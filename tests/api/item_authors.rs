@@ -236,7 +236,10 @@ async fn the_owner_dismisses_a_members_item_from_its_own_view_only() {
     dismiss(&o.owner, &planted).ok(200).await;
     dismiss(&o.owner, &planted).ok(200).await; // once dismissed, it stays so
     // One's own item is closed, not dismissed; another's item one cannot read is not there.
-    dismiss(&o.owner, &own).problem(409, "conflict").await;
+    let refused = dismiss(&o.owner, &own).problem(409, "conflict").await;
+    let detail = refused["detail"].as_str().unwrap();
+    let close = format!("close it with POST /api/v1/journal/loops/{own}/close");
+    assert!(detail.contains(&close), "{detail}");
     dismiss(&o.member, &planted).problem(409, "conflict").await;
     let stranger = app.account("S", "chats:read").await;
     app.journal_on(stranger.id).await;

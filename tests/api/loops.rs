@@ -290,9 +290,15 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
     .await;
     let seen = loops(&app, &o.token, "open").await;
     assert_eq!(item_texts(&seen), ["Who pays for the org plan?"]);
-    close(&app, &o.token, &id(&seen[0]), "answered")
+    let refused = close(&app, &o.token, &id(&seen[0]), "answered")
         .problem(404, "not-found")
         .await;
+    let detail = refused["detail"].as_str().unwrap();
+    let dismiss = format!("POST /api/v1/journal/loops/{}/dismiss", id(&seen[0]));
+    assert!(
+        detail.contains(&dismiss),
+        "the REST words of the remedy: {detail}"
+    );
     let owners = opened(&app, &o.token).await;
     let ended_owners = app
         .end_session(&o.token, &owners, json!({"resolved": [id(&seen[0])]}))

@@ -260,7 +260,27 @@ async fn tool_errors_say_what_to_do() {
         json!({"session": "ses_00000000000000000000000000"}),
     )
     .await;
-    assert!(error_text(&unknown).contains("start one"));
+    // The remedy in the tools' words, never a REST endpoint or header (REST says its own).
+    let unknown = error_text(&unknown);
+    assert!(
+        unknown.contains("start one with session_start"),
+        "{unknown}"
+    );
+    assert!(
+        !unknown.contains("/api/v1") && !unknown.contains("X-Session-Id"),
+        "{unknown}"
+    );
+    let rest = app
+        .call(reqwest::Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .session(Some("ses_00000000000000000000000000"))
+        .problem(404, "not-found")
+        .await;
+    let rest = rest["detail"].as_str().unwrap();
+    assert!(
+        rest.contains("POST /api/v1/journal/sessions") && rest.contains("X-Session-Id"),
+        "{rest}"
+    );
     assert!(
         error_text(&call(&client, "record_list", json!({"session": "nope"})).await)
             .contains("not a session id")

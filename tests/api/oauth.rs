@@ -81,7 +81,8 @@ async fn an_unauthenticated_mcp_request_leads_to_the_resource_and_server_metadat
                 "records:read",
                 "records:write",
                 "orgs:read",
-                "account:delete"
+                "account:delete",
+                "webhooks:write"
             ])
         );
     }

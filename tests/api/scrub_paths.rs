@@ -115,7 +115,7 @@ async fn a_disallowed_character_inside_a_user_agents_token_hides_nothing() {
 }
 
 #[tokio::test]
-async fn an_episodes_harness_and_id_holding_a_token_are_not_stored() {
+async fn an_episodes_harness_and_id_holding_a_token_are_scrubbed() {
     let scene = Scene::new().await;
     let (app, a, token, canary) = (&scene.app, &scene.account, &scene.secret, &scene.canary);
     let episode = |id: &str, harness: &str| {
@@ -141,15 +141,35 @@ async fn an_episodes_harness_and_id_holding_a_token_are_not_stored() {
             .await;
         let status = response.status().as_u16();
         let text = response.text().await.unwrap();
-        assert!(
-            status == 201 || status == 400,
-            "a clear answer, not {status}: {text}"
-        );
+        assert_eq!(status, 201, "scrubbed and stored like any text: {text}");
         assert!(
             !text.contains(&token[..12]),
             "the answer repeats it: {text}"
         );
     }
+    // Both are kept scrubbed: the harness as the entry's assistant, the id as its episode.
+    let kept: Vec<(String, String)> = sqlx::query_as(
+        "SELECT assistant, episode_id FROM journal_sessions WHERE kind = 'episode' \
+         ORDER BY assistant",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter()
+            .any(|(harness, _)| harness.starts_with("[REDACTED:"))
+            && kept.iter().any(|(_, id)| id.starts_with("[REDACTED:")),
+        "{kept:?}"
+    );
+    // What the scrub removed is an exposure of the posting call, as from any other text.
+    let sightings: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_exposure_sightings WHERE field = 'target'",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(sightings >= 1, "no exposure recorded");
     scene.nothing_stored_or_logged().await;
 }
 

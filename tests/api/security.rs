@@ -166,6 +166,11 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("records", "SELECT"),
         ("session_summaries", "DELETE INSERT SELECT UPDATE"),
         ("summary_budget", "INSERT SELECT UPDATE"),
+        // Webhook endpoints are the account's to manage; deliveries are only listed. Secrets,
+        // events and the rest of deliveries are reached only through the functions below and
+        // the workers (the owner).
+        ("webhook_deliveries", "SELECT"),
+        ("webhook_endpoints", "DELETE INSERT SELECT UPDATE"),
     ];
     let functions = [
         "n8v_account()",
@@ -195,6 +200,9 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_session_fold(journal_sessions,timestamp with time zone)",
         "n8v_session_matches(tsquery,timestamp with time zone)",
         "n8v_text_document(text)",
+        "n8v_webhook_add_secret(uuid,uuid,text,timestamp with time zone,timestamp with time zone)",
+        "n8v_webhook_emit(uuid,text,jsonb,uuid,text[],boolean,timestamp with time zone)",
+        "n8v_webhook_test(uuid,uuid,jsonb,timestamp with time zone)",
     ];
     let mut expected: Vec<String> = tables
         .iter()

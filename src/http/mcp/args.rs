@@ -38,9 +38,11 @@ pub struct CatchUpArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionStartArgs {
-    /// One sentence describing the goal of this conversation.
+    /// One sentence describing the goal of this conversation. Optional, as in REST, but give
+    /// it: the next conversation's brief and the journal show sessions by their goal.
+    #[serde(default)]
     #[schemars(length(max = MAX_TEXT_CHARS))]
-    pub goal: String,
+    pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any.
     #[serde(default)]
     #[schemars(length(max = 30))]
@@ -55,9 +57,11 @@ pub struct SessionStartArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct SessionEndArgs {
-    /// What happened: the handoff for the next conversation.
+    /// What happened: the handoff for the next conversation. Optional, as in REST, but give
+    /// it: a session with a goal and an outcome is a hand-off the next conversation always sees.
+    #[serde(default)]
     #[schemars(length(max = MAX_TEXT_CHARS))]
-    pub outcome: String,
+    pub outcome: Option<String>,
     /// The decisions you made in this session, one line each in your own words (at most 20
     /// items of 300 characters). The next conversation reads them first.
     #[serde(default)]
@@ -304,7 +308,7 @@ pub struct DeleteDigestArgs {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct EpisodeArgs {
-    /// The harness's own id for the conversation; posting it again makes nothing new.
+    /// The harness's own id for the conversation; the same turns again change nothing.
     #[schemars(length(max = 200))]
     pub episode_id: String,
     /// The harness: claude-code, codex, …
@@ -320,8 +324,11 @@ pub struct EpisodeArgs {
     /// When it ended (RFC 3339).
     #[schemars(length(max = 40))]
     pub ended_at: String,
-    /// The turns, in order.
+    /// The turns, in order: the whole conversation so far, also when posted again as it grows.
     pub turns: Vec<crate::ops::episodes::EpisodeTurn>,
+    /// The harness says the conversation ended: draft its entries now.
+    #[serde(default)]
+    pub ended: bool,
     #[serde(flatten)]
     pub conversation: Conversation,
 }

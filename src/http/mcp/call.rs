@@ -2,7 +2,7 @@
 //! (purpose, session, assistant, input shape), the operation run through `ops::run`, and the
 //! refusals that come before it. Tools and resource reads both come through here.
 
-use super::tools::JournalMcp;
+use super::server::JournalMcp;
 use crate::auth::Principal;
 use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::http::request::Parts;

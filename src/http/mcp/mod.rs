@@ -8,11 +8,13 @@
 
 mod args;
 mod call;
+mod handler;
 pub mod origin;
 mod portable;
 mod prompts;
 mod resources;
 mod results;
+mod server;
 mod surface;
 mod tools;
 
@@ -27,8 +29,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+pub use server::JournalMcp;
 use std::sync::Arc;
-pub use tools::JournalMcp;
 
 pub fn service(state: AppState) -> StreamableHttpService<JournalMcp, NeverSessionManager> {
     let config = StreamableHttpServerConfig::default()

@@ -10,7 +10,7 @@
 //! the journal off, a rate limit).
 
 use super::call::{Call, Refused};
-use super::tools::JournalMcp;
+use super::server::JournalMcp;
 use crate::error::Error;
 use crate::ids::{SessionId, TypedId};
 use crate::ops::journal::{GetSession, ReadCatchUp, ReadMarkdown};

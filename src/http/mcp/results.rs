@@ -56,7 +56,7 @@ pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
 /// later is the remedy (a database briefly unavailable, a rate limit), as REST's
 /// `Retry-After` says.
 pub(super) fn problem_result(error: &Error, session: Option<&str>) -> CallToolResult {
-    let problem = error.problem();
+    let problem = error.tool_problem();
     let retry_after = error.retry_after();
     let mut result = tool_error(&problem.title, &problem.detail, session);
     if let Some(Value::Object(fields)) = result.structured_content.as_mut() {
@@ -84,6 +84,7 @@ pub(super) struct EpisodeShape {
     started_at: String,
     ended_at: String,
     turns: Vec<TurnShape>,
+    ended: bool,
 }
 
 #[derive(Serialize)]
@@ -109,6 +110,7 @@ impl EpisodeShape {
                 })
                 .into_iter()
                 .collect(),
+            ended: a.ended,
         }
     }
 }

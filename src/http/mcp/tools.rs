@@ -8,7 +8,8 @@ use super::call::Call;
 use super::results::{
     EpisodeShape, parse_date, parse_period, parse_time, problem_result, session_meta, tool_error,
 };
-use super::{prompts, resources, surface};
+use super::server::JournalMcp;
+use super::surface;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta;
@@ -21,39 +22,18 @@ use crate::ops::loops::ListLoops;
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
 use crate::ops::{Op, Via};
-use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-};
+use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::service::RequestContext;
-use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{RoleServer, tool, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
-const INSTRUCTIONS: &str = "The n8v journal records what assistants did through n8v and why. \
-Start a conversation with journal_catch_up to read decisions, work started, work finished and \
-questions waiting; when its `exposures` are not empty, pass each `warning` on to the person: \
-a credential was scrubbed from the journal and should be rotated. Then open a session with session_start and one sentence describing the goal; \
-pass the returned session id as `session` on every later call and give each call a `purpose`. \
-Close the session with session_end, what happened, and the decisions, open questions and next \
-steps in your own words; list in `resolved` the open loops (itm_… ids from the brief or \
-journal_loops) you settled. Records are append-only logs: \
-record_list, record_read, record_append.";
-
 /// The tools, described once per process (see `surface`).
 static TOOLS: LazyLock<ToolRouter<JournalMcp>> =
     LazyLock::new(|| portable(surface::describe(JournalMcp::tool_router())));
-
-#[derive(Clone)]
-pub struct JournalMcp {
-    pub(super) state: AppState,
-    tool_router: ToolRouter<JournalMcp>,
-}
 
 /// The router with every tool's input schema made portable (see [`super::portable`]).
 fn portable(mut router: ToolRouter<JournalMcp>) -> ToolRouter<JournalMcp> {
@@ -100,7 +80,7 @@ impl JournalMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = StartSession {
-            goal: Some(a.goal.clone()),
+            goal: a.goal.clone(),
             organization: a.organization.as_deref().map(OrganizationId::arg),
             repository: a.repository.clone(),
         };
@@ -128,7 +108,7 @@ impl JournalMcp {
         };
         let input = EndSession {
             session: SessionId::arg(session),
-            outcome: Some(a.outcome.clone()),
+            outcome: a.outcome.clone(),
             decisions: a.decisions.clone(),
             open_questions: a.open_questions.clone(),
             next_steps: a.next_steps.clone(),
@@ -298,10 +278,12 @@ impl JournalMcp {
         self.run(&ctx, &a.conversation, &a, input).await
     }
 
-    /// Post a settled conversation held outside the API (`turns` of the user and the
-    /// assistant): each ~30,000-character part becomes one journal entry; the prose is never
-    /// kept. Tool calls and output, reasoning and private turns are dropped unread. Posting the
-    /// same `episode_id` again with the same key makes nothing new. Needs chats:read.
+    /// Post a conversation held outside the API (`turns` of the user and the assistant), again
+    /// as it grows: each ~30,000-character part becomes one journal entry, drafted once the
+    /// conversation settled (`ended`, or quiet for N8V_EPISODE_SETTLE_MINUTES); the prose is
+    /// never kept. Tool calls and output, reasoning and private turns are dropped unread.
+    /// Posting the same turns of an `episode_id` again with the same key changes nothing.
+    /// Needs chats:read.
     #[tool]
     async fn journal_episode(
         &self,
@@ -324,6 +306,7 @@ impl JournalMcp {
             started_at,
             ended_at,
             turns: a.turns,
+            ended: a.ended,
         };
         self.run(&ctx, &a.conversation, &shape, input).await
     }
@@ -366,67 +349,6 @@ impl JournalMcp {
             line: a.line.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input).await
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for JournalMcp {
-    fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_resources()
-            .enable_prompts()
-            .build();
-        ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(
-                "n8v-journal",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(INSTRUCTIONS)
-    }
-
-    async fn list_resources(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(resources::listed()))
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
-        ))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(self, &request.uri, &ctx)
-            .await
-            .map(Into::into)
-    }
-
-    async fn list_prompts(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(prompts::listed()))
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 }
 

@@ -11,9 +11,9 @@ use super::{CsrfKey, cookie, set_cookie, wants_html};
 use crate::auth::Operator;
 use crate::error::Error;
 use crate::flags::Flag;
+use crate::flags::actions::{self as operator_flags, FlagChange, Overview};
 use crate::http::AppState;
 use crate::ids::{self, Kind};
-use crate::ops::flags::{self as operator_flags, FlagChange, Overview};
 use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -92,7 +92,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
         return Ok(None);
     }
     let credential = cookie.credential;
-    Ok(operator_flags::actor(&state.db, credential)
+    Ok(crate::flags::operator::actor(&state.db, credential)
         .await?
         .map(|actor| (credential, actor)))
 }

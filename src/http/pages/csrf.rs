@@ -14,7 +14,7 @@ pub struct CsrfKey(Arc<[u8; 32]>);
 impl CsrfKey {
     pub fn from_config(config: &Config) -> Self {
         let secret = match &config.jwt_secret {
-            Some(s) => s.as_bytes().to_vec(),
+            Some(s) => s.expose().as_bytes().to_vec(),
             None => crate::auth::keys::generate().into_bytes(),
         };
         let mut hasher = Sha256::new();

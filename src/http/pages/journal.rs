@@ -85,12 +85,14 @@ pub async fn sessions(
     };
     let finished = user.run(&state, input).await;
     let assistants = super::assistants::connected(&state, &user).await;
+    let webhooks = super::webhooks::listed(&state, &user).await;
     or_error(finished.result, |list| {
         page(
             "sessions.html",
             json!({
                 "csrf": user.csrf,
                 "assistants": assistants,
+                "webhooks": webhooks,
                 "sessions": list.sessions.iter().map(session_view).collect::<Vec<_>>(),
                 "next_cursor": list.next_cursor,
                 "filter": {

@@ -17,6 +17,7 @@ mod journal;
 mod loops;
 mod render;
 mod user;
+mod webhooks;
 
 pub use csrf::CsrfKey;
 
@@ -54,6 +55,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(consent::authorize).post(consent::decide),
         )
         .route("/journal/assistants/revoke", post(assistants::revoke))
+        .route("/journal/webhooks/test", post(webhooks::send_test))
         .route("/assets/journal.js", get(asset_js))
         .route("/assets/console.js", get(console_js))
         .route("/assets/style.css", get(asset_css))

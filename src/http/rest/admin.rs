@@ -3,10 +3,10 @@
 use crate::auth::Operator;
 use crate::error::{Error, Problem, Result};
 use crate::flags::Flag;
+use crate::flags::actions::{self as operator_flags, FlagChange, FlagValue};
 use crate::http::openapi::AccessProblems;
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{self, Kind};
-use crate::ops::flags::{self as operator_flags, FlagChange, FlagValue};
 use axum::extract::{Path, State};
 use serde::Deserialize;
 

@@ -1,4 +1,4 @@
-//! `POST /api/v1/journal/episodes`: a settled conversation in, its entries out.
+//! `POST /api/v1/journal/episodes`: a conversation in (again as it grows), its entries out.
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
@@ -9,7 +9,7 @@ use axum::extract::State;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// A settled conversation, as a harness saw it.
+/// A conversation as far as it went, as a harness saw it.
 #[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
@@ -21,11 +21,13 @@ use serde::{Deserialize, Serialize};
     "turns": [
         {"role": "user", "text": "The login redirect loops; can you fix it?"},
         {"role": "assistant", "text": "Fixed: the cookie was SameSite=Strict. Tests pass."}
-    ]
+    ],
+    "ended": true
 }))]
 pub struct EpisodeRequest {
     /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-    /// Posting the same episode again makes nothing new.
+    /// Posting the same turns of an episode again changes nothing; posting it grown updates
+    /// its entries.
     pub episode_id: String,
     /// The harness: `claude-code`, `codex`, …
     pub harness: String,
@@ -33,10 +35,15 @@ pub struct EpisodeRequest {
     pub project: Option<String>,
     /// When the conversation started.
     pub started_at: DateTime<Utc>,
-    /// When it ended.
+    /// When its last turn was (the settle rule reads it: send the last turn's time, not now).
     pub ended_at: DateTime<Utc>,
-    /// The turns, in order (at most 10,000).
+    /// The turns, in order (at most 10,000): the whole conversation so far, also when it is
+    /// posted again as it grows.
     pub turns: Vec<EpisodeTurn>,
+    /// The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+    /// now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 impl From<EpisodeRequest> for PostEpisode {
@@ -48,20 +55,28 @@ impl From<EpisodeRequest> for PostEpisode {
             started_at: r.started_at,
             ended_at: r.ended_at,
             turns: r.turns,
+            ended: r.ended,
         }
     }
 }
 
 /// Post a conversation.
 ///
-/// A harness posts a settled conversation held outside the API; each ~30,000-character part
-/// becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
-/// project), drafted by the summary model. The prose is never stored: tool calls and output,
-/// reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-/// the rest, and only the entries are kept. Idempotent by episode id and part for the posting
-/// key (and the tokens minted from it); another key of the account posting the same id makes
-/// its own entries. A conversation
-/// without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+/// A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+/// resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+/// kind `episode`, labelled with the harness and project). The split is stable: turns added at
+/// the end change only the last part and add new ones. A part whose turns are the same as last
+/// time changes nothing and calls no model; a changed part is rewritten. The summary model
+/// drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+/// `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+/// written by code and reads as an open session. Code's entry (also without a model or
+/// budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+/// the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+/// stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+/// are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+/// episode id, part and turns for the posting key (and the tokens minted from it); another key
+/// of the account posting the same id makes its own entries. A conversation without an
+/// assistant reply makes no entry and costs nothing. Needs `chats:read`.
 #[utoipa::path(
     post,
     path = "/api/v1/journal/episodes",
@@ -69,10 +84,11 @@ impl From<EpisodeRequest> for PostEpisode {
     tag = "journal",
     params(JournalHeaders),
     request_body(content = EpisodeRequest, content_type = "application/json",
-        description = "The settled conversation"),
+        description = "The conversation so far"),
     responses(
         (status = 201, description = "The episode's entries (`created: false` for parts an \
-            earlier post made)", body = EpisodePosted),
+            earlier post made, `updated` for those this post rewrote, `open` for those waiting \
+            for the conversation to settle)", body = EpisodePosted),
         (status = 400, description = "A bad episode id, harness or project, `ended_at` before \
             `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),

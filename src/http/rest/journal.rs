@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 #[schema(example = json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))]
 pub struct StartRequest {
     /// One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-    /// in it are scrubbed).
+    /// in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
+    /// and the journal show sessions by their goal.
     #[schema(max_length = 2000)]
     pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
@@ -92,7 +93,8 @@ pub async fn start(
 }))]
 pub struct EndRequest {
     /// What happened: the handoff for the next conversation (up to 2,000 characters;
-    /// credentials in it are scrubbed).
+    /// credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
+    /// a session with a goal and an outcome is a hand-off the next conversation always sees.
     #[schema(max_length = 2000)]
     pub outcome: Option<String>,
     /// Decisions made in this session, one line each in your own words (at most 20 items of

@@ -15,6 +15,7 @@ mod loops;
 pub(crate) mod records;
 pub(crate) mod search;
 mod token;
+mod webhooks;
 
 use super::AppState;
 use super::openapi::{self, ApiDoc};
@@ -53,12 +54,18 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(web::journal_md))
         .routes(routes!(admin::list_flags))
         .routes(routes!(admin::set_flag))
+        .routes(routes!(webhooks::create, webhooks::list))
+        .routes(routes!(webhooks::get, webhooks::update, webhooks::delete))
+        .routes(routes!(webhooks::rotate_secret))
+        .routes(routes!(webhooks::deliveries))
+        .routes(routes!(webhooks::test))
 }
 
 /// The REST routes and their OpenAPI document, complete.
 fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let (router, mut document) = api().split_for_parts();
     openapi::add_session_answer(&mut document);
+    openapi::add_webhooks(&mut document);
     (router, document)
 }
 

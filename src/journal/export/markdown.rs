@@ -4,7 +4,8 @@
 
 use super::ExportItem;
 use crate::ids::{AccountId, SessionId};
-use crate::journal::window::{entry, inert};
+use crate::journal::markdown::{bullet, counted, inert};
+use crate::journal::window::entry;
 use std::collections::HashMap;
 
 pub const HEADER: &str = "# Assistant journal: export\n\n\
@@ -26,9 +27,14 @@ pub struct Tally {
 
 impl Tally {
     pub fn footer(&self) -> String {
+        let n = |count: usize| count as i64;
         format!(
-            "---\nEnd of the export: {} sessions, {} calls, {} summaries, {} digests, {} loops.\n",
-            self.sessions, self.calls, self.summaries, self.digests, self.loops
+            "---\nEnd of the export: {}, {}, {}, {}, {}.\n",
+            counted(n(self.sessions), "session", "sessions"),
+            counted(n(self.calls), "call", "calls"),
+            counted(n(self.summaries), "summary", "summaries"),
+            counted(n(self.digests), "digest", "digests"),
+            counted(n(self.loops), "loop", "loops"),
         )
     }
 }
@@ -79,8 +85,9 @@ pub fn render(
                 tally.digests += 1;
                 let period = if d.period == "month" { "Month" } else { "Week" };
                 out.push_str(&format!(
-                    "\n## {period} of {} · {} sessions (digest)\n",
-                    d.period_start, d.session_count
+                    "\n## {period} of {} · {} (digest)\n",
+                    d.period_start,
+                    counted(d.session_count.into(), "session", "sessions")
                 ));
                 bullets(&mut out, &d.summary);
             }
@@ -112,10 +119,9 @@ pub fn render(
 }
 
 fn bullets(out: &mut String, summary: &crate::summarize::Summary) {
-    let mut bullet =
-        |prefix: &str, text: &str| out.push_str(&format!("- {prefix}{}\n", inert(text)));
+    let mut put = |prefix: &str, text: &str| bullet(out, prefix, text);
     if !summary.summary.is_empty() {
-        bullet("", &summary.summary);
+        put("", &summary.summary);
     }
     let sections = [
         ("Decided: ", &summary.decisions),
@@ -124,7 +130,36 @@ fn bullets(out: &mut String, summary: &crate::summarize::Summary) {
         ("Open: ", &summary.open_questions),
     ];
     for (prefix, items) in sections {
-        items.iter().for_each(|text| bullet(prefix, text));
+        items.iter().for_each(|text| put(prefix, text));
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn the_footer_counts_in_words_singular_for_one() {
+        let one = Tally {
+            sessions: 1,
+            calls: 1,
+            summaries: 1,
+            digests: 1,
+            loops: 1,
+        };
+        assert_eq!(
+            one.footer(),
+            "---\nEnd of the export: 1 session, 1 call, 1 summary, 1 digest, 1 loop.\n"
+        );
+        let some = Tally {
+            sessions: 2,
+            summaries: 3,
+            ..Tally::default()
+        };
+        assert_eq!(
+            some.footer(),
+            "---\nEnd of the export: 2 sessions, 0 calls, 3 summaries, 0 digests, 0 loops.\n"
+        );
+    }
 }

@@ -6,7 +6,7 @@
 
 use super::{LOOP_COLUMNS, Loop, LoopRow, readable_loops, view};
 use crate::db::TenantTx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::ids::ItemId;
 use chrono::{DateTime, Utc};
 
@@ -37,10 +37,8 @@ pub async fn dismiss(tx: &mut TenantTx, id: ItemId, now: DateTime<Utc>) -> Resul
         )));
     };
     if row.own {
-        return Err(Error::Conflict(format!(
-            "item {id} is your own account's: close it (POST /api/v1/journal/loops/{id}/close) \
-             rather than dismiss it"
-        )));
+        return Err(Error::Conflict(format!("item {id} is your own account's"))
+            .with_remedy(Remedy::CloseItem(id)));
     }
     // The insert policy checks again that the caller reads the item.
     sqlx::query(

@@ -9,6 +9,7 @@ use crate::ids::{self, SessionId};
 use crate::journal::session_reads;
 use crate::journal::views::{self, Session};
 use crate::summarize::marked::item_key;
+use crate::webhooks::events::EventType;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -147,6 +148,7 @@ async fn open_lines(
     )
     .execute(tx.conn())
     .await?;
+    crate::webhooks::events::loops(tx, EventType::LoopOpened, &new.ids, now).await?;
     sqlx::query!(
         "INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key,
              text, stated, created_at)

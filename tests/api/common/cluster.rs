@@ -30,6 +30,18 @@ impl Cluster {
         }
     }
 
+    /// Stops the cluster and starts it again (same port, same data), as a database restart
+    /// under a running service does.
+    pub async fn restart(&self) {
+        let pg = n8v_journal::db::embedded::EmbeddedPostgres::start(&self.dir)
+            .await
+            .unwrap();
+        pg.stop().await.unwrap();
+        n8v_journal::db::embedded::EmbeddedPostgres::start(&self.dir)
+            .await
+            .unwrap();
+    }
+
     /// Runs `sql` as the superuser in `database`.
     pub async fn exec(&self, database: &str, sql: &str) {
         let url = super::with_database(&self.superuser, database);

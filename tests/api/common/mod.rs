@@ -5,6 +5,7 @@
 
 pub mod bulk;
 pub mod cluster;
+pub mod hook;
 pub mod logs;
 pub mod mcp;
 pub mod model;
@@ -13,6 +14,7 @@ pub mod oauth;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
+pub mod receiver;
 pub mod scan;
 pub mod seed;
 
@@ -188,7 +190,7 @@ pub async fn spawn_app_through(bouncer: &pgbouncer::PgBouncer) -> TestApp {
     let pooled_url = bouncer.url(&db_url);
     let mut config = Config::for_database(&pooled_url);
     config.pooler = n8v_journal::config::Pooler::Transaction;
-    config.direct_database_url = Some(db_url.clone());
+    config.direct_database_url = Some(db_url.clone().into());
     config.rate_limit_per_minute = 10_000;
     config.auth_failures_per_minute = 10_000;
     // The bouncer lets in only the login role it was started for.
@@ -637,7 +639,7 @@ impl TestApp {
 /// Summaries and digests of customer accounts go to a local Gemini-speaking server.
 pub fn use_gemini(config: &mut Config, base_url: &str) {
     config.summaries.gemini = Some(n8v_journal::config::ProviderSettings {
-        base_url: base_url.to_owned(),
+        base_url: base_url.into(),
         api_key: "test-key".into(),
         model: "gemini-3.1-flash-lite".into(),
     });

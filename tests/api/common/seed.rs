@@ -22,9 +22,10 @@ pub async fn account_tables(app: &TestApp) -> Vec<String> {
 
 /// The rows only the service writes for `account`: a summary budget, a week's digest, a
 /// summary of `session` at `snapshot`, an open item `session` handed on (as the quiet sweep
-/// opens them) with its source, an exposure seen in `session`, and a dismissal of another
-/// account's item.
+/// opens them) with its source, an exposure seen in `session`, a dismissal of another
+/// account's item, and a webhook endpoint with its secret, an event and its delivery (not due).
 pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: i32) {
+    webhook_rows(app, account).await;
     sqlx::query(
         "WITH e AS (INSERT INTO journal_exposures (account_id, exposure_id, rule, fingerprint, \
              created_at) \
@@ -85,6 +86,29 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
     sqlx::query(
         "INSERT INTO journal_loop_dismissals (account_id, loop_account_id, loop_id, \
              dismissed_at) VALUES ($1, gen_random_uuid(), gen_random_uuid(), now())",
+    )
+    .bind(account)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}
+
+/// A webhook endpoint of `account`, its secret, an event and its delivery (due in a year).
+async fn webhook_rows(app: &TestApp, account: Uuid) {
+    sqlx::query(
+        "WITH e AS (INSERT INTO webhook_endpoints (account_id, endpoint_id, url, events, \
+             credential_id, scopes, repository_restricted, created_at, updated_at) \
+           VALUES ($1, gen_random_uuid(), 'https://hooks.example.com/in', '{session.ended}', \
+             gen_random_uuid(), '{chats:read}', false, now(), now()) RETURNING endpoint_id), \
+         s AS (INSERT INTO webhook_secrets (account_id, endpoint_id, secret_id, secret, \
+             created_at) SELECT $1, endpoint_id, gen_random_uuid(), 'whsec_c2VlZA==', now() \
+             FROM e), \
+         ev AS (INSERT INTO webhook_events (account_id, event_id, type, payload, created_at) \
+           VALUES ($1, gen_random_uuid(), 'session.ended', '{}', now()) RETURNING event_id) \
+         INSERT INTO webhook_deliveries (account_id, delivery_id, endpoint_id, \
+             event_account_id, event_id, event_type, next_attempt_at, created_at) \
+         SELECT $1, gen_random_uuid(), e.endpoint_id, $1, ev.event_id, 'session.ended', \
+             now() + interval '1 year', now() FROM e, ev",
     )
     .bind(account)
     .execute(&app.owner)

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses } from './types.gen';
+import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -133,14 +133,21 @@ export const getJournalEntry = <ThrowOnError extends boolean = false>(options: O
 /**
  * Post a conversation.
  *
- * A harness posts a settled conversation held outside the API; each ~30,000-character part
- * becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
- * project), drafted by the summary model. The prose is never stored: tool calls and output,
- * reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
- * the rest, and only the entries are kept. Idempotent by episode id and part for the posting
- * key (and the tokens minted from it); another key of the account posting the same id makes
- * its own entries. A conversation
- * without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+ * A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+ * resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+ * kind `episode`, labelled with the harness and project). The split is stable: turns added at
+ * the end change only the last part and add new ones. A part whose turns are the same as last
+ * time changes nothing and calls no model; a changed part is rewritten. The summary model
+ * drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+ * `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+ * written by code and reads as an open session. Code's entry (also without a model or
+ * budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+ * the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+ * stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+ * are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+ * episode id, part and turns for the posting key (and the tokens minted from it); another key
+ * of the account posting the same id makes its own entries. A conversation without an
+ * assistant reply makes no entry and costs nothing. Needs `chats:read`.
  */
 export const postEpisode = <ThrowOnError extends boolean = false>(options: Options<PostEpisodeData, ThrowOnError>) => (options.client ?? client).post<PostEpisodeResponses, PostEpisodeErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -382,6 +389,113 @@ export const appendRecordEntry = <ThrowOnError extends boolean = false>(options:
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List webhook endpoints.
+ *
+ * The account's endpoints, oldest first, without their secrets. Needs `webhooks:write`.
+ */
+export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks',
+    ...options
+});
+
+/**
+ * Make a webhook endpoint.
+ *
+ * Registers a URL to be sent the account's events, signed as Standard Webhooks specifies
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…` over `id.timestamp.body`
+ * with HMAC-SHA256): verify them with the `standardwebhooks` libraries and the `secret`
+ * answered here, which is shown this once. Only `https` URLs on public addresses (loopback,
+ * private and link-local ones are refused, now and again at each delivery). Each event is
+ * retried with exponential backoff for about a day; an endpoint failing many attempts in a
+ * row is disabled (and `endpoint.disabled` sent to the others). Needs `webhooks:write`.
+ */
+export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook endpoint.
+ *
+ * The endpoint goes with its secrets and deliveries; nothing more is sent to it.
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Read a webhook endpoint.
+ */
+export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Change a webhook endpoint.
+ *
+ * Changes the fields sent: `url` (checked as when made), `events`, `description` (an empty
+ * string removes it), `enabled` (`true` turns a disabled endpoint on again: its run of
+ * failures starts over and its pending deliveries go out).
+ */
+export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List a webhook endpoint's deliveries.
+ *
+ * Newest first: each event sent (or to be sent) to the endpoint, with its status, attempts,
+ * the receiver's last status code and a short scrubbed excerpt of its answer, and the next
+ * try. Paged with `limit` and `cursor` (`next_cursor`).
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}/deliveries',
+    ...options
+});
+
+/**
+ * Rotate a webhook endpoint's secret.
+ *
+ * Makes a new signing secret (answered this once). The secrets before it keep signing beside
+ * it until `previous_valid_until` (`N8V_WEBHOOK_SECRET_GRACE_HOURS`, 24 by default): each
+ * delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
+ */
+export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}/rotate-secret',
+    ...options
+});
+
+/**
+ * Send a test event.
+ *
+ * Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
+ * delivered like any other: a way to check the receiver and its verification.
+ */
+export const sendWebhookTestEvent = <ThrowOnError extends boolean = false>(options: Options<SendWebhookTestEventData, ThrowOnError>) => (options.client ?? client).post<SendWebhookTestEventResponses, SendWebhookTestEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}/test',
+    ...options
 });
 
 /**

@@ -4,6 +4,8 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
+export type Webhooks = DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest;
+
 /**
  * What the deletion removed.
  */
@@ -219,6 +221,32 @@ export type CloseRequest = {
 };
 
 /**
+ * Make a webhook endpoint.
+ */
+export type CreateWebhook = {
+    description?: string | null;
+    /**
+     * The event types to send: `session.ended`, `summary.ready`, `loop.opened`,
+     * `loop.closed`, `exposure.seen`, `digest.ready`, `endpoint.disabled`.
+     */
+    events: Array<string>;
+    /**
+     * Where to send events: an `https` URL on a public address.
+     */
+    url: string;
+};
+
+/**
+ * A new endpoint, with its signing secret: shown this once.
+ */
+export type CreatedWebhook = Webhook & {
+    /**
+     * The signing secret (`whsec_…`), for the Standard Webhooks libraries. Never shown again.
+     */
+    secret: string;
+};
+
+/**
  * The confirmation a deletion needs.
  */
 export type DeleteAccountRequest = {
@@ -246,6 +274,58 @@ export type DeletedDigest = {
      * The digest deleted; no one can read it any more.
      */
     deleted_digest: DigestId;
+};
+
+export type DeletedWebhook = {
+    deleted: WebhookId;
+};
+
+/**
+ * One event's delivery to an endpoint.
+ */
+export type Delivery = {
+    attempts: number;
+    created_at: string;
+    delivered_at?: string | null;
+    /**
+     * The event: the `webhook-id` every attempt carried.
+     */
+    event: EventId;
+    event_type: string;
+    id: DeliveryId;
+    last_attempt_at?: string | null;
+    /**
+     * At most 200 characters of the receiver's last answer, or of why there was none,
+     * scrubbed.
+     */
+    last_excerpt?: string | null;
+    /**
+     * The receiver's last HTTP status; absent when no answer came (refused, unreachable,
+     * timed out).
+     */
+    last_status?: number | null;
+    /**
+     * When it is tried next (`pending` only).
+     */
+    next_attempt_at?: string | null;
+    /**
+     * `pending` (to be tried, again or for the first time), `delivered` (a 2xx came back)
+     * or `failed` (every attempt failed).
+     */
+    status: string;
+};
+
+/**
+ * `dlv_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type DeliveryId = string;
+
+export type DeliveryList = {
+    deliveries: Array<Delivery>;
+    /**
+     * Pass it as `cursor` for the next page; absent on the last page.
+     */
+    next_cursor?: string | null;
 };
 
 /**
@@ -306,6 +386,30 @@ export type DigestList = {
 };
 
 /**
+ * `digest.ready`: a week's or month's digest was stored.
+ */
+export type DigestReady = {
+    digest: DigestId;
+    model: string;
+    /**
+     * `week` or `month`.
+     */
+    period: string;
+    period_end: string;
+    period_start: string;
+    session_count: number;
+    summary: {
+        [key: string]: unknown;
+    };
+};
+
+export type DigestReadyEvent = {
+    data: DigestReady;
+    timestamp: string;
+    type: 'digest.ready';
+};
+
+/**
  * How a conversation ended.
  */
 export type EndRequest = {
@@ -349,6 +453,22 @@ export type EndedSession = Session & {
      * close (items closed already stay as they were).
      */
     not_resolved: Array<ItemId>;
+};
+
+/**
+ * `endpoint.disabled`: an endpoint was disabled after a run of failed attempts.
+ */
+export type EndpointDisabled = {
+    disabled_at: string;
+    failures: number;
+    url: string;
+    webhook: WebhookId;
+};
+
+export type EndpointDisabledEvent = {
+    data: EndpointDisabled;
+    timestamp: string;
+    type: 'endpoint.disabled';
 };
 
 /**
@@ -402,13 +522,22 @@ export type EpisodeEntry = {
      */
     created: boolean;
     /**
+     * The entry waits for the conversation to settle (written by code until then, and read
+     * as an open session).
+     */
+    open: boolean;
+    /**
      * The part (from 0).
      */
     part: number;
     /**
-     * The entry, a closed session of kind `episode` (`ses_…`).
+     * The entry, a session of kind `episode` (`ses_…`).
      */
     session_id: SessionId;
+    /**
+     * An earlier post made it with other turns, and this post rewrote it.
+     */
+    updated: boolean;
 };
 
 /**
@@ -424,22 +553,33 @@ export type EpisodePosted = {
      */
     entries: Array<EpisodeEntry>;
     /**
-     * The harness's episode id.
+     * The harness's episode id (credentials scrubbed).
      */
     episode_id: string;
+    /**
+     * Whether the conversation counted as settled: `ended`, its last turn
+     * `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
+     */
+    settled: boolean;
 };
 
 /**
- * A settled conversation, as a harness saw it.
+ * A conversation as far as it went, as a harness saw it.
  */
 export type EpisodeRequest = {
     /**
-     * When it ended.
+     * The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+     * now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
+     */
+    ended?: boolean;
+    /**
+     * When its last turn was (the settle rule reads it: send the last turn's time, not now).
      */
     ended_at: string;
     /**
      * The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-     * Posting the same episode again makes nothing new.
+     * Posting the same turns of an episode again changes nothing; posting it grown updates
+     * its entries.
      */
     episode_id: string;
     /**
@@ -455,7 +595,8 @@ export type EpisodeRequest = {
      */
     started_at: string;
     /**
-     * The turns, in order (at most 10,000).
+     * The turns, in order (at most 10,000): the whole conversation so far, also when it is
+     * posted again as it grows.
      */
     turns: Array<EpisodeTurn>;
 };
@@ -481,6 +622,11 @@ export type EpisodeTurn = {
      */
     text: string;
 };
+
+/**
+ * `evt_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type EventId = string;
 
 /**
  * One NDJSON line of the export: a JSON object whose `type` (`session`, `call`, `summary`,
@@ -554,6 +700,34 @@ export type ExposureList = {
      * At most 100, most recently scrubbed first.
      */
     exposures: Array<Exposure>;
+};
+
+/**
+ * `exposure.seen`: a credential was scrubbed in a session (never the credential itself).
+ */
+export type ExposureSeen = {
+    exposure: ExposureId;
+    /**
+     * The kinds of text it was scrubbed from: `purpose`, `goal`, `outcome`, `handoff`,
+     * `target`.
+     */
+    fields: Array<string>;
+    /**
+     * What it is, in words (`a GitHub token`).
+     */
+    label: string;
+    /**
+     * The rule that found it (`github-pat`, …).
+     */
+    rule: string;
+    seen_at: string;
+    session: SessionId;
+};
+
+export type ExposureSeenEvent = {
+    data: ExposureSeen;
+    timestamp: string;
+    type: 'exposure.seen';
 };
 
 /**
@@ -706,6 +880,35 @@ export type Loop = {
 };
 
 /**
+ * `loop.opened` and `loop.closed`: an open question or next step, as it stands.
+ */
+export type LoopChanged = {
+    closed_at?: string | null;
+    closed_session?: SessionId | null;
+    created_at: string;
+    item: ItemId;
+    /**
+     * `question` or `next_step`.
+     */
+    kind: string;
+    /**
+     * The session that opened it.
+     */
+    session: SessionId;
+    /**
+     * `open`, `done`, `answered` or `dropped`.
+     */
+    state: string;
+    text: string;
+};
+
+export type LoopClosedEvent = {
+    data: LoopChanged;
+    timestamp: string;
+    type: 'loop.closed';
+};
+
+/**
  * A page of open loops, newest first.
  */
 export type LoopList = {
@@ -718,6 +921,12 @@ export type LoopList = {
      * Pass it as `cursor` for the next page; absent on the last page.
      */
     next_cursor?: string | null;
+};
+
+export type LoopOpenedEvent = {
+    data: LoopChanged;
+    timestamp: string;
+    type: 'loop.opened';
 };
 
 /**
@@ -864,6 +1073,19 @@ export type RecordList = {
     records: Array<Record>;
 };
 
+export type RotatedSecret = {
+    /**
+     * Until when the secrets before it keep signing beside it (each delivery carries one
+     * `v1,` signature per secret), so receivers can switch without losing a delivery.
+     */
+    previous_valid_until: string;
+    /**
+     * The new signing secret (`whsec_…`): shown this once.
+     */
+    secret: string;
+    webhook: WebhookId;
+};
+
 /**
  * How many of an exposure's sightings each kind of text holds.
  */
@@ -960,7 +1182,8 @@ export type Session = {
      */
     end_reason?: string | null;
     /**
-     * When the session was closed; absent while it is open.
+     * When the session was closed; absent while it is open (an episode's part is open while
+     * its conversation has not settled).
      */
     ended_at?: string | null;
     /**
@@ -1051,6 +1274,47 @@ export type SessionDetail = {
      * The session.
      */
     session: Session;
+};
+
+/**
+ * `session.ended`: a session closed.
+ */
+export type SessionEnded = {
+    assistant: string;
+    call_count: number;
+    /**
+     * `ended`, `quiet` (swept after two quiet hours) or `retired` (an implicit session
+     * replaced by a new one).
+     */
+    end_reason?: string | null;
+    ended_at?: string | null;
+    goal?: string | null;
+    /**
+     * The hand-off the assistant gave at the end (decisions, open questions, next steps).
+     */
+    handoff?: {
+        [key: string]: unknown;
+    } | null;
+    journal_only: boolean;
+    /**
+     * `explicit` or `implicit`.
+     */
+    kind: string;
+    organization?: OrganizationId | null;
+    outcome?: string | null;
+    session: SessionId;
+    started_at: string;
+    /**
+     * `pending`: a `summary.ready` event follows when the summary is stored.
+     */
+    summary_state: string;
+    write_count: number;
+};
+
+export type SessionEndedEvent = {
+    data: SessionEnded;
+    timestamp: string;
+    type: 'session.ended';
 };
 
 /**
@@ -1162,6 +1426,35 @@ export type Summary = {
 };
 
 /**
+ * `summary.ready`: a closed session's summary was stored.
+ */
+export type SummaryReady = {
+    session: SessionId;
+    /**
+     * The session's call count the summary describes.
+     */
+    snapshot?: number | null;
+    summary?: {
+        [key: string]: unknown;
+    } | null;
+    summary_model?: string | null;
+    summary_note?: string | null;
+};
+
+export type SummaryReadyEvent = {
+    data: SummaryReady;
+    timestamp: string;
+    type: 'summary.ready';
+};
+
+export type TestEventSent = {
+    /**
+     * The event (its `webhook-id`); its delivery is listed with the endpoint's deliveries.
+     */
+    event: EventId;
+};
+
+/**
  * What to mint; every field is optional, and so is the body.
  */
 export type TokenRequest = {
@@ -1199,6 +1492,63 @@ export type TokenResponse = {
      * Always `Bearer`.
      */
     token_type: string;
+};
+
+/**
+ * Change a webhook endpoint: only the fields sent change.
+ */
+export type UpdateWebhook = {
+    /**
+     * An empty string removes it.
+     */
+    description?: string | null;
+    /**
+     * `true` turns a disabled endpoint on again (its run of failures starts over, and its
+     * pending deliveries go out); `false` stops deliveries to it.
+     */
+    enabled?: boolean | null;
+    events?: Array<string> | null;
+    url?: string | null;
+};
+
+/**
+ * A webhook endpoint, as its account sees it (never its secret).
+ */
+export type Webhook = {
+    created_at: string;
+    description?: string | null;
+    disabled_at?: string | null;
+    /**
+     * False once disabled (by a run of failed deliveries, or on purpose); nothing is sent to
+     * a disabled endpoint. `PATCH` with `"enabled": true` turns it on again.
+     */
+    enabled: boolean;
+    /**
+     * The event types it is sent.
+     */
+    events: Array<string>;
+    /**
+     * Failed attempts in a row (reset by a success).
+     */
+    failures: number;
+    id: WebhookId;
+    updated_at: string;
+    /**
+     * Where events are sent (`https`).
+     */
+    url: string;
+};
+
+/**
+ * `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
+ */
+export type WebhookId = string;
+
+export type WebhookList = {
+    /**
+     * Oldest first.
+     */
+    webhooks: Array<Webhook>;
 };
 
 export type DeleteAccountData = {
@@ -1790,7 +2140,7 @@ export type GetJournalEntryResponse = GetJournalEntryResponses[keyof GetJournalE
 
 export type PostEpisodeData = {
     /**
-     * The settled conversation
+     * The conversation so far
      */
     body: EpisodeRequest;
     headers?: {
@@ -1864,7 +2214,7 @@ export type PostEpisodeError = PostEpisodeErrors[keyof PostEpisodeErrors];
 
 export type PostEpisodeResponses = {
     /**
-     * The episode's entries (`created: false` for parts an earlier post made)
+     * The episode's entries (`created: false` for parts an earlier post made, `updated` for those this post rewrote, `open` for those waiting for the conversation to settle)
      */
     201: EpisodePosted;
 };
@@ -3109,6 +3459,541 @@ export type AppendRecordEntryResponses = {
 
 export type AppendRecordEntryResponse = AppendRecordEntryResponses[keyof AppendRecordEntryResponses];
 
+export type ListWebhooksData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * The endpoints
+     */
+    200: WebhookList;
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: CreateWebhook;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * A URL that is not https, not public or does not resolve, an unknown event type, a description too long, or malformed JSON (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The account has as many endpoints as it may (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * The endpoint, with its secret (shown once)
+     */
+    201: CreatedWebhook;
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * The endpoint is gone
+     */
+    200: DeletedWebhook;
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    /**
+     * The endpoint
+     */
+    200: Webhook;
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: UpdateWebhook;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * A refused URL, an unknown event type, or malformed JSON (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * The endpoint, changed
+     */
+    200: Webhook;
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * How many deliveries to return, from 1 to 100 (default 20).
+         */
+        limit?: number;
+        /**
+         * The `next_cursor` of the previous page.
+         */
+        cursor?: string;
+    };
+    url: '/api/v1/webhooks/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * A bad `limit` or `cursor`, or an unknown query parameter (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * A page of deliveries, newest first
+     */
+    200: DeliveryList;
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RotateWebhookSecretData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}/rotate-secret';
+};
+
+export type RotateWebhookSecretErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
+
+export type RotateWebhookSecretResponses = {
+    /**
+     * The new secret
+     */
+    200: RotatedSecret;
+};
+
+export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof RotateWebhookSecretResponses];
+
+export type SendWebhookTestEventData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}/test';
+};
+
+export type SendWebhookTestEventErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type SendWebhookTestEventError = SendWebhookTestEventErrors[keyof SendWebhookTestEventErrors];
+
+export type SendWebhookTestEventResponses = {
+    /**
+     * The test event, queued
+     */
+    200: TestEventSent;
+};
+
+export type SendWebhookTestEventResponse = SendWebhookTestEventResponses[keyof SendWebhookTestEventResponses];
+
 export type HealthzData = {
     body?: never;
     path?: never;
@@ -3344,3 +4229,66 @@ export type ReadyzResponses = {
 };
 
 export type ReadyzResponse = ReadyzResponses[keyof ReadyzResponses];
+
+export type DigestReadyWebhookPayload = DigestReadyEvent;
+
+export type DigestReadyWebhookRequest = {
+    body: DigestReadyWebhookPayload;
+    key: 'digest.ready';
+    path?: never;
+    query?: never;
+};
+
+export type EndpointDisabledWebhookPayload = EndpointDisabledEvent;
+
+export type EndpointDisabledWebhookRequest = {
+    body: EndpointDisabledWebhookPayload;
+    key: 'endpoint.disabled';
+    path?: never;
+    query?: never;
+};
+
+export type ExposureSeenWebhookPayload = ExposureSeenEvent;
+
+export type ExposureSeenWebhookRequest = {
+    body: ExposureSeenWebhookPayload;
+    key: 'exposure.seen';
+    path?: never;
+    query?: never;
+};
+
+export type LoopClosedWebhookPayload = LoopClosedEvent;
+
+export type LoopClosedWebhookRequest = {
+    body: LoopClosedWebhookPayload;
+    key: 'loop.closed';
+    path?: never;
+    query?: never;
+};
+
+export type LoopOpenedWebhookPayload = LoopOpenedEvent;
+
+export type LoopOpenedWebhookRequest = {
+    body: LoopOpenedWebhookPayload;
+    key: 'loop.opened';
+    path?: never;
+    query?: never;
+};
+
+export type SessionEndedWebhookPayload = SessionEndedEvent;
+
+export type SessionEndedWebhookRequest = {
+    body: SessionEndedWebhookPayload;
+    key: 'session.ended';
+    path?: never;
+    query?: never;
+};
+
+export type SummaryReadyWebhookPayload = SummaryReadyEvent;
+
+export type SummaryReadyWebhookRequest = {
+    body: SummaryReadyWebhookPayload;
+    key: 'summary.ready';
+    path?: never;
+    query?: never;
+};

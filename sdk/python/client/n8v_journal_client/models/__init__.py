@@ -7,13 +7,25 @@ from .audit_entry import AuditEntry
 from .call import Call
 from .catch_up import CatchUp
 from .close_request import CloseRequest
+from .create_webhook import CreateWebhook
+from .created_webhook import CreatedWebhook
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
 from .deleted_digest import DeletedDigest
+from .deleted_webhook import DeletedWebhook
+from .delivery import Delivery
+from .delivery_list import DeliveryList
 from .digest import Digest
 from .digest_list import DigestList
+from .digest_ready import DigestReady
+from .digest_ready_event import DigestReadyEvent
+from .digest_ready_event_type import DigestReadyEventType
+from .digest_ready_summary import DigestReadySummary
 from .end_request import EndRequest
 from .ended_session import EndedSession
+from .endpoint_disabled import EndpointDisabled
+from .endpoint_disabled_event import EndpointDisabledEvent
+from .endpoint_disabled_event_type import EndpointDisabledEventType
 from .entry import Entry
 from .entry_list import EntryList
 from .episode_entry import EpisodeEntry
@@ -22,30 +34,51 @@ from .episode_request import EpisodeRequest
 from .episode_turn import EpisodeTurn
 from .exposure import Exposure
 from .exposure_list import ExposureList
+from .exposure_seen import ExposureSeen
+from .exposure_seen_event import ExposureSeenEvent
+from .exposure_seen_event_type import ExposureSeenEventType
 from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
 from .item import Item
 from .loop import Loop
+from .loop_changed import LoopChanged
+from .loop_closed_event import LoopClosedEvent
+from .loop_closed_event_type import LoopClosedEventType
 from .loop_list import LoopList
+from .loop_opened_event import LoopOpenedEvent
+from .loop_opened_event_type import LoopOpenedEventType
 from .organization_activity import OrganizationActivity
 from .problem import Problem
 from .provisional import Provisional
 from .record import Record
 from .record_change import RecordChange
 from .record_list import RecordList
+from .rotated_secret import RotatedSecret
 from .scrubbed_from import ScrubbedFrom
 from .search_hit import SearchHit
 from .search_results import SearchResults
 from .session import Session
 from .session_detail import SessionDetail
+from .session_ended import SessionEnded
+from .session_ended_event import SessionEndedEvent
+from .session_ended_event_type import SessionEndedEventType
+from .session_ended_handoff_type_0 import SessionEndedHandoffType0
 from .session_list import SessionList
 from .session_summary import SessionSummary
 from .set_flag import SetFlag
 from .start_request import StartRequest
 from .summary import Summary
+from .summary_ready import SummaryReady
+from .summary_ready_event import SummaryReadyEvent
+from .summary_ready_event_type import SummaryReadyEventType
+from .summary_ready_summary_type_0 import SummaryReadySummaryType0
+from .test_event_sent import TestEventSent
 from .token_request import TokenRequest
 from .token_response import TokenResponse
+from .update_webhook import UpdateWebhook
+from .webhook import Webhook
+from .webhook_list import WebhookList
 
 __all__ = (
     "AccountDeleted",
@@ -55,12 +88,24 @@ __all__ = (
     "Call",
     "CatchUp",
     "CloseRequest",
+    "CreatedWebhook",
+    "CreateWebhook",
     "DeleteAccountRequest",
     "Deleted",
     "DeletedDigest",
+    "DeletedWebhook",
+    "Delivery",
+    "DeliveryList",
     "Digest",
     "DigestList",
+    "DigestReady",
+    "DigestReadyEvent",
+    "DigestReadyEventType",
+    "DigestReadySummary",
     "EndedSession",
+    "EndpointDisabled",
+    "EndpointDisabledEvent",
+    "EndpointDisabledEventType",
     "EndRequest",
     "Entry",
     "EntryList",
@@ -70,28 +115,49 @@ __all__ = (
     "EpisodeTurn",
     "Exposure",
     "ExposureList",
+    "ExposureSeen",
+    "ExposureSeenEvent",
+    "ExposureSeenEventType",
     "FlagValue",
     "Handoff",
     "Health",
     "Item",
     "Loop",
+    "LoopChanged",
+    "LoopClosedEvent",
+    "LoopClosedEventType",
     "LoopList",
+    "LoopOpenedEvent",
+    "LoopOpenedEventType",
     "OrganizationActivity",
     "Problem",
     "Provisional",
     "Record",
     "RecordChange",
     "RecordList",
+    "RotatedSecret",
     "ScrubbedFrom",
     "SearchHit",
     "SearchResults",
     "Session",
     "SessionDetail",
+    "SessionEnded",
+    "SessionEndedEvent",
+    "SessionEndedEventType",
+    "SessionEndedHandoffType0",
     "SessionList",
     "SessionSummary",
     "SetFlag",
     "StartRequest",
     "Summary",
+    "SummaryReady",
+    "SummaryReadyEvent",
+    "SummaryReadyEventType",
+    "SummaryReadySummaryType0",
+    "TestEventSent",
     "TokenRequest",
     "TokenResponse",
+    "UpdateWebhook",
+    "Webhook",
+    "WebhookList",
 )

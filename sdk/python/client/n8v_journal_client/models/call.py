@@ -29,7 +29,9 @@ class Call:
             at (datetime.datetime): When the call was made.
             duration_ms (int): How long the operation took, in milliseconds.
             id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
-            journal_read (bool): Whether the call read the journal itself.
+            journal_read (bool): Whether the call was the journal's own traffic: it read the journal, or posted work done
+                elsewhere (an episode, whose entries are sessions of their own). A session holding only
+                such calls stays out of the session list.
             operation (str): The operation called (its OpenAPI operation id, e.g. `appendRecordEntry`).
             outcome (str): `ok` or `error`.
             result_ids (list[str]): The IDs the call returned or created.

@@ -28,7 +28,8 @@ class EndRequest:
         open_questions (list[str] | None | Unset): Questions left open for the person or the next conversation (same
             limits).
         outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
-            credentials in it are scrubbed).
+            credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
+            a session with a goal and an outcome is a hand-off the next conversation always sees.
         resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
             `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
             `answered`, a next step as `done`. Items closed already stay as they were; an id that

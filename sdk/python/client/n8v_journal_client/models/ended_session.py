@@ -44,7 +44,9 @@ class EndedSession:
             skipped, and the session closed all the same. Empty when every id named an item it may
             close (items closed already stay as they were).
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
-        ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open.
+        ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open (an episode's
+            part is open while
+            its conversation has not settled).
         goal (None | str | Unset): One sentence describing the goal of the conversation, given when it was opened.
         handoff (Handoff | None | Unset):
         organization_id (None | str | Unset):

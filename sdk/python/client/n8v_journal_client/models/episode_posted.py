@@ -20,12 +20,15 @@ class EpisodePosted:
     Attributes:
         dropped_turns (int): Turns dropped unread: tool calls and output, reasoning, private turns, other roles.
         entries (list[EpisodeEntry]): One entry per part; none when the assistant never replied.
-        episode_id (str): The harness's episode id.
+        episode_id (str): The harness's episode id (credentials scrubbed).
+        settled (bool): Whether the conversation counted as settled: `ended`, its last turn
+            `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
     """
 
     dropped_turns: int
     entries: list[EpisodeEntry]
     episode_id: str
+    settled: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +41,8 @@ class EpisodePosted:
 
         episode_id = self.episode_id
 
+        settled = self.settled
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -45,6 +50,7 @@ class EpisodePosted:
                 "dropped_turns": dropped_turns,
                 "entries": entries,
                 "episode_id": episode_id,
+                "settled": settled,
             }
         )
 
@@ -66,10 +72,13 @@ class EpisodePosted:
 
         episode_id = d.pop("episode_id")
 
+        settled = d.pop("settled")
+
         episode_posted = cls(
             dropped_turns=dropped_turns,
             entries=entries,
             episode_id=episode_id,
+            settled=settled,
         )
 
         episode_posted.additional_properties = d

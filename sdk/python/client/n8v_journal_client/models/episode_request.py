@@ -17,21 +17,26 @@ T = TypeVar("T", bound="EpisodeRequest")
 
 @_attrs_define
 class EpisodeRequest:
-    """A settled conversation, as a harness saw it.
+    """A conversation as far as it went, as a harness saw it.
 
     Example:
-        {'ended_at': '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-
-            code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The
-            login redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was SameSite=Strict.
-            Tests pass.'}]}
+        {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91',
+            'harness': 'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role':
+            'user', 'text': 'The login redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie
+            was SameSite=Strict. Tests pass.'}]}
 
     Attributes:
-        ended_at (datetime.datetime): When it ended.
+        ended_at (datetime.datetime): When its last turn was (the settle rule reads it: send the last turn's time, not
+            now).
         episode_id (str): The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-            Posting the same episode again makes nothing new.
+            Posting the same turns of an episode again changes nothing; posting it grown updates
+            its entries.
         harness (str): The harness: `claude-code`, `codex`, …
         started_at (datetime.datetime): When the conversation started.
-        turns (list[EpisodeTurn]): The turns, in order (at most 10,000).
+        turns (list[EpisodeTurn]): The turns, in order (at most 10,000): the whole conversation so far, also when it is
+            posted again as it grows.
+        ended (bool | Unset): The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+            now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
         project (None | str | Unset): The project or repository, if any.
     """
 
@@ -40,6 +45,7 @@ class EpisodeRequest:
     harness: str
     started_at: datetime.datetime
     turns: list[EpisodeTurn]
+    ended: bool | Unset = UNSET
     project: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,6 +61,8 @@ class EpisodeRequest:
         for turns_item_data in self.turns:
             turns_item = turns_item_data.to_dict()
             turns.append(turns_item)
+
+        ended = self.ended
 
         project: None | str | Unset
         if isinstance(self.project, Unset):
@@ -73,6 +81,8 @@ class EpisodeRequest:
                 "turns": turns,
             }
         )
+        if ended is not UNSET:
+            field_dict["ended"] = ended
         if project is not UNSET:
             field_dict["project"] = project
 
@@ -98,6 +108,8 @@ class EpisodeRequest:
 
             turns.append(turns_item)
 
+        ended = d.pop("ended", UNSET)
+
         def _parse_project(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -113,6 +125,7 @@ class EpisodeRequest:
             harness=harness,
             started_at=started_at,
             turns=turns,
+            ended=ended,
             project=project,
         )
 

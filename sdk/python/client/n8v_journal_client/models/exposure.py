@@ -39,7 +39,8 @@ class Exposure:
             rule (str): The scrubbing rule that found the credential (`github-pat`, `aws-access-key`, …).
             scrubbed_from (ScrubbedFrom): How many of an exposure's sightings each kind of text holds.
             sessions (list[str]): The sessions it was scrubbed in, most recent first (at most 20).
-            warning (str): The warning, in words: what, from what, since when, and what to do.
+            warning (str): The warning, in words: what, from what, since when, and what to do ("rotate it"; once
+                `acknowledged`, when it was acknowledged as rotated instead).
             acknowledged_at (datetime.datetime | None | Unset): When the caller last acknowledged it (of the sightings it
                 reads), if ever.
     """

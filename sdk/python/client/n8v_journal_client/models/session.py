@@ -52,7 +52,9 @@ class Session:
         status (str): `open` or `closed`.
         write_count (int): How many of those calls wrote (kept the same way as `call_count`).
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
-        ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open.
+        ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open (an episode's
+            part is open while
+            its conversation has not settled).
         goal (None | str | Unset): One sentence describing the goal of the conversation, given when it was opened.
         handoff (Handoff | None | Unset):
         organization_id (None | str | Unset):

@@ -20,7 +20,8 @@ class StartRequest:
     Attributes:
         goal (None | str | Unset): One sentence describing the goal of the conversation (up to 2,000 characters;
             credentials
-            in it are scrubbed).
+            in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
+            and the journal show sessions by their goal.
         organization (None | str | Unset): The organization the work is for (`org_…`), if any; must be one the account
             belongs to.
         repository (None | str | Unset): The repository the assistant works in, if any (a repository-restricted key's

@@ -131,24 +131,32 @@ def sync_detailed(
 ) -> Response[EpisodePosted | Problem]:
     """Post a conversation.
 
-     A harness posts a settled conversation held outside the API; each ~30,000-character part
-    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
-    project), drafted by the summary model. The prose is never stored: tool calls and output,
-    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
-    key (and the tokens minted from it); another key of the account posting the same id makes
-    its own entries. A conversation
-    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+     A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+    resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+    kind `episode`, labelled with the harness and project). The split is stable: turns added at
+    the end change only the last part and add new ones. A part whose turns are the same as last
+    time changes nothing and calls no model; a changed part is rewritten. The summary model
+    drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+    `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+    written by code and reads as an open session. Code's entry (also without a model or
+    budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+    the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+    stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+    are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+    episode id, part and turns for the posting key (and the tokens minted from it); another key
+    of the account posting the same id makes its own entries. A conversation without an
+    assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
-            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
-            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
-            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
-            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
+            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
+            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
+            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
+            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
+            SameSite=Strict. Tests pass.'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,24 +190,32 @@ def sync(
 ) -> EpisodePosted | Problem | None:
     """Post a conversation.
 
-     A harness posts a settled conversation held outside the API; each ~30,000-character part
-    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
-    project), drafted by the summary model. The prose is never stored: tool calls and output,
-    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
-    key (and the tokens minted from it); another key of the account posting the same id makes
-    its own entries. A conversation
-    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+     A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+    resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+    kind `episode`, labelled with the harness and project). The split is stable: turns added at
+    the end change only the last part and add new ones. A part whose turns are the same as last
+    time changes nothing and calls no model; a changed part is rewritten. The summary model
+    drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+    `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+    written by code and reads as an open session. Code's entry (also without a model or
+    budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+    the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+    stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+    are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+    episode id, part and turns for the posting key (and the tokens minted from it); another key
+    of the account posting the same id makes its own entries. A conversation without an
+    assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
-            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
-            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
-            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
-            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
+            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
+            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
+            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
+            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
+            SameSite=Strict. Tests pass.'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,24 +244,32 @@ async def asyncio_detailed(
 ) -> Response[EpisodePosted | Problem]:
     """Post a conversation.
 
-     A harness posts a settled conversation held outside the API; each ~30,000-character part
-    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
-    project), drafted by the summary model. The prose is never stored: tool calls and output,
-    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
-    key (and the tokens minted from it); another key of the account posting the same id makes
-    its own entries. A conversation
-    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+     A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+    resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+    kind `episode`, labelled with the harness and project). The split is stable: turns added at
+    the end change only the last part and add new ones. A part whose turns are the same as last
+    time changes nothing and calls no model; a changed part is rewritten. The summary model
+    drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+    `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+    written by code and reads as an open session. Code's entry (also without a model or
+    budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+    the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+    stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+    are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+    episode id, part and turns for the posting key (and the tokens minted from it); another key
+    of the account posting the same id makes its own entries. A conversation without an
+    assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
-            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
-            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
-            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
-            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
+            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
+            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
+            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
+            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
+            SameSite=Strict. Tests pass.'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -277,24 +301,32 @@ async def asyncio(
 ) -> EpisodePosted | Problem | None:
     """Post a conversation.
 
-     A harness posts a settled conversation held outside the API; each ~30,000-character part
-    becomes one journal entry (a closed session of kind `episode`, labelled with the harness and
-    project), drafted by the summary model. The prose is never stored: tool calls and output,
-    reasoning and private turns are dropped unread, credentials are scrubbed before a model sees
-    the rest, and only the entries are kept. Idempotent by episode id and part for the posting
-    key (and the tokens minted from it); another key of the account posting the same id makes
-    its own entries. A conversation
-    without an assistant reply makes no entry and costs nothing. Needs `chats:read`.
+     A harness posts a conversation held outside the API, again as it grows (a per-turn hook, a
+    resumed conversation); each ~30,000-character part becomes one journal entry (a session of
+    kind `episode`, labelled with the harness and project). The split is stable: turns added at
+    the end change only the last part and add new ones. A part whose turns are the same as last
+    time changes nothing and calls no model; a changed part is rewritten. The summary model
+    drafts a part once the conversation settled: `ended` is true, its `ended_at` is
+    `N8V_EPISODE_SETTLE_MINUTES` (default 30) old, or the setting is 0. Until then its entry is
+    written by code and reads as an open session. Code's entry (also without a model or
+    budget) quotes the part's first request and last reply, cut short, and its hand-off holds
+    the `Decided:`, `Open question:`, `TODO:` … lines of the turns, scrubbed. The prose is never
+    stored: tool calls and output, reasoning and private turns are dropped unread, credentials
+    are scrubbed before a model sees the rest, and only the entries are kept. Idempotent by
+    episode id, part and turns for the posting key (and the tokens minted from it); another key
+    of the account posting the same id makes its own entries. A conversation without an
+    assistant reply makes no entry and costs nothing. Needs `chats:read`.
 
     Args:
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A settled conversation, as a harness saw it. Example: {'ended_at':
-            '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness':
-            'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns':
-            [{'role': 'user', 'text': 'The login redirect loops; can you fix it?'}, {'role':
-            'assistant', 'text': 'Fixed: the cookie was SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
+            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
+            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
+            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
+            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
+            SameSite=Strict. Tests pass.'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

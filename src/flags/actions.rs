@@ -1,13 +1,13 @@
 //! Operators' feature-flag actions, one home for the admin JSON API, the console and the CLI:
 //! read the values, read the console's overview, and change a value (begun in an operator
 //! transaction, written to the operator log under the actor's name, committed). Operators reach
-//! flags, account names and the log only, never an account's journal (see `crate::operator`).
+//! flags, account names and the log only, never an account's journal (see [`super::operator`]).
 
+use super::Flag;
+use super::operator::{self, AccountRef, FlagState, LogEntry};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
-use crate::flags::{self, Flag};
 use crate::ids::{self, Kind};
-use crate::operator::{self, AccountRef, FlagState, LogEntry};
 use serde::Serialize;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -50,7 +50,7 @@ pub async fn values(db: &Db, account: Option<Uuid>) -> Result<Vec<FlagValue>> {
     let mut tx = TenantTx::begin(db, &tenant).await?;
     let mut values = Vec::new();
     for flag in Flag::ALL {
-        let enabled = flags::enabled(&mut tx, flag).await?;
+        let enabled = super::enabled(&mut tx, flag).await?;
         values.push(FlagValue {
             flag: flag.name(),
             enabled,
@@ -59,11 +59,6 @@ pub async fn values(db: &Db, account: Option<Uuid>) -> Result<Vec<FlagValue>> {
     }
     tx.commit().await?;
     Ok(values)
-}
-
-/// How the operator log names an operator key; `None` when the key is unknown or revoked.
-pub async fn actor(db: &Db, credential: Uuid) -> Result<Option<String>> {
-    operator::actor(db, credential).await
 }
 
 /// Makes one change as `actor` (the log's name for them) on the owner's pool, in one operator
@@ -83,7 +78,7 @@ pub async fn change_as_key(
     credential: Uuid,
     request: FlagChange,
 ) -> Result<Vec<FlagValue>> {
-    let actor = actor(db, credential)
+    let actor = operator::actor(db, credential)
         .await?
         .ok_or_else(|| Error::Unauthorized("this operator key has been revoked".into()))?;
     change(db.pool(), &actor, request).await?;

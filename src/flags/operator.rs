@@ -4,9 +4,9 @@
 //! after, when). Everything goes through the owner's `n8v_operator_*` functions, which answer
 //! only inside an operator transaction; operators never reach an account's journal.
 
+use super::Flag;
 use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
-use crate::flags::Flag;
 use crate::ids::{self, Kind};
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -1,0 +1,287 @@
+//! `n8v-journal hook <event> --harness <harness>`: the harnesses' hooks, as subcommands of the
+//! installed binary (no script path into a repository).
+//!
+//! - `session-start` prints the recent journal (`GET /journal.md`) sized for the harness's own
+//!   budget for a hook's output ([`Budget`]);
+//! - `session-end`, `pre-compact` and `stop` post the conversation the hook's input names
+//!   (`transcript_path`) as an episode; `session-end` marks it ended (`"ended": true`), the
+//!   per-turn ones (`stop`, `pre-compact`) do not, so the service drafts when it settles.
+//!
+//! A hook never fails or holds up a conversation: it always exits 0, within a bounded time, and
+//! when it did nothing it says why in exactly one line on stderr (the journal off on this
+//! machine, no token, the token refused, the service unreachable or older than this binary,
+//! no transcript). A hook that did its work prints nothing on stderr.
+
+pub mod install;
+
+use crate::import::client::{HOOK_ASSISTANT, Service};
+use crate::import::{Harness, transcript};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// What fired the hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    SessionStart,
+    SessionEnd,
+    PreCompact,
+    Stop,
+}
+
+impl Event {
+    pub fn name(self) -> &'static str {
+        match self {
+            Event::SessionStart => "session-start",
+            Event::SessionEnd => "session-end",
+            Event::PreCompact => "pre-compact",
+            Event::Stop => "stop",
+        }
+    }
+
+    /// What the hook's call is for, as the journal keeps it.
+    fn purpose(self, harness: Harness) -> String {
+        let h = harness.name();
+        match self {
+            Event::SessionStart => {
+                format!("Load the recent journal as a {h} conversation starts (session-start hook)")
+            }
+            Event::SessionEnd => {
+                format!("Post the {h} conversation that just ended (session-end hook)")
+            }
+            Event::PreCompact => format!(
+                "Post the {h} conversation before its context is compacted (pre-compact hook)"
+            ),
+            Event::Stop => format!("Post the {h} conversation after its latest turn (stop hook)"),
+        }
+    }
+}
+
+/// How much of a hook's output a harness puts in front of the model unabridged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Characters (Claude Code: about 10,000 of a hook's output).
+    Chars(usize),
+    /// Bytes (Codex: 2,500 tokens, counted as 4 bytes each).
+    Bytes(usize),
+}
+
+impl Budget {
+    /// Sources in integrations/README.md ("How much of the journal a session starts with").
+    pub fn of(harness: Harness) -> Self {
+        match harness {
+            Harness::ClaudeCode => Budget::Chars(9_500),
+            Harness::Codex => Budget::Bytes(2_500 * 4),
+        }
+    }
+
+    /// The `max_chars` to ask for first.
+    fn first_ask(self) -> usize {
+        match self {
+            Budget::Chars(n) => n,
+            // Mostly ASCII: a tenth to spare for the rest.
+            Budget::Bytes(n) => n * 9 / 10,
+        }
+    }
+
+    /// A `max_chars` that should fit, when `text` asked for with `asked` did not.
+    fn retry(self, text: &str, asked: usize) -> Option<usize> {
+        match self {
+            Budget::Chars(_) => None,
+            Budget::Bytes(n) if text.len() > n => {
+                Some((asked * n / text.len()).saturating_sub(100).max(1_000))
+            }
+            Budget::Bytes(_) => None,
+        }
+    }
+}
+
+/// What the hook runs with, from its flags and environment.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub url: String,
+    pub token: Option<String>,
+    /// `N8V_JOURNAL`: `off` turns every hook off on this machine.
+    pub journal: Option<String>,
+    /// `--max-chars`: overrides the harness's budget.
+    pub max_chars: Option<usize>,
+    /// The most a hook waits for the service.
+    pub timeout: Duration,
+}
+
+/// What the hook prints: the context for the conversation (session-start), and why nothing
+/// happened.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: Option<String>,
+    pub why: Option<String>,
+}
+
+impl Outcome {
+    fn nothing(why: impl Into<String>) -> Self {
+        Outcome {
+            stdout: None,
+            why: Some(why.into()),
+        }
+    }
+}
+
+/// The most of the hook's input read, and how long it is waited for.
+const MAX_INPUT: u64 = 1 << 20;
+const INPUT_WAIT: Duration = Duration::from_secs(2);
+
+/// Runs one hook. Never fails: every failure is an [`Outcome::why`].
+pub async fn run(
+    event: Event,
+    harness: Harness,
+    options: &Options,
+    input: impl AsyncRead + Unpin,
+) -> Outcome {
+    if options.journal.as_deref().map(str::trim) == Some("off") {
+        return Outcome::nothing("the journal is off on this machine (N8V_JOURNAL=off)");
+    }
+    let Some(token) = options.token.as_deref().filter(|t| !t.trim().is_empty()) else {
+        return Outcome::nothing(format!(
+            "N8V_TOKEN is not set where {} runs; set it to an API key with chats:read",
+            harness.name()
+        ));
+    };
+    let service = match Service::new(&options.url, token.trim(), HOOK_ASSISTANT, options.timeout) {
+        Ok(service) => service,
+        Err(e) => return Outcome::nothing(format!("cannot make an HTTP client: {e}")),
+    };
+    let bound = options.timeout + INPUT_WAIT + Duration::from_secs(1);
+    let work = async {
+        match event {
+            Event::SessionStart => session_start(&service, event, harness, options).await,
+            _ => post(&service, event, harness, input).await,
+        }
+    };
+    tokio::time::timeout(bound, work)
+        .await
+        .unwrap_or_else(|_| Outcome::nothing(format!("gave up after {} s", bound.as_secs())))
+}
+
+async fn session_start(
+    service: &Service,
+    event: Event,
+    harness: Harness,
+    options: &Options,
+) -> Outcome {
+    let purpose = event.purpose(harness);
+    let budget = options
+        .max_chars
+        .map(Budget::Chars)
+        .unwrap_or(Budget::of(harness));
+    let asked = budget.first_ask();
+    let mut answer = service.window(asked, &purpose).await;
+    if let Ok(text) = &answer
+        && let Some(smaller) = budget.retry(text, asked)
+    {
+        answer = service.window(smaller, &purpose).await;
+    }
+    match answer {
+        Ok(text) => Outcome {
+            stdout: Some(text),
+            why: None,
+        },
+        Err(failure) => Outcome::nothing(format!("nothing loaded: {}", failure.line())),
+    }
+}
+
+/// The transcript the hook's input names (`transcript_path`).
+async fn transcript_path(input: impl AsyncRead + Unpin) -> Result<PathBuf, String> {
+    let mut raw = Vec::new();
+    let mut limited = input.take(MAX_INPUT);
+    let read = limited.read_to_end(&mut raw);
+    match tokio::time::timeout(INPUT_WAIT, read).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => return Err(format!("cannot read the hook's input: {e}")),
+        Err(_) => return Err("the hook's input did not arrive on stdin".into()),
+    }
+    let value: serde_json::Value = serde_json::from_slice(&raw)
+        .map_err(|_| "the hook's input on stdin is not JSON".to_owned())?;
+    match value["transcript_path"].as_str().map(str::trim) {
+        Some(path) if !path.is_empty() => Ok(PathBuf::from(path)),
+        _ => Err("no transcript: the hook's input names none (transcript_path)".into()),
+    }
+}
+
+async fn post(
+    service: &Service,
+    event: Event,
+    harness: Harness,
+    input: impl AsyncRead + Unpin,
+) -> Outcome {
+    let path = match transcript_path(input).await {
+        Ok(path) => path,
+        Err(why) => return Outcome::nothing(format!("nothing posted: {why}")),
+    };
+    if !path.is_file() {
+        return Outcome::nothing(format!(
+            "nothing posted: no transcript at {}",
+            path.display()
+        ));
+    }
+    let episode = match transcript::read(harness, &path) {
+        Ok(episode) => episode,
+        Err(e) => {
+            return Outcome::nothing(format!(
+                "nothing posted: cannot read {}: {e}",
+                path.display()
+            ));
+        }
+    };
+    if episode.clean_id().is_empty() || !episode.has_reply() {
+        return Outcome::nothing("nothing posted: the conversation has no assistant reply yet");
+    }
+    let ended = event == Event::SessionEnd;
+    match service
+        .post(harness, &episode, &event.purpose(harness), ended)
+        .await
+    {
+        Ok(_) => Outcome::default(),
+        Err(failure) => Outcome::nothing(format!("nothing posted: {}", failure.line())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_harness_asks_for_what_it_shows() {
+        assert_eq!(Budget::of(Harness::ClaudeCode).first_ask(), 9_500);
+        let codex = Budget::of(Harness::Codex);
+        assert_eq!(codex.first_ask(), 9_000);
+        assert_eq!(codex.retry(&"a".repeat(9_000), 9_000), None);
+        // Text of two-byte characters: 9,000 of them are 18,000 bytes; ask for about half.
+        let wide = "é".repeat(9_000);
+        let smaller = codex.retry(&wide, 9_000).unwrap();
+        assert!(smaller * 2 <= 10_000, "{smaller}");
+        assert_eq!(Budget::Chars(9_500).retry(&wide, 9_500), None);
+    }
+
+    #[tokio::test]
+    async fn the_transcript_is_read_from_the_hooks_input() {
+        let input: &[u8] = br#"{"session_id":"s","transcript_path":"/tmp/t.jsonl"}"#;
+        assert_eq!(
+            transcript_path(input).await,
+            Ok(PathBuf::from("/tmp/t.jsonl"))
+        );
+        let none: &[u8] = br#"{"session_id":"s","transcript_path":null}"#;
+        assert!(
+            transcript_path(none)
+                .await
+                .unwrap_err()
+                .contains("names none")
+        );
+        let junk: &[u8] = b"not json";
+        assert!(
+            transcript_path(junk)
+                .await
+                .unwrap_err()
+                .contains("not JSON")
+        );
+    }
+}

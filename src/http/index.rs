@@ -1,0 +1,37 @@
+//! `GET /`: where to go from the service's root, for a newcomer who opens it. A browser is sent
+//! on to the journal pages (`303` to `/journal`); anything else gets a small JSON map of the
+//! entry points. Public, like `/openapi.json`: it reads nothing and needs no credential.
+
+use super::pages::wants_html;
+use axum::Json;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// The journal pages, where a browser opening `/` is sent.
+const PAGES: &str = "/journal";
+
+pub async fn root(headers: HeaderMap) -> Response {
+    if wants_html(&headers) {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, PAGES)]).into_response();
+    }
+    Json(doors()).into_response()
+}
+
+fn doors() -> serde_json::Value {
+    let link = |href: &str, title: &str| json!({"href": href, "title": title});
+    json!({
+        "service": "n8v-journal",
+        "description": "A journal of what AI assistants did and why, and a catch-up brief for \
+            the next conversation. Every /api/v1 call takes a bearer key (n8v_sk_…).",
+        "links": {
+            "journal": link(PAGES, "The journal pages: sign in with a key"),
+            "catch_up": link("/api/v1/journal/catch-up", "The catch-up brief"),
+            "openapi": link("/openapi.json", "The REST API (/api/v1/…): its OpenAPI document"),
+            "docs": link("/docs", "The REST API in Swagger UI"),
+            "mcp": link("/mcp", "The MCP server (streamable HTTP)"),
+            "journal_md": link("/journal.md", "The recent journal as markdown, for hooks"),
+            "health": link("/readyz", "Ready to serve"),
+        },
+    })
+}

@@ -1,0 +1,82 @@
+//! Settings › Journal's webhooks: the account's endpoints with their recent deliveries, and
+//! "send a test event" for each. Shown when the signed-in key holds `webhooks:write`.
+
+use super::CsrfKey;
+use super::render::error_page;
+use super::user::{PageUser, csrf_refused};
+use crate::http::AppState;
+use crate::ops::webhooks::{ListDeliveries, ListWebhooks, SendTestEvent};
+use axum::Form;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const RECENT: i64 = 5;
+
+fn when(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// The endpoints as the settings page shows them; `None` when the key may not manage them.
+pub async fn listed(state: &AppState, user: &PageUser) -> Option<Vec<Value>> {
+    let webhooks = match user.run(state, ListWebhooks).await.result {
+        Ok(list) => list.webhooks,
+        Err(_) => return None,
+    };
+    let mut shown = Vec::new();
+    for w in webhooks {
+        let input = ListDeliveries {
+            webhook: w.id.to_string(),
+            limit: Some(RECENT),
+            cursor: None,
+        };
+        let deliveries = match user.run(state, input).await.result {
+            Ok(page) => page.deliveries,
+            Err(_) => Vec::new(),
+        };
+        shown.push(json!({
+            "id": w.id,
+            "url": w.url,
+            "events": w.events.join(", "),
+            "description": w.description,
+            "enabled": w.enabled,
+            "deliveries": deliveries.iter().map(|d| json!({
+                "event_type": d.event_type,
+                "status": d.status,
+                "attempts": d.attempts,
+                "last_status": d.last_status,
+                "last_excerpt": d.last_excerpt,
+                "created": when(d.created_at),
+            })).collect::<Vec<_>>(),
+        }));
+    }
+    Some(shown)
+}
+
+#[derive(Deserialize)]
+pub struct TestForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    webhook: String,
+}
+
+/// `POST /journal/webhooks/test`: queues a test event for one endpoint.
+pub async fn send_test(
+    State(state): State<AppState>,
+    user: PageUser,
+    axum::Extension(key): axum::Extension<CsrfKey>,
+    Form(form): Form<TestForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = SendTestEvent {
+        webhook: form.webhook,
+    };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}

@@ -1,0 +1,265 @@
+//! Webhook endpoints over REST: `/api/v1/webhooks` (make, list), `/api/v1/webhooks/{id}`
+//! (read, change, delete), `…/rotate-secret` and `…/deliveries`. The request bodies are the
+//! operations' own input types.
+
+use crate::error::Problem;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::ops::webhooks::{
+    CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
+    ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent, TestEventSent,
+    UpdateWebhook, WebhookList,
+};
+use crate::webhooks::endpoints::Webhook;
+use axum::extract::{Path, State};
+use utoipa::IntoResponses;
+
+/// The refusal of every webhook operation: the credential lacks `webhooks:write`.
+#[derive(IntoResponses)]
+#[response(
+    status = 403,
+    description = "The credential lacks `webhooks:write` (`missing-scope`) or is an operator \
+                   credential (`forbidden`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `Operation::check` refuses it
+pub struct NeedsWebhooksWrite(Problem);
+
+/// No such endpoint of this account.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "No webhook endpoint with this id in this account (`not-found`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only
+pub struct NoSuchWebhook(Problem);
+
+/// Make a webhook endpoint.
+///
+/// Registers a URL to be sent the account's events, signed as Standard Webhooks specifies
+/// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…` over `id.timestamp.body`
+/// with HMAC-SHA256): verify them with the `standardwebhooks` libraries and the `secret`
+/// answered here, which is shown this once. Only `https` URLs on public addresses (loopback,
+/// private and link-local ones are refused, now and again at each delivery). Each event is
+/// retried with exponential backoff for about a day; an endpoint failing many attempts in a
+/// row is disabled (and `endpoint.disabled` sent to the others). Needs `webhooks:write`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/webhooks",
+    operation_id = "createWebhook",
+    tag = "webhooks",
+    params(JournalHeaders),
+    request_body(content = CreateWebhook, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The endpoint, with its secret (shown once)",
+            body = CreatedWebhook),
+        (status = 400, description = "A URL that is not https, not public or does not resolve, \
+            an unknown event type, a description too long, or malformed JSON (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        NeedsWebhooksWrite,
+        (status = 409, description = "The account has as many endpoints as it may (`conflict`)",
+            body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "JSON of the wrong shape, unknown fields included \
+            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    call: ApiCall,
+    ApiJson(body): ApiJson<CreateWebhook>,
+) -> Reply<CreatedWebhook> {
+    Reply(call.body(&body).run(&state, body).await)
+}
+
+/// List webhook endpoints.
+///
+/// The account's endpoints, oldest first, without their secrets. Needs `webhooks:write`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/webhooks",
+    operation_id = "listWebhooks",
+    tag = "webhooks",
+    params(JournalHeaders),
+    responses(
+        (status = 200, description = "The endpoints", body = WebhookList),
+        NeedsWebhooksWrite,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<WebhookList> {
+    Reply(call.run(&state, ListWebhooks).await)
+}
+
+/// Read a webhook endpoint.
+#[utoipa::path(
+    get,
+    path = "/api/v1/webhooks/{id}",
+    operation_id = "getWebhook",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    responses(
+        (status = 200, description = "The endpoint", body = Webhook),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn get(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<Webhook> {
+    Reply(call.run(&state, GetWebhook { webhook: id }).await)
+}
+
+/// Change a webhook endpoint.
+///
+/// Changes the fields sent: `url` (checked as when made), `events`, `description` (an empty
+/// string removes it), `enabled` (`true` turns a disabled endpoint on again: its run of
+/// failures starts over and its pending deliveries go out).
+#[utoipa::path(
+    patch,
+    path = "/api/v1/webhooks/{id}",
+    operation_id = "updateWebhook",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    request_body(content = UpdateWebhook, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The endpoint, changed", body = Webhook),
+        (status = 400, description = "A refused URL, an unknown event type, or malformed JSON \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        (status = 422, description = "JSON of the wrong shape, unknown fields included \
+            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<UpdateWebhook>,
+) -> Reply<Webhook> {
+    let input = UpdateWebhook {
+        webhook: id,
+        ..body
+    };
+    Reply(call.body(&input).run(&state, input.clone()).await)
+}
+
+/// Delete a webhook endpoint.
+///
+/// The endpoint goes with its secrets and deliveries; nothing more is sent to it.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/webhooks/{id}",
+    operation_id = "deleteWebhook",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    responses(
+        (status = 200, description = "The endpoint is gone", body = DeletedWebhook),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<DeletedWebhook> {
+    Reply(call.run(&state, DeleteWebhook { webhook: id }).await)
+}
+
+/// Rotate a webhook endpoint's secret.
+///
+/// Makes a new signing secret (answered this once). The secrets before it keep signing beside
+/// it until `previous_valid_until` (`N8V_WEBHOOK_SECRET_GRACE_HOURS`, 24 by default): each
+/// delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
+#[utoipa::path(
+    post,
+    path = "/api/v1/webhooks/{id}/rotate-secret",
+    operation_id = "rotateWebhookSecret",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    responses(
+        (status = 200, description = "The new secret", body = RotatedSecret),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn rotate_secret(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<RotatedSecret> {
+    Reply(call.run(&state, RotateWebhookSecret { webhook: id }).await)
+}
+
+/// List a webhook endpoint's deliveries.
+///
+/// Newest first: each event sent (or to be sent) to the endpoint, with its status, attempts,
+/// the receiver's last status code and a short scrubbed excerpt of its answer, and the next
+/// try. Paged with `limit` and `cursor` (`next_cursor`).
+#[utoipa::path(
+    get,
+    path = "/api/v1/webhooks/{id}/deliveries",
+    operation_id = "listWebhookDeliveries",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
+        JournalHeaders),
+    responses(
+        (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
+        (status = 400, description = "A bad `limit` or `cursor`, or an unknown query parameter \
+            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn deliveries(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+    ApiQuery(q): ApiQuery<ListDeliveries>,
+) -> Reply<DeliveryList> {
+    Reply(call.run(&state, ListDeliveries { webhook: id, ..q }).await)
+}
+
+/// Send a test event.
+///
+/// Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
+/// delivered like any other: a way to check the receiver and its verification.
+#[utoipa::path(
+    post,
+    path = "/api/v1/webhooks/{id}/test",
+    operation_id = "sendWebhookTestEvent",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    responses(
+        (status = 200, description = "The test event, queued", body = TestEventSent),
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn test(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<TestEventSent> {
+    Reply(call.run(&state, SendTestEvent { webhook: id }).await)
+}

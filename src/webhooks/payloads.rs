@@ -1,0 +1,105 @@
+//! What each event's `data` holds: one type per event, serialized into the body and described
+//! in the OpenAPI document's `webhooks` section (`http::openapi::add_webhooks`), so the SDKs
+//! type them.
+
+use crate::ids::{DigestId, ExposureId, ItemId, OrganizationId, SessionId, WebhookId};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::Value;
+
+/// `session.ended`: a session closed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SessionEnded {
+    pub session: SessionId,
+    /// The organization the session belongs to, if any.
+    pub organization: Option<OrganizationId>,
+    /// `explicit` or `implicit`.
+    pub kind: String,
+    pub assistant: String,
+    pub goal: Option<String>,
+    pub outcome: Option<String>,
+    /// The hand-off the assistant gave at the end (decisions, open questions, next steps).
+    #[schema(value_type = Option<Object>)]
+    pub handoff: Option<Value>,
+    /// `ended`, `quiet` (swept after two quiet hours) or `retired` (an implicit session
+    /// replaced by a new one).
+    pub end_reason: Option<String>,
+    pub started_at: DateTime<Utc>,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub call_count: i32,
+    pub write_count: i32,
+    pub journal_only: bool,
+    /// `pending`: a `summary.ready` event follows when the summary is stored.
+    pub summary_state: String,
+}
+
+/// `summary.ready`: a closed session's summary was stored.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SummaryReady {
+    pub session: SessionId,
+    #[schema(value_type = Option<Object>)]
+    pub summary: Option<Value>,
+    pub summary_model: Option<String>,
+    pub summary_note: Option<String>,
+    /// The session's call count the summary describes.
+    pub snapshot: Option<i32>,
+}
+
+/// `loop.opened` and `loop.closed`: an open question or next step, as it stands.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct LoopChanged {
+    pub item: ItemId,
+    /// `question` or `next_step`.
+    pub kind: String,
+    pub text: String,
+    /// `open`, `done`, `answered` or `dropped`.
+    pub state: String,
+    /// The session that opened it.
+    pub session: SessionId,
+    pub created_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+    pub closed_session: Option<SessionId>,
+}
+
+/// `exposure.seen`: a credential was scrubbed in a session (never the credential itself).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ExposureSeen {
+    pub exposure: ExposureId,
+    /// The rule that found it (`github-pat`, …).
+    pub rule: String,
+    /// What it is, in words (`a GitHub token`).
+    pub label: String,
+    /// The kinds of text it was scrubbed from: `purpose`, `goal`, `outcome`, `handoff`,
+    /// `target`.
+    pub fields: Vec<String>,
+    pub session: SessionId,
+    pub seen_at: DateTime<Utc>,
+}
+
+/// `digest.ready`: a week's or month's digest was stored.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DigestReady {
+    pub digest: DigestId,
+    /// `week` or `month`.
+    pub period: String,
+    pub period_start: NaiveDate,
+    pub period_end: NaiveDate,
+    pub session_count: i32,
+    #[schema(value_type = Object)]
+    pub summary: Value,
+    pub model: String,
+}
+
+/// `endpoint.disabled`: an endpoint was disabled after a run of failed attempts.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EndpointDisabled {
+    pub webhook: WebhookId,
+    pub url: String,
+    pub failures: i32,
+    pub disabled_at: DateTime<Utc>,
+}
+
+/// `data` as JSON.
+pub fn data<T: Serialize>(payload: &T) -> Value {
+    serde_json::to_value(payload).unwrap_or(Value::Null)
+}
