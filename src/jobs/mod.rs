@@ -95,32 +95,98 @@ fn pass<T: std::fmt::Debug>(job: &'static str, result: sqlx::Result<T>) -> Resul
     }
 }
 
-async fn run_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    pass("retention", retention(&state).await).map(drop)
+/// The cron passes, each run by a worker of its own on its own schedule.
+#[derive(Clone, Copy, Debug)]
+enum CronJob {
+    Sweep,
+    Retention,
+    AuditRetention,
+    Digests,
+    Webhooks,
 }
 
-async fn run_digests(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    pass("digests", digests::roll_up(&state).await).map(drop)
-}
+impl CronJob {
+    const ALL: [CronJob; 5] = [
+        CronJob::Sweep,
+        CronJob::Retention,
+        CronJob::AuditRetention,
+        CronJob::Digests,
+        CronJob::Webhooks,
+    ];
 
-async fn run_webhooks(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let counts = webhooks::deliver_due(&state).await;
-    if let Ok(c) = &counts
-        && c == &webhooks::Counts::default()
-    {
-        return Ok(()); // nothing was due: no log line every two seconds
+    /// The worker's name (liveness, logs).
+    fn worker(self) -> &'static str {
+        match self {
+            CronJob::Sweep => "quiet-sweep",
+            CronJob::Retention => "retention",
+            CronJob::AuditRetention => "audit-retention",
+            CronJob::Digests => "digests",
+            CronJob::Webhooks => "webhooks",
+        }
     }
-    pass("webhooks", counts).map(drop)
+
+    fn schedule(self, config: &Config) -> &str {
+        match self {
+            CronJob::Sweep => &config.summaries.sweep_schedule,
+            CronJob::Retention => &config.lifecycle.retention_schedule,
+            CronJob::AuditRetention => &config.lifecycle.audit_retention_schedule,
+            CronJob::Digests => &config.lifecycle.digest_schedule,
+            CronJob::Webhooks => &config.webhooks.schedule,
+        }
+    }
 }
 
-async fn run_audit_retention(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    pass("audit_retention", audit_retention(&state).await).map(drop)
-}
-
-async fn run_sweep(_tick: Tick, state: Data<WorkerState>) -> Result<(), BoxDynError> {
-    let closed = pass("quiet_sweep", sweep(&state).await)?;
-    crate::telemetry::sessions_closed("quiet", closed as u64);
+/// One tick of a cron pass: the pass, its outcome in the job metrics, its counts logged.
+async fn run_cron(
+    _tick: Tick,
+    state: Data<WorkerState>,
+    job: Data<CronJob>,
+) -> Result<(), BoxDynError> {
+    match *job {
+        CronJob::Sweep => {
+            let closed = pass("quiet_sweep", sweep(&state).await)?;
+            crate::telemetry::sessions_closed("quiet", closed as u64);
+        }
+        CronJob::Retention => pass("retention", retention(&state).await).map(drop)?,
+        CronJob::AuditRetention => {
+            pass("audit_retention", audit_retention(&state).await).map(drop)?
+        }
+        CronJob::Digests => pass("digests", digests::roll_up(&state).await).map(drop)?,
+        CronJob::Webhooks => {
+            let counts = webhooks::deliver_due(&state).await;
+            // Nothing was due: no log line every two seconds.
+            if !matches!(&counts, Ok(c) if c == &webhooks::Counts::default()) {
+                pass("webhooks", counts).map(drop)?;
+            }
+        }
+    }
     Ok(())
+}
+
+/// `job` as a supervised worker ticking on its schedule.
+fn cron_worker(
+    job: CronJob,
+    state: &WorkerState,
+    process: &str,
+    stopped: &tokio::sync::watch::Receiver<bool>,
+) -> anyhow::Result<impl std::future::Future<Output = ()> + use<>> {
+    let text = job.schedule(&state.config);
+    let schedule = cron::Schedule::from_str(text)
+        .map_err(|e| anyhow::anyhow!("the {} schedule {text:?}: {e}", job.worker()))?;
+    let (state, process) = (state.clone(), process.to_owned());
+    Ok(supervise(
+        job.worker(),
+        state.db.clone(),
+        stopped.clone(),
+        move |attempt, stopped| {
+            let worker = WorkerBuilder::new(format!("{}-{process}-{attempt}", job.worker()))
+                .backend(CronScheduler::new(schedule.clone()))
+                .data(state.clone())
+                .data(job)
+                .build(run_cron);
+            Box::pin(worker.run_until(until_stopped(stopped)))
+        },
+    ))
 }
 
 /// The wait before restart number `failures` (1, 2, …) of a worker that keeps failing:
@@ -196,12 +262,6 @@ pub async fn run(
     state: WorkerState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let schedule = cron::Schedule::from_str(&state.config.summaries.sweep_schedule)?;
-    let retention_schedule = cron::Schedule::from_str(&state.config.lifecycle.retention_schedule)?;
-    let audit_schedule =
-        cron::Schedule::from_str(&state.config.lifecycle.audit_retention_schedule)?;
-    let digest_schedule = cron::Schedule::from_str(&state.config.lifecycle.digest_schedule)?;
-    let webhook_schedule = cron::Schedule::from_str(&state.config.webhooks.schedule)?;
     // A unique name per process and attempt: apalis tracks liveness by worker name.
     let process = uuid::Uuid::now_v7().simple().to_string();
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -225,78 +285,12 @@ pub async fn run(
             Box::pin(worker.run_until(until_stopped(stopped)))
         }
     });
-    let sweep_state = state.clone();
-    let process_ = process.clone();
-    let sweep = supervise(
-        "quiet-sweep",
-        state.db.clone(),
-        stopped.clone(),
-        move |attempt, stopped| {
-            let worker = WorkerBuilder::new(format!("quiet-sweep-{process_}-{attempt}"))
-                .backend(CronScheduler::new(schedule.clone()))
-                .data(sweep_state.clone())
-                .build(run_sweep);
-            Box::pin(worker.run_until(until_stopped(stopped)))
-        },
-    );
-    let retention_state = state.clone();
-    let process_ = process.clone();
-    let retention = supervise(
-        "retention",
-        state.db.clone(),
-        stopped.clone(),
-        move |attempt, stopped| {
-            let worker = WorkerBuilder::new(format!("retention-{process_}-{attempt}"))
-                .backend(CronScheduler::new(retention_schedule.clone()))
-                .data(retention_state.clone())
-                .build(run_retention);
-            Box::pin(worker.run_until(until_stopped(stopped)))
-        },
-    );
-    let audit_state = state.clone();
-    let process_ = process.clone();
-    let audit = supervise(
-        "audit-retention",
-        state.db.clone(),
-        stopped.clone(),
-        move |attempt, stopped| {
-            let worker = WorkerBuilder::new(format!("audit-retention-{process_}-{attempt}"))
-                .backend(CronScheduler::new(audit_schedule.clone()))
-                .data(audit_state.clone())
-                .build(run_audit_retention);
-            Box::pin(worker.run_until(until_stopped(stopped)))
-        },
-    );
-    let digest_state = state.clone();
-    let process_ = process.clone();
-    let digest = supervise(
-        "digests",
-        state.db.clone(),
-        stopped.clone(),
-        move |attempt, stopped| {
-            let worker = WorkerBuilder::new(format!("digests-{process_}-{attempt}"))
-                .backend(CronScheduler::new(digest_schedule.clone()))
-                .data(digest_state.clone())
-                .build(run_digests);
-            Box::pin(worker.run_until(until_stopped(stopped)))
-        },
-    );
-    let webhook_state = state.clone();
-    let process_ = process.clone();
-    let webhooks = supervise(
-        "webhooks",
-        state.db.clone(),
-        stopped.clone(),
-        move |attempt, stopped| {
-            let worker = WorkerBuilder::new(format!("webhooks-{process_}-{attempt}"))
-                .backend(CronScheduler::new(webhook_schedule.clone()))
-                .data(webhook_state.clone())
-                .build(run_webhooks);
-            Box::pin(worker.run_until(until_stopped(stopped)))
-        },
-    );
+    let crons = CronJob::ALL
+        .into_iter()
+        .map(|job| cron_worker(job, &state, &process, &stopped))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let workers = tokio::spawn(async move {
-        tokio::join!(summaries, sweep, retention, audit, digest, webhooks);
+        tokio::join!(summaries, futures_util::future::join_all(crons));
     });
     shutdown.await;
     let _ = stop.send(true);

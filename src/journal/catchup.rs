@@ -259,13 +259,9 @@ async fn session_started(tx: &mut TenantTx, id: SessionId) -> Result<Option<Date
     .await?)
 }
 
-#[tracing::instrument(skip_all, err)]
-pub async fn catch_up(
-    tx: &mut TenantTx,
-    since: DateTime<Utc>,
-    include_records: bool,
-    now: DateTime<Utc>,
-) -> Result<CatchUp> {
+/// The brief's sessions, most recently active first: at most [`MAX_SESSIONS`] of them and
+/// [`MAX_SESSION_CHARS`] of their JSON (always one); whether more were left out.
+async fn brief_sessions(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<(Vec<Session>, bool)> {
     let mut rows = session_reads::active(tx, since, MAX_SESSIONS + 1, Active::ByActivity).await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
@@ -281,6 +277,17 @@ pub async fn catch_up(
         sessions.push(session);
     }
 
+    Ok((sessions, more))
+}
+
+#[tracing::instrument(skip_all, err)]
+pub async fn catch_up(
+    tx: &mut TenantTx,
+    since: DateTime<Utc>,
+    include_records: bool,
+    now: DateTime<Utc>,
+) -> Result<CatchUp> {
+    let (sessions, more) = brief_sessions(tx, since).await?;
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = views::marked_purposes(tx, &sessions).await?;

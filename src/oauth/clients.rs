@@ -31,6 +31,45 @@ pub struct Registration {
     pub response_types: Option<Vec<String>>,
 }
 
+/// The registration's redirect URIs, grant and response types checked; the grant types it
+/// asked for (`authorization_code` when none).
+fn checked_metadata(
+    redirect_uris: &[String],
+    grant_types: Option<Vec<String>>,
+    response_types: Option<&[String]>,
+) -> Result<Vec<String>, OAuthError> {
+    if redirect_uris.is_empty() || redirect_uris.len() > MAX_REDIRECT_URIS {
+        return Err(OAuthError::bad(
+            "invalid_redirect_uri",
+            format!("register 1 to {MAX_REDIRECT_URIS} redirect_uris"),
+        ));
+    }
+    for uri in redirect_uris {
+        check_redirect_uri(uri).map_err(|e| OAuthError::bad("invalid_redirect_uri", e))?;
+    }
+    let grant_types = grant_types.unwrap_or_else(|| vec!["authorization_code".into()]);
+    if let Some(other) = grant_types
+        .iter()
+        .find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token"))
+    {
+        return Err(OAuthError::bad(
+            "invalid_client_metadata",
+            format!(
+                "grant type {other:?} is not supported; use authorization_code and refresh_token"
+            ),
+        ));
+    }
+    if let Some(types) = response_types
+        && types.iter().any(|t| t != "code")
+    {
+        return Err(OAuthError::bad(
+            "invalid_client_metadata",
+            "only the response type \"code\" is supported",
+        ));
+    }
+    Ok(grant_types)
+}
+
 /// Registers a public client (RFC 7591 §3). Registrations no grant was ever approved for are
 /// deleted after `N8V_OAUTH_UNUSED_CLIENT_HOURS`; each registration sweeps the expired ones.
 #[tracing::instrument(skip_all)]
@@ -50,35 +89,7 @@ pub async fn register(
         grant_types,
         response_types,
     } = registration;
-    if redirect_uris.is_empty() || redirect_uris.len() > MAX_REDIRECT_URIS {
-        return Err(OAuthError::bad(
-            "invalid_redirect_uri",
-            format!("register 1 to {MAX_REDIRECT_URIS} redirect_uris"),
-        ));
-    }
-    for uri in &redirect_uris {
-        check_redirect_uri(uri).map_err(|e| OAuthError::bad("invalid_redirect_uri", e))?;
-    }
-    let grant_types = grant_types.unwrap_or_else(|| vec!["authorization_code".into()]);
-    if let Some(other) = grant_types
-        .iter()
-        .find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token"))
-    {
-        return Err(OAuthError::bad(
-            "invalid_client_metadata",
-            format!(
-                "grant type {other:?} is not supported; use authorization_code and refresh_token"
-            ),
-        ));
-    }
-    if let Some(types) = &response_types
-        && types.iter().any(|t| t != "code")
-    {
-        return Err(OAuthError::bad(
-            "invalid_client_metadata",
-            "only the response type \"code\" is supported",
-        ));
-    }
+    let grant_types = checked_metadata(&redirect_uris, grant_types, response_types.as_deref())?;
     let name = client_name
         .as_deref()
         .and_then(clean_name)

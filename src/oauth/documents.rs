@@ -36,6 +36,13 @@ fn invalid(description: impl Into<String>) -> OAuthError {
 
 /// Fetches and checks the document at `client_id`.
 pub async fn fetch(client_id: &str, allow_private: bool) -> Result<Client, OAuthError> {
+    let url = checked_url(client_id, allow_private)?;
+    let body = download(&url, allow_private).await?;
+    client_of(&body, client_id)
+}
+
+/// `client_id` as a URL a document may be fetched from.
+fn checked_url(client_id: &str, allow_private: bool) -> Result<url::Url, OAuthError> {
     let url = url::Url::parse(client_id).map_err(|_| invalid("the client_id is not a URL"))?;
     let scheme_ok = url.scheme() == "https" || (allow_private && url.scheme() == "http");
     if !scheme_ok
@@ -52,6 +59,12 @@ pub async fn fetch(client_id: &str, allow_private: bool) -> Result<Client, OAuth
              segments, written in its normal form",
         ));
     }
+    Ok(url)
+}
+
+/// The document's bytes (at most [`MAX_DOCUMENT_BYTES`], within [`FETCH_TIMEOUT`]), from the
+/// address its host resolves to once checked, without following redirects.
+async fn download(url: &url::Url, allow_private: bool) -> Result<Vec<u8>, OAuthError> {
     let host = url
         .host_str()
         .ok_or_else(|| invalid("the client_id URL has no host"))?
@@ -103,7 +116,12 @@ pub async fn fetch(client_id: &str, allow_private: bool) -> Result<Client, OAuth
             return Err(invalid("the client's metadata document is too large"));
         }
     }
-    let document: Document = serde_json::from_slice(&body)
+    Ok(body)
+}
+
+/// The client a fetched document describes, once it is checked.
+fn client_of(body: &[u8], client_id: &str) -> Result<Client, OAuthError> {
+    let document: Document = serde_json::from_slice(body)
         .map_err(|e| invalid(format!("the client's metadata document is not valid: {e}")))?;
     if document.client_id != client_id {
         return Err(invalid(

@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod digests;
 pub mod episodes;
 pub mod export;
 pub mod exposures;

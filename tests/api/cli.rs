@@ -32,14 +32,6 @@ fn ok(db_url: &str, args: &[&str]) -> Value {
     json
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 async fn wait_ready(base: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -279,7 +271,7 @@ async fn serve_answers_and_stops_cleanly_on_sigterm() {
             "records:read",
         ],
     );
-    let port = free_port();
+    let port = common::free_port();
     let mut child = Command::new(BIN)
         .arg("serve")
         .env("DATABASE_URL", &db)
@@ -355,7 +347,7 @@ async fn serve_answers_and_stops_cleanly_on_sigterm() {
 #[tokio::test]
 async fn serve_without_database_url_runs_the_embedded_postgres() {
     let dir = std::env::temp_dir().join(format!("n8v-embedded-{}", uuid::Uuid::new_v4().simple()));
-    let port = free_port();
+    let port = common::free_port();
     let mut child = Command::new(BIN)
         .arg("serve")
         .env_remove("DATABASE_URL")

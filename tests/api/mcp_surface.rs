@@ -4,10 +4,11 @@
 
 use crate::common;
 use crate::common::mcp::{Client, call, connect, structured};
+use n8v_journal::ops::digests::{DeleteDigest, ListDigests};
 use n8v_journal::ops::episodes::PostEpisode;
 use n8v_journal::ops::journal::{
-    DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
-    ListSessions, ReadCatchUp, StartSession,
+    DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
+    StartSession,
 };
 use n8v_journal::ops::loops::ListLoops;
 use n8v_journal::ops::records::{AppendEntry, ListEntries, ListRecords};

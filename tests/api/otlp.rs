@@ -41,18 +41,10 @@ async fn receiver() -> (String, Received) {
     (base, received)
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// The service's `api` binary with telemetry pointed at `otlp`, ready to serve; `env` adds to
 /// (or overrides) the defaults.
 async fn spawn_api(db: &str, otlp: &str, env: &[(&str, &str)]) -> (std::process::Child, String) {
-    let port = free_port();
+    let port = common::free_port();
     let mut command = Command::new(BIN);
     command
         .arg("api")

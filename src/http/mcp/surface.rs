@@ -4,10 +4,11 @@
 //! its operation once, in [`surfaces`]; building the router fails for a tool that does not, so
 //! no tool is listed bare.
 
+use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
-    DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
-    ListSessions, ReadCatchUp, StartSession,
+    DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
+    StartSession,
 };
 use crate::ops::loops::ListLoops;
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};

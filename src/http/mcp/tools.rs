@@ -13,10 +13,11 @@ use super::surface;
 use crate::http::AppState;
 use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta;
+use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
-    DeleteDay, DeleteDigest, DeleteSession, EndSession, GetEntry, GetSession, ListDigests,
-    ListSessions, ReadCatchUp, StartSession,
+    DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
+    StartSession,
 };
 use crate::ops::loops::ListLoops;
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};

@@ -10,10 +10,12 @@ use crate::http::AppState;
 use crate::http::rest::search::SearchQuery;
 use crate::ids::{AuditId, CallId, DigestId, SessionId, TypedId};
 use crate::journal::Session;
+use crate::journal::digests::Digest;
 use crate::ops::audit::GetAuditEntry;
+use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::exposures::ListExposures;
 use crate::ops::journal::{
-    DeleteDay, DeleteDigest, DeleteSession, GetEntry, GetSession, ListDigests, ListSessions,
+    DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionList,
 };
 use crate::ops::loops::ListLoops;
 use axum::extract::{Path, Query, State};
@@ -229,6 +231,43 @@ struct Period {
     digest: Option<serde_json::Value>,
 }
 
+/// The timeline's periods: the days of this page of sessions, then, on the last page, the
+/// digests (they cover what is older than the days kept entry by entry).
+fn periods(list: &SessionList, digests: &[Digest]) -> Vec<Period> {
+    let mut periods: Vec<Period> = Vec::new();
+    for s in &list.sessions {
+        let date = s.started_at.date_naive();
+        match periods.last_mut() {
+            Some(p) if p.date == date => p.sessions.push(session_view(s)),
+            _ => periods.push(Period {
+                anchor: format!("day-{date}"),
+                kind: "day",
+                label: date.format("%A %-d %B %Y").to_string(),
+                date,
+                sessions: vec![session_view(s)],
+                digest: None,
+            }),
+        }
+    }
+    if list.next_cursor.is_none() {
+        for d in digests {
+            let label = match d.period.as_str() {
+                "week" => format!("Week of {}", d.period_start.format("%-d %B %Y")),
+                _ => d.period_start.format("%B %Y").to_string(),
+            };
+            periods.push(Period {
+                anchor: d.id.to_string(),
+                kind: if d.period == "week" { "week" } else { "month" },
+                label,
+                date: d.period_start,
+                sessions: Vec::new(),
+                digest: Some(serde_json::to_value(d).unwrap_or_default()),
+            });
+        }
+    }
+    periods
+}
+
 /// The whole journal, newest first: days entry by entry (one page of sessions at a time, so a
 /// large journal's first page loads without its history), then week and month digests.
 pub async fn timeline(
@@ -269,38 +308,7 @@ pub async fn timeline(
         Ok(list) => list.exposures,
         Err(e) => return error_page(&e, true),
     };
-    let mut periods: Vec<Period> = Vec::new();
-    for s in &list.sessions {
-        let date = s.started_at.date_naive();
-        match periods.last_mut() {
-            Some(p) if p.date == date => p.sessions.push(session_view(s)),
-            _ => periods.push(Period {
-                anchor: format!("day-{date}"),
-                kind: "day",
-                label: date.format("%A %-d %B %Y").to_string(),
-                date,
-                sessions: vec![session_view(s)],
-                digest: None,
-            }),
-        }
-    }
-    // Digests cover what is older than the days kept entry by entry.
-    if list.next_cursor.is_none() {
-        for d in &digests {
-            let label = match d.period.as_str() {
-                "week" => format!("Week of {}", d.period_start.format("%-d %B %Y")),
-                _ => d.period_start.format("%B %Y").to_string(),
-            };
-            periods.push(Period {
-                anchor: d.id.to_string(),
-                kind: if d.period == "week" { "week" } else { "month" },
-                label,
-                date: d.period_start,
-                sessions: Vec::new(),
-                digest: Some(serde_json::to_value(d).unwrap_or_default()),
-            });
-        }
-    }
+    let periods = periods(&list, &digests);
     let today = Utc::now().date_naive();
     let oldest = periods
         .iter()

@@ -7,7 +7,7 @@ use super::{CsrfKey, cookie, set_cookie};
 use crate::auth::Principal;
 use crate::error::Error;
 use crate::http::AppState;
-use crate::ops::token::MintToken;
+use crate::ops::token::{MintToken, TokenResponse};
 use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::Form;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
@@ -197,47 +197,12 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
             false,
         );
     }
-    // The key is resolved exactly as a bearer credential would be.
-    let (mut probe, ()) = Request::new(()).into_parts();
-    probe.headers = headers.clone();
-    let Ok(bearer) = HeaderValue::from_str(&format!("Bearer {}", form.key.trim())) else {
-        return sign_in_form(
-            &headers,
-            &key,
-            StatusCode::UNAUTHORIZED,
-            Some("That is not an API key."),
-            next,
-        );
-    };
-    probe.headers.insert(header::AUTHORIZATION, bearer);
-    if let Some(connect) = connect {
-        probe.extensions.insert(connect);
-    }
-    let principal = match Principal::from_request_parts(&mut probe, &state).await {
+    let principal = match key_principal(&state, &headers, connect, &form.key).await {
         Ok(p) => p,
-        Err(Error::Unauthorized(reason)) => {
-            return sign_in_form(
-                &headers,
-                &key,
-                StatusCode::UNAUTHORIZED,
-                Some(&reason),
-                next,
-            );
+        Err(Refusal::Form(status, reason)) => {
+            return sign_in_form(&headers, &key, status, Some(&reason), next);
         }
-        Err(e @ Error::Forbidden(_)) => {
-            // An operator key: operators read no account's journal.
-            let e = Error::Forbidden(format!(
-                "{e}; operators use the console at /internal/admin/feature-flags"
-            ));
-            return sign_in_form(
-                &headers,
-                &key,
-                StatusCode::FORBIDDEN,
-                Some(&e.to_string()),
-                next,
-            );
-        }
-        Err(e) => return error_page(&e, false),
+        Err(Refusal::Page(e)) => return error_page(&e, false),
     };
     let minted = ops::run(
         &state,
@@ -252,27 +217,71 @@ pub async fn sign_in(State(state): State<AppState>, request: Request) -> Respons
     )
     .await;
     match minted.result {
-        Ok(token) => {
-            let mut response = Redirect::to(next.unwrap_or("/journal")).into_response();
-            let cookies = response.headers_mut();
-            cookies.append(
-                header::SET_COOKIE,
-                set_cookie(
-                    &headers,
-                    USER_COOKIE,
-                    &token.access_token,
-                    "/",
-                    token.expires_in,
-                ),
-            );
-            cookies.append(
-                header::SET_COOKIE,
-                set_cookie(&headers, PRE_COOKIE, "", "/journal", 0),
-            );
-            response
-        }
+        Ok(token) => signed_in(&headers, &token, next),
         Err(e) => sign_in_form(&headers, &key, e.status(), Some(&e.to_string()), next),
     }
+}
+
+/// Why a key did not sign in: shown on the form again, or (anything else) as an error page.
+enum Refusal {
+    Form(StatusCode, String),
+    Page(Error),
+}
+
+/// The principal of an API key typed into the form, resolved exactly as a bearer credential
+/// would be.
+async fn key_principal(
+    state: &AppState,
+    headers: &HeaderMap,
+    connect: Option<ConnectInfo<SocketAddr>>,
+    key: &str,
+) -> Result<Principal, Refusal> {
+    let (mut probe, ()) = Request::new(()).into_parts();
+    probe.headers = headers.clone();
+    let Ok(bearer) = HeaderValue::from_str(&format!("Bearer {}", key.trim())) else {
+        return Err(Refusal::Form(
+            StatusCode::UNAUTHORIZED,
+            "That is not an API key.".into(),
+        ));
+    };
+    probe.headers.insert(header::AUTHORIZATION, bearer);
+    if let Some(connect) = connect {
+        probe.extensions.insert(connect);
+    }
+    match Principal::from_request_parts(&mut probe, state).await {
+        Ok(p) => Ok(p),
+        Err(Error::Unauthorized(reason)) => Err(Refusal::Form(StatusCode::UNAUTHORIZED, reason)),
+        // An operator key: operators read no account's journal.
+        Err(e @ Error::Forbidden(_)) => Err(Refusal::Form(
+            StatusCode::FORBIDDEN,
+            Error::Forbidden(format!(
+                "{e}; operators use the console at /internal/admin/feature-flags"
+            ))
+            .to_string(),
+        )),
+        Err(e) => Err(Refusal::Page(e)),
+    }
+}
+
+/// The redirect after a sign-in: the session cookie set, the sign-in form's own cleared.
+fn signed_in(headers: &HeaderMap, token: &TokenResponse, next: Option<&str>) -> Response {
+    let mut response = Redirect::to(next.unwrap_or("/journal")).into_response();
+    let cookies = response.headers_mut();
+    cookies.append(
+        header::SET_COOKIE,
+        set_cookie(
+            headers,
+            USER_COOKIE,
+            &token.access_token,
+            "/",
+            token.expires_in,
+        ),
+    );
+    cookies.append(
+        header::SET_COOKIE,
+        set_cookie(headers, PRE_COOKIE, "", "/journal", 0),
+    );
+    response
 }
 
 #[derive(Deserialize)]

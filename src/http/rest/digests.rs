@@ -7,7 +7,7 @@ use crate::http::openapi::{
 };
 use crate::http::{ApiQuery, AppState};
 use crate::ids::{DigestId, TypedId};
-use crate::ops::journal::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
+use crate::ops::digests::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
 use axum::extract::{Path, State};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

@@ -86,44 +86,10 @@ async fn open_lines(
     .await?;
     // Each line as a new item first; the lines that join an item take its id below.
     let mut all = Rows::of(lines.iter().map(|l| (ids::new_id(), l)));
-    // The items this close may join, locked (in id order, as migration 0018's trigger locks
-    // them) until it commits: a concurrent deletion of their other sources then either finished
-    // first (and the read below no longer finds an item it took) or waits and sees this
-    // session's source, rather than deleting the item under it.
-    sqlx::query!(
-        "SELECT l.loop_id FROM journal_loops l
-          WHERE l.account_id = n8v_account() AND l.state = 'open'
-            AND (l.kind, l.item_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-          ORDER BY l.loop_id
-            FOR SHARE",
-        &all.kinds as &[&str],
-        &all.keys as &[&str],
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    // The open, fresh item of each line's text that this credential opened in a session whose
-    // scopes the closing one holds: one it can surely read (see the module).
-    let found = sqlx::query!(
-        r#"SELECT DISTINCT ON (t.n) t.n AS "n!", l.loop_id
-             FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(kind, key, n)
-             JOIN journal_loops l ON l.account_id = n8v_account() AND l.kind = t.kind
-                  AND l.item_key = t.key AND l.state = 'open' AND l.created_at > $5
-             JOIN journal_sessions o ON o.account_id = l.account_id
-                  AND o.session_id = l.session_id
-            WHERE o.credential_id = $3 AND o.scopes <@ $4
-            ORDER BY t.n, l.created_at, l.loop_id"#,
-        &all.kinds as &[&str],
-        &all.keys as &[&str],
-        credential,
-        &session.scopes,
-        now - stale_after()
-    )
-    .fetch_all(tx.conn())
-    .await?;
+    let found = joinable(tx, &all, session, now).await?;
     let mut joined = vec![false; lines.len()];
-    for row in found {
-        let i = (row.n - 1) as usize;
-        all.ids[i] = row.loop_id;
+    for (i, item) in found {
+        all.ids[i] = item;
         joined[i] = true;
     }
     let new = Rows::of(
@@ -167,6 +133,54 @@ async fn open_lines(
     .execute(tx.conn())
     .await?;
     Ok(())
+}
+
+/// The items `all`'s lines join, by line index: for each, the open, fresh item of its text
+/// that the session's credential opened in a session whose scopes the closing one holds.
+async fn joinable(
+    tx: &mut TenantTx,
+    all: &Rows<'_>,
+    session: &Session,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Vec<(usize, Uuid)>> {
+    // The items this close may join, locked (in id order, as migration 0018's trigger locks
+    // them) until it commits: a concurrent deletion of their other sources then either finished
+    // first (and the read below no longer finds an item it took) or waits and sees this
+    // session's source, rather than deleting the item under it.
+    sqlx::query!(
+        "SELECT l.loop_id FROM journal_loops l
+          WHERE l.account_id = n8v_account() AND l.state = 'open'
+            AND (l.kind, l.item_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+          ORDER BY l.loop_id
+            FOR SHARE",
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    // The open, fresh item of each line's text that this credential opened in a session whose
+    // scopes the closing one holds: one it can surely read (see the module).
+    let found = sqlx::query!(
+        r#"SELECT DISTINCT ON (t.n) t.n AS "n!", l.loop_id
+             FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(kind, key, n)
+             JOIN journal_loops l ON l.account_id = n8v_account() AND l.kind = t.kind
+                  AND l.item_key = t.key AND l.state = 'open' AND l.created_at > $5
+             JOIN journal_sessions o ON o.account_id = l.account_id
+                  AND o.session_id = l.session_id
+            WHERE o.credential_id = $3 AND o.scopes <@ $4
+            ORDER BY t.n, l.created_at, l.loop_id"#,
+        &all.kinds as &[&str],
+        &all.keys as &[&str],
+        session.key_id.0,
+        &session.scopes,
+        now - stale_after()
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(found
+        .into_iter()
+        .map(|row| ((row.n - 1) as usize, row.loop_id))
+        .collect())
 }
 
 /// Lines as the columns of an insert.

@@ -33,6 +33,15 @@ use uuid::Uuid;
 
 static SERVER: OnceCell<String> = OnceCell::const_new();
 
+/// A port nothing listens on now (the OS's pick, released at once).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// A URL of the PostgreSQL server the tests use (database `postgres`).
 pub async fn server_url() -> String {
     SERVER

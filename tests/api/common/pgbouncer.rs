@@ -41,7 +41,7 @@ impl PgBouncer {
         let login_password =
             n8v_journal::db::login::password(server_url, &login).unwrap_or_default();
 
-        let port = free_port();
+        let port = super::free_port();
         let dir = std::env::temp_dir().join(format!("n8v-pgbouncer-{port}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let userlist = dir.join("userlist.txt");
@@ -135,11 +135,6 @@ impl Drop for PgBouncer {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
 }
 
 fn running_as_root() -> bool {

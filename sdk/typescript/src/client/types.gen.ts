@@ -103,7 +103,9 @@ export type Call = {
      */
     input_shape?: unknown;
     /**
-     * Whether the call read the journal itself.
+     * Whether the call was the journal's own traffic: it read the journal, or posted work done
+     * elsewhere (an episode, whose entries are sessions of their own). A session holding only
+     * such calls stays out of the session list.
      */
     journal_read: boolean;
     /**
@@ -429,7 +431,8 @@ export type EndRequest = {
     open_questions?: Array<HandoffItem> | null;
     /**
      * What happened: the handoff for the next conversation (up to 2,000 characters;
-     * credentials in it are scrubbed).
+     * credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
+     * a session with a goal and an outcome is a hand-off the next conversation always sees.
      */
     outcome?: string | null;
     /**
@@ -682,7 +685,8 @@ export type Exposure = {
      */
     sessions: Array<SessionId>;
     /**
-     * The warning, in words: what, from what, since when, and what to do.
+     * The warning, in words: what, from what, since when, and what to do ("rotate it"; once
+     * `acknowledged`, when it was acknowledged as rotated instead).
      */
     warning: string;
 };
@@ -1385,7 +1389,8 @@ export type SetFlag = {
 export type StartRequest = {
     /**
      * One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-     * in it are scrubbed).
+     * in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
+     * and the journal show sessions by their goal.
      */
     goal?: string | null;
     /**

@@ -1,0 +1,117 @@
+//! Closing items: one by its id (`POST /api/v1/journal/loops/{id}/close`), or those a
+//! session's end names as resolved.
+
+use super::{Closing, LOOP_COLUMNS, Loop, LoopKind, LoopRow, view};
+use crate::db::TenantTx;
+use crate::error::{Error, Remedy, Result};
+use crate::ids::{ItemId, SessionId};
+use crate::webhooks::events::EventType;
+use chrono::{DateTime, Utc};
+use std::collections::HashSet;
+use uuid::Uuid;
+
+/// Closes one item the caller may close, as `closing`, in `session`. 404 when there is no such
+/// item for the caller (or it may read but not close it); 409 when it is closed already.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn close(
+    tx: &mut TenantTx,
+    id: ItemId,
+    closing: Closing,
+    session: SessionId,
+    now: DateTime<Utc>,
+) -> Result<Loop> {
+    let closed: Option<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE journal_loops SET state = $2, closed_at = $3, closed_session_id = $4 \
+         WHERE account_id = n8v_account() AND loop_id = $1 AND state = 'open' \
+         RETURNING {LOOP_COLUMNS}"
+    )))
+    .bind(id)
+    .bind(closing.as_str())
+    .bind(now)
+    .bind(session)
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(row) = closed {
+        crate::webhooks::events::loops(tx, EventType::LoopClosed, &[id.0], now).await?;
+        return Ok(view(row, now));
+    }
+    let found = closable(tx, &[id]).await?;
+    Err(match found.first() {
+        Some((_, state)) => Error::Conflict(format!(
+            "item {id} is closed already ({state}); a new statement of it opens a new item"
+        )),
+        _ => not_closable(id),
+    })
+}
+
+fn not_closable(id: ItemId) -> Error {
+    Error::NotFound(format!(
+        "no item with id {:?} that this credential may close is visible to it (an \
+         organization's owner reads its members' items but does not close them)",
+        id.to_string()
+    ))
+    .with_remedy(Remedy::DismissItem(id))
+}
+
+/// Of `ids`, those the caller can read in its own account, with their stored state.
+async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, String)>> {
+    let ids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    let rows: Vec<(Uuid, String)> = sqlx::query_as(
+        "SELECT loop_id, state FROM journal_loops \
+         WHERE account_id = n8v_account() AND loop_id = ANY ($1)",
+    )
+    .bind(&ids)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, state)| (ItemId(id), state))
+        .collect())
+}
+
+/// Closes the open items among `ids` in `session` (`session_end`'s `resolved`): a question as
+/// `answered`, a next step as `done`. Items closed already stay as they were closed; the ids
+/// that name no item the caller may close (deleted, another account's, an organization
+/// member's) are skipped and returned, in the order given, once each.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn resolve(
+    tx: &mut TenantTx,
+    ids: &[ItemId],
+    session: SessionId,
+    now: DateTime<Utc>,
+) -> Result<Vec<ItemId>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let known: HashSet<ItemId> = closable(tx, ids).await?.into_iter().map(|k| k.0).collect();
+    let mut skipped = HashSet::new();
+    let not_resolved: Vec<ItemId> = ids
+        .iter()
+        .filter(|id| !known.contains(id) && skipped.insert(**id))
+        .copied()
+        .collect();
+    let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
+    // Locked in id order first, as every transaction locks items (migration 0020), then
+    // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
+    let closed: Vec<Uuid> = sqlx::query_scalar(
+        "WITH locked AS (SELECT loop_id FROM journal_loops \
+                          WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
+                            AND state = 'open' \
+                          ORDER BY loop_id FOR UPDATE) \
+         UPDATE journal_loops \
+         SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \
+             closed_at = $4, closed_session_id = $5 \
+         WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
+           AND state = 'open' \
+         RETURNING loop_id",
+    )
+    .bind(&uuids)
+    .bind(LoopKind::Question.resolved().as_str())
+    .bind(LoopKind::NextStep.resolved().as_str())
+    .bind(now)
+    .bind(session)
+    .fetch_all(tx.conn())
+    .await?;
+    crate::webhooks::events::loops(tx, EventType::LoopClosed, &closed, now).await?;
+    Ok(not_resolved)
+}
