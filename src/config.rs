@@ -122,6 +122,34 @@ impl Pooler {
     }
 }
 
+/// The secret in `name`, once `check` accepts it.
+fn checked_secret(
+    env: &Env,
+    name: &str,
+    check: fn(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<Option<Secret>> {
+    let secret = env.var(name);
+    if let Some(secret) = &secret {
+        check(secret)?;
+    }
+    Ok(secret.map(Secret::from))
+}
+
+/// `N8V_DATABASE_POOLER` and `N8V_DIRECT_DATABASE_URL`: a transaction pooler needs both
+/// `DATABASE_URL` (`has_database_url`) and the direct connection.
+fn pooler(env: &Env, has_database_url: bool) -> anyhow::Result<(Pooler, Option<SecretUrl>)> {
+    let pooler = Pooler::parse(&env.text("N8V_DATABASE_POOLER", ""))?;
+    let direct = env.var("N8V_DIRECT_DATABASE_URL").map(SecretUrl::from);
+    if pooler == Pooler::Transaction && (!has_database_url || direct.is_none()) {
+        anyhow::bail!(
+            "N8V_DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and \
+             N8V_DIRECT_DATABASE_URL (PostgreSQL itself, for LISTEN, the job queue and \
+             migrations, which need a session of their own)"
+        );
+    }
+    Ok((pooler, direct))
+}
+
 impl Config {
     /// Every setting from the process environment.
     pub fn from_env() -> anyhow::Result<Self> {
@@ -143,25 +171,10 @@ impl Config {
     /// Every setting from `env`: the one place each is named, with its default.
     pub fn read(env: &Env) -> anyhow::Result<Self> {
         let database_url = env.var("DATABASE_URL").map(SecretUrl::from);
-        let jwt_secret = env.var("N8V_JWT_SECRET");
-        if let Some(secret) = &jwt_secret {
-            check_jwt_secret(secret)?;
-        }
-        let fingerprint_secret = env.var("N8V_FINGERPRINT_SECRET");
-        if let Some(secret) = &fingerprint_secret {
-            check_fingerprint_secret(secret)?;
-        }
-        let pooler = Pooler::parse(&env.text("N8V_DATABASE_POOLER", ""))?;
-        let direct_database_url = env.var("N8V_DIRECT_DATABASE_URL").map(SecretUrl::from);
-        if pooler == Pooler::Transaction
-            && (database_url.is_none() || direct_database_url.is_none())
-        {
-            anyhow::bail!(
-                "N8V_DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and \
-                 N8V_DIRECT_DATABASE_URL (PostgreSQL itself, for LISTEN, the job queue and \
-                 migrations, which need a session of their own)"
-            );
-        }
+        let jwt_secret = checked_secret(env, "N8V_JWT_SECRET", check_jwt_secret)?;
+        let fingerprint_secret =
+            checked_secret(env, "N8V_FINGERPRINT_SECRET", check_fingerprint_secret)?;
+        let (pooler, direct_database_url) = pooler(env, database_url.is_some())?;
         let db_max_connections = env.parse("N8V_DB_MAX_CONNECTIONS", 20)?;
         let db_idle_in_transaction = env.duration(
             "N8V_DB_IDLE_IN_TRANSACTION_SECONDS",
@@ -184,9 +197,9 @@ impl Config {
             app_role: env.var("N8V_APP_ROLE"),
             bind: env.parse("N8V_BIND", "127.0.0.1:8080".parse()?)?,
             data_dir: env.text("N8V_DATA_DIR", "./.n8v-journal").into(),
-            jwt_secret: jwt_secret.map(Secret::from),
+            jwt_secret,
             jwt_ttl: env.duration("N8V_JWT_TTL_SECONDS", SECOND, 900, 0)?,
-            fingerprint_secret: fingerprint_secret.map(Secret::from),
+            fingerprint_secret,
             rate_limit_per_minute: env.parse("N8V_RATE_LIMIT_PER_MINUTE", 600)?,
             auth_failures_per_minute: env.parse("N8V_AUTH_FAILURES_PER_MINUTE", 30)?,
             trusted_proxies: parse_trusted_proxies(&env.text("N8V_TRUSTED_PROXIES", ""))

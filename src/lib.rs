@@ -7,6 +7,7 @@ pub mod auth;
 pub mod clock;
 pub mod config;
 pub mod crypto;
+pub mod cursor;
 pub mod db;
 pub mod error;
 pub mod flags;

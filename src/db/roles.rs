@@ -249,9 +249,16 @@ pub async fn ensure_app_role(pool: &PgPool, role: &str, owner_url: &str) -> anyh
         }
     }
 
+    grant_exactly(pool, role, &login).await
+}
+
+/// Gives the application role exactly its grants: everything it, its login role and (when
+/// this database uses another role) the old shared default held here is revoked first, in the
+/// same transaction, so grants dropped from the lists are gone after an upgrade.
+async fn grant_exactly(pool: &PgPool, role: &str, login: &str) -> anyhow::Result<()> {
     let legacy = super::app_role::LEGACY;
     let quoted = format!("\"{role}\"");
-    let mut grantees = vec![role.to_owned(), login.clone()];
+    let mut grantees = vec![role.to_owned(), login.to_owned()];
     if role != legacy {
         // Where the old default is still granted here, whoever holds its login role's password
         // (another deployment's owner, if they shared it) could read this database.

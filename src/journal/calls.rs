@@ -1,7 +1,8 @@
 //! Recording a call: the audit entry and the call in one statement, inside the operation's own
 //! transaction, so a call exists exactly when its operation happened or failed.
 
-use super::{SessionRules, sessions};
+use super::{session_reads, sessions};
+use crate::config::SessionRules;
 use crate::db::TenantTx;
 use crate::error::{Error, OnConstraint, Result};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
@@ -113,7 +114,7 @@ pub const RECORD: &str = record_statement!(std::concat!());
 /// given) in its session, which is the named one or else the caller's fresh session; then, at
 /// most once a minute per session, the session's row ([`sessions::touch`]). No session counter
 /// is touched on each call (the counts are derived from the calls); the session's stored last
-/// activity moves only when it is more than [`sessions::ACTIVITY_SLACK`] behind, and its
+/// activity moves only when it is more than [`session_reads::ACTIVITY_SLACK`] behind, and its
 /// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
 /// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
 /// every call in it reads the journal; opening or closing it is a hand-off, not a read.
@@ -148,7 +149,7 @@ pub async fn record(
         call.and_then(|c| c.session_id).map(|s| s.0),
         &scopes,
         fresh_after,
-        fresh_after - sessions::ACTIVITY_SLACK,
+        fresh_after - session_reads::ACTIVITY_SLACK,
         at - rules.max_age,
         ids::new_id(),
         call.map(|c| c.operation),
@@ -163,7 +164,7 @@ pub async fn record(
         call.map(|c| c.duration_ms),
         at,
         call.and_then(|c| c.organization).map(|o| o.0),
-        at - sessions::ACTIVITY_SLACK,
+        at - session_reads::ACTIVITY_SLACK,
         call.map(|c| c.assistant.as_str())
     )
     .fetch_optional(tx.conn())

@@ -29,9 +29,9 @@
 //!   `/journal.md`, the page), so within a cap a member's items never push them out. The owner
 //!   does not close a member's item, but may dismiss it from its own view ([`dismissal`]).
 
-use super::cursor::Cursor;
 use super::handoff::{Carried, Line};
 use super::views::{OWNED_ORGANIZATIONS, Session};
+use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, ItemId, SessionId};

@@ -4,7 +4,6 @@
 
 pub mod calls;
 pub mod catchup;
-mod cursor;
 pub mod digests;
 pub mod episodes;
 pub mod export;
@@ -23,7 +22,6 @@ mod views;
 pub mod window;
 
 pub use calls::{AuditRecord, CallRecord, record};
-pub use cursor::Cursor;
 pub use meta::Purpose;
 pub use views::{AuditEntry, Call, MARKED as MARKED_PURPOSES, Session};
 

@@ -1,10 +1,11 @@
 //! Reading the journal. Visibility is entirely the policies' business: a session or call the
 //! caller may not see is simply not found, exactly like one that does not exist.
 
-use super::AuditEntry;
-use super::cursor::Cursor;
 use super::session_reads::{self, COLUMNS as SESSION_COLUMNS, SessionRow};
-use super::views::{AuditRow, Call, CallRow, Session, conditions, escape_like, visible_sessions};
+use super::views::{
+    AuditEntry, AuditRow, Call, CallRow, Session, conditions, escape_like, visible_sessions,
+};
+use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};

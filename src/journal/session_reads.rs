@@ -9,7 +9,7 @@
 //! see the row's own end, so no call joins it and the sweep leaves it alone.
 //!
 //! The view's `last_activity_at` is the exact last activity; `activity_bound` is the stored
-//! lower bound (at most [`super::sessions::ACTIVITY_SLACK`] behind), which the statements
+//! lower bound (at most [`ACTIVITY_SLACK`] behind), which the statements
 //! filter on first, as an index serves it.
 
 use super::handoff::Handoff;
@@ -18,6 +18,14 @@ use crate::db::TenantTx;
 use crate::ids::{AccountId, KeyId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
+
+/// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
+/// when it is further behind than this, so concurrent calls do not queue on the session's row.
+/// The exact value is the read model's `last_activity_at` (`journal_session_reads`, migration
+/// 0025): the later of the stored bound (its `activity_bound`) and the newest call, so `stored
+/// <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the stored bound (an index serves it)
+/// and read the exact value only in the band where the bound alone cannot decide.
+pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 
 /// One row of `journal_session_reads`, as the reads take it.
 #[derive(sqlx::FromRow)]
@@ -212,7 +220,7 @@ pub(crate) async fn active(
     limit: i64,
     order: Active,
 ) -> sqlx::Result<Vec<Session>> {
-    let slack = since - super::sessions::ACTIVITY_SLACK;
+    let slack = since - ACTIVITY_SLACK;
     let rows = match order {
         Active::ByActivity => {
             active_sessions!(checked "activity_bound", since, limit, slack)

@@ -1,25 +1,17 @@
 //! Opening, joining and closing sessions. A session belongs to the credential that opened it:
 //! the policies let only that credential write it, and these queries look only at its own.
 
-use super::SessionRules;
 use super::handoff::Handoff;
 use super::loops;
-use super::session_reads;
+use super::session_reads::{self, ACTIVITY_SLACK};
 use super::views::Session;
+use crate::config::SessionRules;
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
 use crate::queue::SummarizeSession;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
-
-/// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
-/// when it is further behind than this, so concurrent calls do not queue on the session's row.
-/// The exact value is the read model's `last_activity_at` (`journal_session_reads`, migration
-/// 0025): the later of the stored bound (its `activity_bound`) and the newest call, so `stored
-/// <= exact <= stored + ACTIVITY_SLACK`. Rules filter on the stored bound (an index serves it)
-/// and read the exact value only in the band where the bound alone cannot decide.
-pub const ACTIVITY_SLACK: chrono::Duration = chrono::Duration::seconds(60);
 
 // Every statement that closes a session (or moves its stored last activity, see [`touch`])
 // folds its calls into its counts and folded purposes: the row is written anyway. What the
@@ -116,6 +108,47 @@ pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionI
     }
 }
 
+/// Retires the caller's stale implicit sessions of `assistant` with these scopes: those whose
+/// exact last activity (the read model's) is past the quiet time, or that are too old. Each
+/// closes as every session closes (its summary job, its event, its items).
+async fn retire_stale(
+    tx: &mut TenantTx,
+    scopes: &[String],
+    assistant: &str,
+    now: DateTime<Utc>,
+    rules: SessionRules,
+) -> Result<()> {
+    let (fresh_after, born_after) = (now - rules.quiet, now - rules.max_age);
+    let retired = sqlx::query_scalar!(
+        r#"UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired',
+               (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
+                   (SELECT * FROM n8v_session_fold(journal_sessions, $4))
+           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5)
+             AND (started_at <= $3
+                  OR (SELECT r.last_activity_at FROM journal_session_reads r
+                       WHERE r.account_id = journal_sessions.account_id
+                         AND r.session_id = journal_sessions.session_id) <= $2)
+           RETURNING session_id"#,
+        scopes,
+        fresh_after,
+        born_after,
+        now,
+        assistant
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    crate::telemetry::sessions_closed("retired", retired.len() as u64);
+    if !retired.is_empty() {
+        for (session, calls) in session_reads::own_call_counts(tx, &retired).await? {
+            enqueue_summary(tx, session, calls, now).await?;
+        }
+        let closed: Vec<SessionId> = retired.into_iter().map(SessionId).collect();
+        loops::open_from_closed(tx, &closed, None, now).await?;
+    }
+    Ok(())
+}
+
 /// The session a call that names none joins: the same caller's (its credential's and its
 /// assistant's, see migration 0017) most recently active open session — an explicit one while it
 /// is open, an implicit one while it is fresh (quiet for less than 30 minutes, younger than 12
@@ -151,34 +184,7 @@ pub async fn join_or_issue(
     if let Some(id) = open {
         return Ok(id);
     }
-    // Stale: its exact last activity (the read model's) is past the quiet time, or it is too old.
-    let retired = sqlx::query_scalar!(
-        r#"UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired',
-               (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
-                   (SELECT * FROM n8v_session_fold(journal_sessions, $4))
-           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
-             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1 AND agent = n8v_agent($5)
-             AND (started_at <= $3
-                  OR (SELECT r.last_activity_at FROM journal_session_reads r
-                       WHERE r.account_id = journal_sessions.account_id
-                         AND r.session_id = journal_sessions.session_id) <= $2)
-           RETURNING session_id"#,
-        &scopes,
-        fresh_after,
-        born_after,
-        now,
-        &opening.assistant
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    crate::telemetry::sessions_closed("retired", retired.len() as u64);
-    if !retired.is_empty() {
-        for (session, calls) in session_reads::own_call_counts(tx, &retired).await? {
-            enqueue_summary(tx, session, calls, now).await?;
-        }
-        let closed: Vec<SessionId> = retired.into_iter().map(SessionId).collect();
-        loops::open_from_closed(tx, &closed, None, now).await?;
-    }
+    retire_stale(tx, &scopes, &opening.assistant, now, rules).await?;
     let inserted = sqlx::query_scalar!(
         r#"INSERT INTO journal_sessions (account_id, session_id, credential_id, kind, assistant,
                repository, scopes, started_at, last_activity_at)
@@ -202,8 +208,10 @@ pub async fn join_or_issue(
     let theirs = sqlx::query_scalar!(
         r#"SELECT session_id AS "session_id: SessionId" FROM journal_sessions
            WHERE account_id = n8v_account() AND credential_id = n8v_credential()
-             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1"#,
-        &scopes
+             AND kind = 'implicit' AND ended_at IS NULL AND scopes = $1
+             AND agent = n8v_agent($2)"#,
+        &scopes,
+        &opening.assistant
     )
     .fetch_one(tx.conn())
     .await?;

@@ -3,6 +3,7 @@
 
 use super::{Op, Operation, Services, Target, limit, target};
 use crate::auth::Scope;
+use crate::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::ids::{CallId, IdArg, ItemId, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
@@ -11,7 +12,7 @@ use crate::journal::handoff::Handoff;
 use crate::journal::loops;
 use crate::journal::meta::{filter_text, parse_repository, parse_text};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
-use crate::journal::{Call, Cursor, Session, sessions, window};
+use crate::journal::{Call, Session, sessions, window};
 use crate::operation::{Effect, JournalUse, Spec};
 use chrono::{DateTime, Utc};
 use serde::Serialize;

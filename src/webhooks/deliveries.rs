@@ -9,10 +9,10 @@
 //! is still the worker's.
 
 use crate::config::WebhookConfig;
+use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{DeliveryId, EventId, WebhookId};
-use crate::journal::Cursor;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgPool;
