@@ -10,6 +10,7 @@ use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
 use crate::queue::SummarizeSession;
+use crate::webhooks::events::SummaryState;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -381,7 +382,7 @@ async fn enqueue_summary(
     snapshot: i32,
     now: DateTime<Utc>,
 ) -> sqlx::Result<()> {
-    crate::webhooks::events::session_ended(tx, session, now).await?;
+    crate::webhooks::events::session_ended(tx, session, SummaryState::Pending, now).await?;
     let job = SummarizeSession {
         account_id: tx.tenant().account_id,
         session_id: session,

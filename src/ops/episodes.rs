@@ -34,6 +34,7 @@ use crate::journal::meta::parse_repository;
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
+use crate::webhooks::events::SummaryState;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -340,8 +341,11 @@ async fn write_entry(
     )
     .await?;
     if !open {
+        // Settled: it ends as a closed session does, its items opened and its end told.
         let now = op.now();
         crate::journal::loops::open_from_closed(op.tx(), &[session], None, now).await?;
+        crate::webhooks::events::session_ended(op.tx(), session.0, SummaryState::Written, now)
+            .await?;
     }
     Ok(())
 }

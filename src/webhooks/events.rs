@@ -134,18 +134,30 @@ pub async fn test(
     Ok(made.then_some(EventId(id)))
 }
 
-/// `session.ended`: a session closed (ended, swept quiet, or retired), with its hand-off; its
-/// summary is `pending` (a `summary.ready` follows).
+/// Where a `session.ended` event's summary stands.
+#[derive(Clone, Copy, Debug)]
+pub enum SummaryState {
+    /// A closed session's: a `summary.ready` event follows once its summary is stored.
+    Pending,
+    /// A settled episode part's: its entry was drafted as it settled, and is in the journal.
+    Written,
+}
+
+/// `session.ended`: a session closed (ended, swept quiet, or retired), or an episode's part
+/// settled, with its hand-off and where its summary stands.
 pub async fn session_ended(
     tx: &mut TenantTx,
     session: Uuid,
+    summary: SummaryState,
     now: DateTime<Utc>,
 ) -> sqlx::Result<()> {
     let Some(r) = sqlx::query!(
-        r#"SELECT session_id, organization_id, kind, assistant, goal, outcome, handoff,
-                  end_reason, started_at, ended_at, counted_calls AS call_count,
-                  counted_writes AS write_count, journal_only
-             FROM journal_sessions WHERE account_id = n8v_account() AND session_id = $1"#,
+        r#"SELECT session_id AS "session_id!", organization_id, kind AS "kind!",
+                  assistant AS "assistant!", goal, outcome, handoff, end_reason,
+                  started_at AS "started_at!", ended_at, call_count AS "call_count!",
+                  write_count AS "write_count!", journal_only AS "journal_only!"
+             FROM journal_session_reads
+            WHERE account_id = n8v_account() AND session_id = $1"#,
         session
     )
     .fetch_optional(tx.conn())
@@ -167,7 +179,11 @@ pub async fn session_ended(
         call_count: r.call_count,
         write_count: r.write_count,
         journal_only: r.journal_only,
-        summary_state: "pending".into(),
+        summary_state: match summary {
+            SummaryState::Pending => "pending",
+            SummaryState::Written => "written",
+        }
+        .into(),
     });
     let about = About::Session {
         id: session,

@@ -29,7 +29,8 @@ pub struct SessionEnded {
     pub call_count: i32,
     pub write_count: i32,
     pub journal_only: bool,
-    /// `pending`: a `summary.ready` event follows when the summary is stored.
+    /// `pending`: a `summary.ready` event follows when the summary is stored; `written`: an
+    /// episode's part settled and its entry (its summary) is written already.
     pub summary_state: String,
 }
 

@@ -148,6 +148,21 @@ async fn each_event_fires_once_per_cause_signed_so_the_reference_library_verifie
         ended["handoff"]["open_questions"][0], "Keep the old flag?",
         "{ended}"
     );
+    // The counts are the session's at its close as every read answers them (the read model),
+    // not the stored fold, which lags the newest calls by 30 seconds: the start call. The
+    // closing call is recorded after the close (as the summary's snapshot counts), so the
+    // session read afterwards shows one more.
+    let read = app
+        .call(Method::GET, &format!("/api/v1/journal/sessions/{id}"))
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(
+        (&ended["call_count"], &ended["write_count"]),
+        (&json!(1), &json!(0)),
+        "{ended}"
+    );
+    assert_eq!(read["session"]["call_count"], 2, "{read}");
     assert_eq!(by_type("loop.opened")["item"], json!(item));
     assert_eq!(by_type("loop.closed")["state"], "answered");
     assert_eq!(by_type("summary.ready")["session"], json!(id));
@@ -353,4 +368,67 @@ async fn bad_input_is_a_clear_4xx_and_the_scope_is_needed() {
         .token(&a.token)
         .problem(404, "not-found")
         .await;
+}
+
+#[tokio::test]
+async fn a_posted_conversation_ends_once_when_it_settles_and_again_only_when_it_grew() {
+    let app = private_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let receiver = Receiver::start().await;
+    let (_, secret) = endpoint(&app, &a.token, &receiver.url(), &["session.ended"]).await;
+    let state = workers(&app);
+    let now = n8v_journal::clock::Clock::now(&*app.clock);
+    let episode = |turns: &[&str], ended: bool| {
+        json!({
+            "episode_id": "ep-hook", "harness": "claude-code",
+            "started_at": (now - Duration::minutes(5)).to_rfc3339(), "ended_at": now.to_rfc3339(),
+            "turns": turns.iter().enumerate().map(|(i, text)| json!({
+                "role": if i % 2 == 0 { "user" } else { "assistant" }, "text": text
+            })).collect::<Vec<_>>(),
+            "ended": ended,
+        })
+    };
+    let post = |body: Value| {
+        app.call(Method::POST, "/api/v1/journal/episodes")
+            .token(&a.token)
+            .json(body)
+            .ok(201)
+    };
+    let two = [
+        "Add a health check.",
+        "Added /healthz. Decided: keep it unauthenticated.",
+    ];
+    // Per-turn posts of a conversation still going say nothing; its end does, once.
+    post(episode(&two[..1], false)).await;
+    assert_eq!(
+        jobs::webhooks::deliver_due(&state).await.unwrap().delivered,
+        0
+    );
+    post(episode(&two, true)).await;
+    post(episode(&two, true)).await;
+    assert_eq!(
+        jobs::webhooks::deliver_due(&state).await.unwrap().delivered,
+        1
+    );
+    let payloads = verified(&secret, &receiver.received());
+    let ended = &payloads[0]["data"];
+    assert_eq!(
+        (&ended["kind"], &ended["summary_state"]),
+        (&json!("episode"), &json!("written")),
+        "{ended}"
+    );
+    assert!(
+        ended["handoff"]["decisions"][0]
+            .as_str()
+            .is_some_and(|d| d.contains("unauthenticated")),
+        "the marked line is the hand-off: {ended}"
+    );
+    // Resumed and ended again: a second end.
+    let more = [two[0], two[1], "And a readiness check?", "Added /readyz."];
+    post(episode(&more, true)).await;
+    assert_eq!(
+        jobs::webhooks::deliver_due(&state).await.unwrap().delivered,
+        1
+    );
 }

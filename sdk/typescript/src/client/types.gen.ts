@@ -1309,7 +1309,8 @@ export type SessionEnded = {
     session: SessionId;
     started_at: string;
     /**
-     * `pending`: a `summary.ready` event follows when the summary is stored.
+     * `pending`: a `summary.ready` event follows when the summary is stored; `written`: an
+     * episode's part settled and its entry (its summary) is written already.
      */
     summary_state: string;
     write_count: number;

@@ -27,7 +27,8 @@ class SessionEnded:
         kind (str): `explicit` or `implicit`.
         session (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         started_at (datetime.datetime):
-        summary_state (str): `pending`: a `summary.ready` event follows when the summary is stored.
+        summary_state (str): `pending`: a `summary.ready` event follows when the summary is stored; `written`: an
+            episode's part settled and its entry (its summary) is written already.
         write_count (int):
         end_reason (None | str | Unset): `ended`, `quiet` (swept after two quiet hours) or `retired` (an implicit
             session
