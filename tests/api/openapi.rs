@@ -75,6 +75,30 @@ fn every_operation_is_fully_described() {
             "{name} has no tag"
         );
         assert!(op["summary"].is_string(), "{name} has no summary");
+        // A paragraph after the summary line (redocly's operation-description, in api-check).
+        assert!(
+            op["description"]
+                .as_str()
+                .is_some_and(|d| !d.trim().is_empty()),
+            "{name} has no description: write a paragraph after its summary line"
+        );
+        if op["parameters"].as_array().is_some_and(|p| {
+            p.iter().any(|p| {
+                p["name"] == "X-Purpose"
+                    || p["$ref"].as_str().is_some_and(|r| r.contains("Purpose"))
+            })
+        }) {
+            assert!(
+                op["responses"]["400"].is_object(),
+                "{name} takes X-Purpose and documents no 400 for a bad one"
+            );
+        }
+        if op["requestBody"]["content"]["application/json"].is_object() {
+            assert!(
+                op["responses"]["415"].is_object(),
+                "{name} takes a JSON body and documents no 415 for another content type"
+            );
+        }
         let responses = op["responses"].as_object().expect("responses");
         assert!(!responses.is_empty(), "{name} documents no response");
         for (status, response) in responses {

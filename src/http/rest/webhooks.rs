@@ -26,6 +26,27 @@ use utoipa::IntoResponses;
 #[allow(dead_code)] // documentation only; `Operation::check` refuses it
 pub struct NeedsWebhooksWrite(Problem);
 
+/// A bad journal header.
+#[derive(IntoResponses)]
+#[response(
+    status = 400,
+    description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; the journal headers are checked before the handler
+pub struct BadHeaders(Problem);
+
+/// A body not sent as JSON.
+#[derive(IntoResponses)]
+#[response(
+    status = 415,
+    description = "The body is not sent with `Content-Type: application/json` \
+                   (`unsupported-media-type`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; the JSON extractor refuses it
+pub struct NotJson(Problem);
+
 /// No such endpoint of this account.
 #[derive(IntoResponses)]
 #[response(
@@ -63,6 +84,7 @@ pub struct NoSuchWebhook(Problem);
             body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "JSON of the wrong shape, unknown fields included \
             (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        NotJson,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -86,6 +108,7 @@ pub async fn create(
     params(JournalHeaders),
     responses(
         (status = 200, description = "The endpoints", body = WebhookList),
+        BadHeaders,
         NeedsWebhooksWrite,
         AccessProblems,
     ),
@@ -96,6 +119,9 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<Webhook
 }
 
 /// Read a webhook endpoint.
+///
+/// One endpoint of the account: its URL, events, description, whether it is enabled, its
+/// failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 #[utoipa::path(
     get,
     path = "/api/v1/webhooks/{id}",
@@ -104,6 +130,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<Webhook
     params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The endpoint", body = Webhook),
+        BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
         AccessProblems,
@@ -138,6 +165,7 @@ pub async fn get(
         NoSuchWebhook,
         (status = 422, description = "JSON of the wrong shape, unknown fields included \
             (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
+        NotJson,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -166,6 +194,7 @@ pub async fn update(
     params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The endpoint is gone", body = DeletedWebhook),
+        BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
         AccessProblems,
@@ -193,6 +222,7 @@ pub async fn delete(
     params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The new secret", body = RotatedSecret),
+        BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
         AccessProblems,
@@ -250,6 +280,7 @@ pub async fn deliveries(
     params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The test event, queued", body = TestEventSent),
+        BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
         AccessProblems,

@@ -436,6 +436,9 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Read a webhook endpoint.
+ *
+ * One endpoint of the account: its URL, events, description, whether it is enabled, its
+ * failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
  */
 export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -3488,6 +3488,10 @@ export type ListWebhooksData = {
 
 export type ListWebhooksErrors = {
     /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
      * Missing, malformed, unknown, revoked or expired credentials.
      */
     401: Problem;
@@ -3564,6 +3568,10 @@ export type CreateWebhookErrors = {
      */
     414: Problem;
     /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
      * JSON of the wrong shape, unknown fields included (`invalid-body`)
      */
     422: Problem;
@@ -3616,6 +3624,10 @@ export type DeleteWebhookData = {
 };
 
 export type DeleteWebhookErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
     /**
      * Missing, malformed, unknown, revoked or expired credentials.
      */
@@ -3681,6 +3693,10 @@ export type GetWebhookData = {
 };
 
 export type GetWebhookErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
     /**
      * Missing, malformed, unknown, revoked or expired credentials.
      */
@@ -3766,6 +3782,10 @@ export type UpdateWebhookErrors = {
      * The path and query are longer than 2 KiB.
      */
     414: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
     /**
      * JSON of the wrong shape, unknown fields included (`invalid-body`)
      */
@@ -3898,6 +3918,10 @@ export type RotateWebhookSecretData = {
 
 export type RotateWebhookSecretErrors = {
     /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
      * Missing, malformed, unknown, revoked or expired credentials.
      */
     401: Problem;
@@ -3962,6 +3986,10 @@ export type SendWebhookTestEventData = {
 };
 
 export type SendWebhookTestEventErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
     /**
      * Missing, malformed, unknown, revoked or expired credentials.
      */

@@ -45,6 +45,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -100,6 +105,9 @@ def sync_detailed(
 ) -> Response[Problem | Webhook]:
     """Read a webhook endpoint.
 
+     One endpoint of the account: its URL, events, description, whether it is enabled, its
+    failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
+
     Args:
         id (str):
         x_purpose (str | Unset):
@@ -138,6 +146,9 @@ def sync(
 ) -> Problem | Webhook | None:
     """Read a webhook endpoint.
 
+     One endpoint of the account: its URL, events, description, whether it is enabled, its
+    failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
+
     Args:
         id (str):
         x_purpose (str | Unset):
@@ -170,6 +181,9 @@ async def asyncio_detailed(
     x_assistant: str | Unset = UNSET,
 ) -> Response[Problem | Webhook]:
     """Read a webhook endpoint.
+
+     One endpoint of the account: its URL, events, description, whether it is enabled, its
+    failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
         id (str):
@@ -206,6 +220,9 @@ async def asyncio(
     x_assistant: str | Unset = UNSET,
 ) -> Problem | Webhook | None:
     """Read a webhook endpoint.
+
+     One endpoint of the account: its URL, events, description, whether it is enabled, its
+    failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
         id (str):
