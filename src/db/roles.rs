@@ -80,6 +80,9 @@ pub const FUNCTIONS: &[&str] = &[
     // The counts and purposes folded onto a session, and the reads that add to them (0015, 0016).
     "n8v_own_call_fold(uuid, timestamptz, timestamptz, text[], text[])",
     "n8v_session_fold(journal_sessions, timestamptz)",
+    "n8v_call_count(uuid, uuid, timestamptz, integer)",
+    "n8v_write_count(uuid, uuid, timestamptz, integer)",
+    "n8v_session_purposes(uuid, uuid, timestamptz, text[])",
     "n8v_recent_purposes(text[], text[])",
     "n8v_marked_purposes(text[], text[])",
     "n8v_first_distinct(text[], text[], integer)",
