@@ -21,6 +21,7 @@ pub mod liveness;
 pub mod oauth;
 pub mod operation;
 pub mod ops;
+pub mod outbound;
 pub mod queue;
 pub mod records;
 pub mod scopes;

@@ -9,8 +9,9 @@
 
 use super::OAuthError;
 use super::client::{Client, check_redirect_uri, clean_name};
+use crate::outbound::{self, Unresolved};
 use serde::Deserialize;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 pub const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
@@ -71,16 +72,7 @@ async fn download(url: &url::Url, allow_private: bool) -> Result<Vec<u8>, OAuthE
         .to_owned();
     let port = url.port_or_known_default().unwrap_or(443);
     let address = resolve(&host, port, allow_private).await?;
-    // The host name resolves to exactly the address checked (TLS still verifies the name).
-    let bare_host = host
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .to_owned();
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(FETCH_TIMEOUT)
-        .connect_timeout(FETCH_TIMEOUT)
-        .resolve(&bare_host, address)
+    let http = outbound::pinned_client(&host, address, FETCH_TIMEOUT)
         .build()
         .map_err(OAuthError::server)?;
     let mut response = http
@@ -157,90 +149,18 @@ fn client_of(body: &[u8], client_id: &str) -> Result<Client, OAuthError> {
     })
 }
 
-/// The address to connect to: the host's first, when every address it resolves to is public
-/// (or private ones are allowed).
+/// The address to connect to for `host` ([`outbound::resolve_public`]).
 async fn resolve(host: &str, port: u16, allow_private: bool) -> Result<SocketAddr, OAuthError> {
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let addresses: Vec<SocketAddr> =
-        tokio::time::timeout(FETCH_TIMEOUT, tokio::net::lookup_host((bare, port)))
-            .await
-            .map_err(|_| invalid("the client_id's host did not resolve in time"))?
-            .map_err(|_| invalid("the client_id's host does not resolve"))?
-            .collect();
-    let first = *addresses
-        .first()
-        .ok_or_else(|| invalid("the client_id's host does not resolve"))?;
-    if !allow_private && addresses.iter().any(|a| !is_public(a.ip())) {
-        return Err(invalid(
-            "the client_id's host is a loopback, private or link-local address; metadata \
-             documents are fetched only from public addresses",
-        ));
-    }
-    Ok(first)
-}
-
-/// Whether an address is on the public internet.
-pub fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => public_v4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => public_v4(v4),
-            None => public_v6(v6),
-        },
-    }
-}
-
-fn public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    !(ip.is_private()
-        || ip.is_loopback()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || ip.is_documentation()
-        || ip.is_multicast()
-        || a == 0
-        || a >= 240
-        // Shared address space (RFC 6598) and benchmarking (RFC 2544).
-        || (a == 100 && (64..128).contains(&b))
-        || (a == 198 && (18..20).contains(&b)))
-}
-
-fn public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    !(ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        // Unique local (fc00::/7) and link-local (fe80::/10).
-        || (first & 0xfe00) == 0xfc00
-        || (first & 0xffc0) == 0xfe80
-        // Documentation (2001:db8::/32).
-        || (first == 0x2001 && ip.segments()[1] == 0x0db8))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_public_addresses_are_public() {
-        for private in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:127.0.0.1",
-        ] {
-            assert!(!is_public(private.parse().unwrap()), "{private}");
-        }
-        for public in ["93.184.216.34", "2606:4700::1111", "1.1.1.1"] {
-            assert!(is_public(public.parse().unwrap()), "{public}");
-        }
-    }
+    outbound::resolve_public(host, port, allow_private, FETCH_TIMEOUT)
+        .await
+        .map_err(|why| {
+            invalid(match why {
+                Unresolved::TimedOut => "the client_id's host did not resolve in time",
+                Unresolved::NoAddress => "the client_id's host does not resolve",
+                Unresolved::Private => {
+                    "the client_id's host is a loopback, private or link-local address; \
+                     metadata documents are fetched only from public addresses"
+                }
+            })
+        })
 }

@@ -5,7 +5,7 @@
 //! the addresses the name resolves to at that moment: the delivery connects to exactly the
 //! address checked, so a second DNS answer cannot swap it.
 
-use crate::oauth::documents::is_public;
+use crate::outbound::{self, Unresolved};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -51,25 +51,17 @@ fn private(host: &str) -> Refusal {
     )
 }
 
-/// The address to connect to for `url`: the first its host resolves to, when every address
-/// it resolves to is public (or private ones are allowed).
+/// The address to connect to for `url` ([`outbound::resolve_public`]).
 pub async fn resolve(url: &url::Url, allow_private: bool) -> Result<SocketAddr, Refusal> {
     let host = url.host_str().unwrap_or_default();
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
     let port = url.port_or_known_default().unwrap_or(443);
-    let addresses: Vec<SocketAddr> =
-        tokio::time::timeout(RESOLVE_TIMEOUT, tokio::net::lookup_host((bare, port)))
-            .await
-            .map_err(|_| format!("url's host {host} did not resolve in time"))?
-            .map_err(|_| format!("url's host {host} does not resolve"))?
-            .collect();
-    let first = *addresses
-        .first()
-        .ok_or_else(|| format!("url's host {host} does not resolve"))?;
-    if !allow_private && addresses.iter().any(|a| !is_public(a.ip())) {
-        return Err(private(host));
-    }
-    Ok(first)
+    outbound::resolve_public(host, port, allow_private, RESOLVE_TIMEOUT)
+        .await
+        .map_err(|why| match why {
+            Unresolved::TimedOut => format!("url's host {host} did not resolve in time"),
+            Unresolved::NoAddress => format!("url's host {host} does not resolve"),
+            Unresolved::Private => private(host),
+        })
 }
 
 /// [`parse`], then [`resolve`]: what making or changing an endpoint checks.

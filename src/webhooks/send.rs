@@ -6,6 +6,7 @@ use super::deliveries::{Attempt, Claimed};
 use super::{address, signing};
 use crate::config::WebhookConfig;
 use crate::ids::EventId;
+use crate::outbound;
 use std::time::Duration;
 
 /// How much of a receiver's answer is read (the excerpt keeps less).
@@ -32,12 +33,7 @@ pub async fn send(claimed: &Claimed, config: &WebhookConfig) -> Attempt {
         Err(why) => return failed(format!("refused: {why}")),
     };
     let host = url.host_str().unwrap_or_default();
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let client = match reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(config.timeout)
-        .connect_timeout(config.timeout)
-        .resolve(bare, pinned)
+    let client = match outbound::pinned_client(host, pinned, config.timeout)
         .user_agent(USER_AGENT)
         .build()
     {
