@@ -6,6 +6,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+/// The longest cursor an input schema admits: far above any `next_cursor` (about 70
+/// characters), so a client passing one back is never refused by its length.
+pub const MAX_CHARS: usize = 200;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cursor {
     pub at: DateTime<Utc>,

@@ -272,11 +272,30 @@ macro_rules! typed_id {
                         "_` followed by 26 Crockford base32 characters (a UUIDv7)."
                     )))
                     .pattern(Some(concat!("^", $example, "_[0-9A-HJKMNP-TV-Z]{26}$")))
+                    .max_length(Some($example.len() + 27))
                     .into()
             }
         }
 
         impl utoipa::ToSchema for $name {}
+
+        /// The same string schema for MCP tool arguments and operation inputs
+        /// (`#[schemars(with = "…")]` on a `String` field read by the operation).
+        impl schemars::JsonSchema for $name {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    "pattern": concat!("^", $example, "_[0-9A-HJKMNP-TV-Z]{26}$"),
+                    "maxLength": $example.len() + 27,
+                })
+            }
+        }
     };
 }
 

@@ -24,6 +24,7 @@ pub mod ops;
 pub mod outbound;
 pub mod queue;
 pub mod records;
+pub mod schema;
 pub mod scopes;
 pub mod scrub;
 pub mod sqlstate;

@@ -95,17 +95,42 @@ impl Spec {
     }
 }
 
+/// The session a call is recorded in, told once. The caller may name one (`X-Session-Id`, the
+/// MCP `session` argument): parsed with the call's context, checked at [`Operation::begin`]
+/// (an open session of this credential), never again. The operation may settle one of its own
+/// after the savepoint (the session it starts or ends, or the one it joins now to keep which
+/// session did its work): a failure's rollback takes that away again. Sessions the operation
+/// deleted are never recorded in. Without either, the call joins the caller's fresh session,
+/// or is issued one, when it is recorded ([`Operation::finish`]).
+#[derive(Debug, Default)]
+struct CallSession {
+    named: Option<SessionId>,
+    settled: Option<SessionId>,
+    deleted: Vec<SessionId>,
+}
+
+impl CallSession {
+    /// The session known now: the operation's, else the named one, unless deleted.
+    fn known(&self) -> Option<SessionId> {
+        self.settled
+            .or(self.named)
+            .filter(|s| !self.deleted.contains(s))
+    }
+
+    /// A failure's rollback to the savepoint: what the operation settled is gone.
+    fn rolled_back(&mut self) {
+        self.settled = None;
+        self.deleted.clear();
+    }
+}
+
 pub struct Operation {
     tx: TenantTx,
     journal_on: bool,
     spec: Spec,
     context: CallContext,
-    explicit_session: Option<SessionId>,
-    session: Option<SessionId>,
-    /// `session` was joined or issued by [`Operation::session_now`], after the savepoint.
-    settled: bool,
+    session: CallSession,
     organization: Option<OrganizationId>,
-    deleted: Vec<SessionId>,
     result_ids: Vec<String>,
     result_count: Option<i32>,
     wrote: bool,
@@ -129,7 +154,7 @@ impl Operation {
     ) -> Result<Self> {
         crate::telemetry::record_operation(spec.id, tenant.account_id);
         let (mut tx, journal_on) = begin_journalled(db, tenant).await?;
-        let explicit_session = match (context.session, journal_on) {
+        let named = match (context.session, journal_on) {
             (Some(id), true) => Some(sessions::check_explicit(&mut tx, id).await?),
             _ => None,
         };
@@ -138,11 +163,11 @@ impl Operation {
             journal_on,
             spec,
             context,
-            explicit_session,
-            session: None,
-            settled: false,
+            session: CallSession {
+                named,
+                ..CallSession::default()
+            },
             organization: None,
-            deleted: Vec::new(),
             result_ids: Vec::new(),
             result_count: None,
             wrote: false,
@@ -204,14 +229,18 @@ impl Operation {
     /// it names, else the caller's session it joins (or is issued), by the rules `finish`
     /// applies. For operations that keep which session did them (closing an open item).
     pub async fn session_now(&mut self) -> Result<SessionId> {
-        if let Some(id) = self.session.or(self.explicit_session) {
+        if let Some(id) = self.session.known() {
             return Ok(id);
         }
         let opening = self.opening();
         let id = sessions::join_or_issue(&mut self.tx, &opening, self.now, self.rules).await?;
-        self.session = Some(id);
-        self.settled = true;
+        self.session.settled = Some(id);
         Ok(id)
+    }
+
+    /// The session the caller named, as checked at the start: open, and this credential's.
+    pub fn named_session(&self) -> Option<SessionId> {
+        self.session.named
     }
 
     /// [`Operation::session_now`], locked against deletion until the commit
@@ -230,7 +259,7 @@ impl Operation {
     /// joined stays a race lost, which `ops::run` runs again, to join or open another.
     fn named_session_gone(&self, error: Error) -> Error {
         match error {
-            Error::SessionDeleted(id) if self.explicit_session == Some(id) => sessions::not_own(id),
+            Error::SessionDeleted(id) if self.session.named == Some(id) => sessions::not_own(id),
             other => other,
         }
     }
@@ -250,13 +279,13 @@ impl Operation {
 
     /// The call belongs to this session (session start and end name their own).
     pub fn use_session(&mut self, session: SessionId) {
-        self.session = Some(session);
+        self.session.settled = Some(session);
     }
 
     /// The operation deleted these sessions: the call cannot be recorded in one of them (it
     /// joins or opens another).
     pub fn deleted_sessions(&mut self, sessions: &[SessionId]) {
-        self.deleted.extend_from_slice(sessions);
+        self.session.deleted.extend_from_slice(sessions);
     }
 
     /// The call acted on this organization's Record: it is that organization's activity, which
@@ -271,10 +300,8 @@ impl Operation {
     pub async fn finish(mut self, status: u16, secret: &ServerSecret) -> Result<Option<SessionId>> {
         if status >= 400 {
             self.tx.rollback_to_savepoint().await?;
-            // A session settled after the savepoint may be gone with it: settle it again.
-            if self.settled {
-                self.session = None;
-            }
+            // What the operation settled or deleted after the savepoint is undone with it.
+            self.session.rolled_back();
             // What the operation stored is gone; what the call keeps stays.
             self.exposed.clear();
         }
@@ -287,10 +314,7 @@ impl Operation {
             at: self.now,
         };
         let mut call = self.journal_on.then(|| CallRecord {
-            session_id: self
-                .session
-                .or(self.explicit_session)
-                .filter(|s| !self.deleted.contains(s)),
+            session_id: self.session.known(),
             assistant: self.context.assistant.clone(),
             operation: self.spec.name(self.context.via),
             organization: self.organization,

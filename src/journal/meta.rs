@@ -91,6 +91,8 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, Stri
 }
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
+/// What [`parse_repository`] accepts, as input schemas state it.
+pub const REPOSITORY_PATTERN: &str = "^[A-Za-z0-9._/:@+-]*$";
 
 /// A repository name: one line of letters, digits and `. _ - / : @ +` (e.g. `acme/web` or
 /// `github.com/acme/web`), at most 200 characters. It is rendered into markdown headings for

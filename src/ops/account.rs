@@ -6,15 +6,20 @@ use crate::auth::Scope;
 use crate::db::{Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, KeyId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-/// Deletes the caller's account; `confirm` must repeat its id.
-#[derive(Debug)]
+/// Deletes the caller's account: the confirmation a deletion needs.
+#[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"confirm": "acc_01KYP3WV40FHEAD8X4A1JH69RE"}))]
 pub struct DeleteAccount {
+    /// This account's id (`acc_…`), repeated to confirm.
+    #[schemars(length(max = 40))]
     pub confirm: String,
 }
+crate::openapi_schema!(DeleteAccount => "DeleteAccountRequest");
 
 /// What the deletion removed.
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -1,19 +1,31 @@
 //! The digests' operations: list week and month digests, and delete one on purpose.
 
 use super::journal::{bad, deletion, read};
-use super::{Op, Operation, Services, Target, target};
+use super::{Op, Operation, Services, Target, named, parse_date, target_of};
 use crate::error::Result;
-use crate::ids::IdArg;
+use crate::ids::DigestId;
 use crate::operation::Spec;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Lists week and month digests, newest first.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListDigests {
+    /// `week` or `month`; both when absent.
+    #[serde(default)]
+    #[schemars(length(max = 5), regex(pattern = "^(week|month)?$"), example = &"week")]
     pub period: Option<String>,
-    pub from: Option<chrono::NaiveDate>,
-    pub to: Option<chrono::NaiveDate>,
+    /// Only periods starting on or after this day (`YYYY-MM-DD`).
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::NaiveDate>", length(max = 10), example = &"2026-01-01")]
+    pub from: Option<String>,
+    /// Only periods starting before this day (`YYYY-MM-DD`).
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::NaiveDate>", length(max = 10), example = &"2026-12-01")]
+    pub to: Option<String>,
 }
+crate::openapi_params!(ListDigests);
 
 /// Week and month digests, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -44,14 +56,11 @@ impl Op for ListDigests {
                 )));
             }
         };
-        let digests = crate::journal::digests::list(
-            op.tx(),
-            period.as_deref(),
-            self.from,
-            self.to,
-            MAX_DIGESTS,
-        )
-        .await?;
+        let from = parse_date("from", self.from.as_deref())?;
+        let to = parse_date("to", self.to.as_deref())?;
+        let digests =
+            crate::journal::digests::list(op.tx(), period.as_deref(), from, to, MAX_DIGESTS)
+                .await?;
         op.results(
             digests.iter().map(|d| d.id.to_string()),
             Some(digests.len()),
@@ -61,16 +70,17 @@ impl Op for ListDigests {
 }
 
 /// Deletes one week or month digest on purpose.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone)]
 pub struct DeleteDigest {
-    pub digest: IdArg<crate::ids::DigestId>,
+    /// The digest (`dig_…`): the path's over REST, `digest_id` over MCP.
+    pub digest: String,
 }
 
 /// What a digest deletion removed.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct DeletedDigest {
     /// The digest deleted; no one can read it any more.
-    pub deleted_digest: crate::ids::DigestId,
+    pub deleted_digest: DigestId,
 }
 
 impl Op for DeleteDigest {
@@ -78,11 +88,11 @@ impl Op for DeleteDigest {
     type Output = DeletedDigest;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.digest)]
+        vec![target_of::<DigestId>(&self.digest)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DeletedDigest> {
-        let gone = crate::journal::digests::delete(op.tx(), self.digest?).await?;
+        let gone = crate::journal::digests::delete(op.tx(), named(&self.digest)?).await?;
         op.results([gone.to_string()], Some(1));
         op.wrote();
         Ok(DeletedDigest {

@@ -30,16 +30,17 @@ use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::journal::episodes::{self, Before, EpisodePart, Written};
 use crate::journal::exposures::Field;
-use crate::journal::meta::parse_repository;
+use crate::journal::meta::{MAX_REPOSITORY_CHARS, parse_repository};
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
 use crate::webhooks::events::SummaryState;
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// One turn of the conversation, as the harness sent it (REST and MCP take it as it is).
-#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EpisodeTurn {
     /// `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
@@ -56,18 +57,51 @@ pub struct EpisodeTurn {
     pub private: bool,
 }
 
-/// A conversation as far as it went.
-#[derive(Debug, Clone)]
+/// A conversation as far as it went, as a harness saw it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = serde_json::json!({
+    "episode_id": "0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91",
+    "harness": "claude-code",
+    "project": "acme/web",
+    "started_at": "2026-11-10T09:00:00Z",
+    "ended_at": "2026-11-10T09:40:00Z",
+    "turns": [
+        {"role": "user", "text": "The login redirect loops; can you fix it?"},
+        {"role": "assistant", "text": "Fixed: the cookie was SameSite=Strict. Tests pass."}
+    ],
+    "ended": true
+}))]
 pub struct PostEpisode {
+    /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
+    /// Posting the same turns of an episode again changes nothing; posting it grown updates
+    /// its entries.
+    #[schemars(length(max = MAX_EPISODE_ID_CHARS))]
     pub episode_id: String,
+    /// The harness: `claude-code`, `codex`, …
+    #[schemars(length(max = MAX_HARNESS_CHARS))]
     pub harness: String,
+    /// The project or repository, if any.
+    #[serde(default)]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
     pub project: Option<String>,
+    /// When the conversation started (RFC 3339).
+    #[schemars(length(max = 40))]
     pub started_at: DateTime<Utc>,
+    /// When its last turn was (RFC 3339; the settle rule reads it: send the last turn's time,
+    /// not now).
+    #[schemars(length(max = 40))]
     pub ended_at: DateTime<Utc>,
+    /// The turns, in order (at most 10,000): the whole conversation so far, also when it is
+    /// posted again as it grows.
+    #[schemars(length(max = MAX_TURNS))]
     pub turns: Vec<EpisodeTurn>,
-    /// The harness says the conversation ended (its `SessionEnd`): draft now.
+    /// The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
+    /// now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
+    #[serde(default)]
     pub ended: bool,
 }
+crate::openapi_schema!(PostEpisode => "EpisodeRequest");
 
 /// One entry of a posted episode.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -100,6 +134,10 @@ pub struct EpisodePosted {
 }
 
 pub const MAX_TURNS: usize = 10_000;
+/// The longest `episode_id` (the messages say 200).
+pub const MAX_EPISODE_ID_CHARS: usize = 200;
+/// The longest `harness` name (the messages say 50).
+pub const MAX_HARNESS_CHARS: usize = 50;
 
 fn bad(message: impl Into<String>) -> Error {
     Error::BadRequest(message.into())
@@ -116,7 +154,7 @@ impl PostEpisode {
     fn check(&self) -> Result<Checked> {
         let id = self.episode_id.trim();
         if id.is_empty()
-            || id.len() > 200
+            || id.len() > MAX_EPISODE_ID_CHARS
             || !id
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
@@ -127,7 +165,7 @@ impl PostEpisode {
         }
         let harness = self.harness.trim();
         if harness.is_empty()
-            || harness.len() > 50
+            || harness.len() > MAX_HARNESS_CHARS
             || !harness
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))

@@ -14,11 +14,15 @@ use crate::journal::export::Format;
 use crate::operation::{Effect, JournalUse, Spec};
 
 /// Exports the caller's whole visible journal.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ExportJournal {
-    /// `ndjson` (the default) or `markdown`.
+    /// `ndjson` (the default: one JSON object a line) or `markdown` (one readable document).
+    #[serde(default)]
+    #[schemars(length(max = 8), regex(pattern = "^(ndjson|markdown)?$"), example = &"ndjson")]
     pub format: Option<String>,
 }
+crate::openapi_params!(ExportJournal);
 
 /// What to stream, once the call is recorded: for whom, and how.
 #[derive(Debug)]

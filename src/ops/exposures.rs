@@ -9,14 +9,20 @@ use crate::error::Result;
 use crate::ids::{ExposureId, IdArg};
 use crate::journal::exposures::{self, Exposure, Listing, MAX_EXPOSURES};
 use crate::operation::{Effect, JournalUse, Spec};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Lists the caller's exposures, most recently scrubbed first.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListExposures {
-    /// Only those not acknowledged since they were last scrubbed (the page's banner).
-    pub unacknowledged_only: bool,
+    /// `true`: only those not acknowledged since they were last scrubbed (what the catch-up
+    /// brief carries).
+    #[serde(default)]
+    #[schemars(example = true)]
+    pub unacknowledged: Option<bool>,
 }
+crate::openapi_params!(ListExposures);
 
 /// The credentials scrubbed from the journal's text, most recently scrubbed first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -40,7 +46,7 @@ impl Op for ListExposures {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<ExposureList> {
         let listing = Listing {
-            unacknowledged_only: self.unacknowledged_only,
+            unacknowledged_only: self.unacknowledged == Some(true),
             id: None,
             limit: MAX_EXPOSURES,
         };

@@ -1,21 +1,27 @@
 //! The journal's operations: open and close sessions, list and read them, read one call, the
 //! catch-up brief and the markdown window. All need `chats:read` and the `assistantJournal` flag.
 
-use super::{Op, Operation, Services, Target, limit, target};
+use super::{Op, Operation, Services, Target, limit, named, parse_time, target_of};
 use crate::auth::Scope;
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::ids::{CallId, IdArg, ItemId, KeyId, OrganizationId, SessionId, TypedId};
+use crate::ids::{CallId, ItemId, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::catchup::{self, CatchUp};
 use crate::journal::exposures::{self, Field};
 use crate::journal::handoff::Handoff;
+use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
 use crate::journal::loops;
-use crate::journal::meta::{filter_text, parse_repository, parse_text};
+use crate::journal::loops::MAX_RESOLVED;
+use crate::journal::meta::{
+    MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN, filter_text,
+    parse_repository, parse_text,
+};
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Session, sessions, window};
 use crate::operation::{Effect, JournalUse, Spec};
-use chrono::{DateTime, Utc};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 /// The spec every journal read shares but its names.
 pub(super) const fn read(
@@ -43,13 +49,28 @@ fn cursor(text: Option<&str>) -> Result<Option<Cursor>> {
     text.map(Cursor::decode).transpose().map_err(bad)
 }
 
-/// Opens a session with one sentence describing the goal.
-#[derive(Debug, Default, Clone)]
+/// A conversation to open; every field is optional.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))]
 pub struct StartSession {
+    /// One sentence describing the goal of the conversation (up to 2,000 characters;
+    /// credentials in it are scrubbed). Optional, but give it: the next conversation's brief and
+    /// the journal show sessions by their goal.
+    #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub goal: Option<String>,
-    pub organization: Option<IdArg<OrganizationId>>,
+    /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
+    #[serde(default)]
+    #[schemars(with = "Option<OrganizationId>")]
+    pub organization: Option<String>,
+    /// The repository the assistant works in, if any (a repository-restricted key's own wins):
+    /// letters, digits and `. _ - / : @ +`, up to 200 characters (empty: none).
+    #[serde(default)]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS), regex(pattern = REPOSITORY_PATTERN))]
     pub repository: Option<String>,
 }
+crate::openapi_schema!(StartSession => "StartRequest", EndSession => "EndRequest");
 
 impl Op for StartSession {
     const SPEC: Spec = Spec {
@@ -69,7 +90,7 @@ impl Op for StartSession {
         let mut opening = op.opening();
         let goal = parse_text(self.goal.as_deref(), "goal").map_err(bad)?;
         opening.goal = op.keep(Field::Goal, goal);
-        opening.organization = self.organization.transpose()?;
+        opening.organization = self.organization.as_deref().map(named).transpose()?;
         if opening.repository.is_none() {
             opening.repository = parse_repository(self.repository.as_deref()).map_err(bad)?;
         }
@@ -81,16 +102,47 @@ impl Op for StartSession {
     }
 }
 
-/// Closes one of this credential's open sessions with what happened, and the decisions, open
-/// questions and next steps the assistant hands to the next conversation; closes the open
-/// items (`itm_…`) it lists as `resolved`.
-#[derive(Debug, Clone)]
+/// How a conversation ended: what happened, and the decisions, open questions and next steps
+/// handed to the next conversation; the open items (`itm_…`) it settled.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = json!({
+    "outcome": "Fix ready for review; tests passed",
+    "decisions": ["Keep the session cookie SameSite=Lax"],
+    "open_questions": ["Should the retry policy be configurable?"],
+    "next_steps": ["Remove the old login route once the fix ships"],
+    "resolved": ["itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"]
+}))]
 pub struct EndSession {
-    pub session: IdArg<SessionId>,
+    /// The session to close (the path's over REST, `session` over MCP).
+    #[serde(skip)]
+    pub session: String,
+    /// What happened: the handoff for the next conversation (up to 2,000 characters;
+    /// credentials in it are scrubbed). Optional, but give it: a session with a goal and an
+    /// outcome is a hand-off the next conversation always sees.
+    #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub outcome: Option<String>,
+    /// Decisions made in this session, one line each in your own words (at most 20 items of
+    /// 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
+    /// ahead of anything a summary derives.
+    #[serde(default)]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub decisions: Option<Vec<String>>,
+    /// Questions left open for the person or the next conversation (same limits).
+    #[serde(default)]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub open_questions: Option<Vec<String>>,
+    /// What the next conversation should do first (same limits).
+    #[serde(default)]
+    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
     pub next_steps: Option<Vec<String>>,
+    /// Open loops this session settled (`itm_…`, at most 100), as the brief and the open loops
+    /// list them: each is closed in this session, a question as `answered`, a next step as
+    /// `done`. Items closed already stay as they were; an id that names no item this credential
+    /// may close is skipped and listed in the answer's `not_resolved`.
+    #[serde(default)]
+    #[schemars(length(max = MAX_RESOLVED), with = "Option<Vec<ItemId>>")]
     pub resolved: Option<Vec<String>>,
 }
 
@@ -122,11 +174,11 @@ impl Op for EndSession {
     type Output = EndedSession;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.session)]
+        vec![target_of::<SessionId>(&self.session)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<EndedSession> {
-        let id = self.session?;
+        let id = named(&self.session)?;
         let outcome = parse_text(self.outcome.as_deref(), "outcome").map_err(bad)?;
         let outcome = op.keep(Field::Outcome, outcome);
         let (handoff, found) = Handoff::parse(
@@ -152,18 +204,44 @@ impl Op for EndSession {
     }
 }
 
-/// Lists sessions, newest first, with the seed's filters.
-#[derive(Debug, Default, Clone)]
+/// Which sessions to list, newest first: the seed's filters and a page.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListSessions {
+    /// Only sessions whose assistant name contains this text (case-insensitive).
+    #[serde(default)]
+    #[schemars(length(max = MAX_ASSISTANT_CHARS), example = &"Claude")]
     pub assistant: Option<String>,
+    /// Only sessions of this API key (`key_…`).
+    #[serde(default)]
+    #[schemars(with = "Option<KeyId>")]
     pub key: Option<String>,
+    /// Only sessions for this organization (`org_…`).
+    #[serde(default)]
+    #[schemars(with = "Option<OrganizationId>")]
     pub organization: Option<String>,
+    /// Only sessions in this repository.
+    #[serde(default)]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS), example = &"acme/web")]
     pub repo: Option<String>,
-    pub from: Option<DateTime<Utc>>,
-    pub to: Option<DateTime<Utc>>,
+    /// Only sessions started at or after this time (RFC 3339).
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-11-10T09:00:00Z")]
+    pub from: Option<String>,
+    /// Only sessions started before this time (RFC 3339).
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-11-11T09:00:00Z")]
+    pub to: Option<String>,
+    /// How many sessions to return, from 1 to 100 (default 20).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_SESSIONS_PAGE))]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[schemars(length(max = crate::cursor::MAX_CHARS))]
     pub cursor: Option<String>,
 }
+crate::openapi_params!(ListSessions, GetSession);
 
 /// A page of sessions, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -203,8 +281,8 @@ impl Op for ListSessions {
                 self.organization.as_deref(),
             )?,
             repository: filter_text("repo", self.repo).map_err(bad)?,
-            from: self.from,
-            to: self.to,
+            from: parse_time("from", self.from.as_deref())?,
+            to: parse_time("to", self.to.as_deref())?,
         };
         let limit = limit(self.limit, 20, MAX_SESSIONS_PAGE)?;
         let cursor = cursor(self.cursor.as_deref())?;
@@ -220,13 +298,24 @@ impl Op for ListSessions {
     }
 }
 
-/// Reads one session and a page of its actions.
-#[derive(Debug, Clone)]
+/// Which session to read, and which page of its actions.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GetSession {
-    pub session: IdArg<SessionId>,
+    /// The session to read (the path's over REST, `session_id` over MCP).
+    #[serde(skip)]
+    pub session: String,
+    /// How many actions to return, from 1 to 300 (default 100).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_ACTIONS_PAGE))]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[schemars(length(max = crate::cursor::MAX_CHARS))]
     pub cursor: Option<String>,
-    pub writes_only: bool,
+    /// `true`: only the calls that wrote.
+    #[serde(default)]
+    pub writes: Option<bool>,
 }
 
 /// A session and a page of its actions.
@@ -245,15 +334,16 @@ impl Op for GetSession {
     type Output = SessionDetail;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.session)]
+        vec![target_of::<SessionId>(&self.session)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionDetail> {
-        let id = self.session?;
+        let id = named(&self.session)?;
         let limit = limit(self.limit, 100, MAX_ACTIONS_PAGE)?;
         let cursor = cursor(self.cursor.as_deref())?;
         let session = reads::session(op.tx(), id).await?;
-        let page = reads::actions(op.tx(), &session, limit, cursor, self.writes_only).await?;
+        let page =
+            reads::actions(op.tx(), &session, limit, cursor, self.writes == Some(true)).await?;
         op.results(
             page.items.iter().map(|c| c.id.to_string()),
             Some(page.items.len()),
@@ -266,10 +356,10 @@ impl Op for GetSession {
     }
 }
 
-/// Reads one call.
-#[derive(Debug, Clone)]
+/// Reads one call (the path's id over REST, `entry_id` over MCP).
+#[derive(Debug, Default, Clone)]
 pub struct GetEntry {
-    pub call: IdArg<CallId>,
+    pub call: String,
 }
 
 impl Op for GetEntry {
@@ -281,21 +371,27 @@ impl Op for GetEntry {
     type Output = Call;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.call)]
+        vec![target_of::<CallId>(&self.call)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Call> {
-        let call = reads::call(op.tx(), self.call?).await?;
+        let call = reads::call(op.tx(), named(&self.call)?).await?;
         op.results([call.id.to_string()], None);
         Ok(call)
     }
 }
 
-/// The catch-up brief since a time or a session.
-#[derive(Debug, Default, Clone)]
+/// The window of the catch-up brief.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadCatchUp {
+    /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
+    /// (`ses_…`; then: since that session started). Default: the last 7 days.
+    #[serde(default)]
+    #[schemars(length(max = 40), example = &"2026-11-10T09:00:00Z")]
     pub since: Option<String>,
 }
+crate::openapi_params!(ReadCatchUp);
 
 impl Op for ReadCatchUp {
     const SPEC: Spec = read(
@@ -371,10 +467,11 @@ pub(super) const fn deletion(id: &'static str, tool: &'static str, title: &'stat
     }
 }
 
-/// Deletes one session's entry on purpose: the session, its calls and its summary.
-#[derive(Debug, Clone)]
+/// Deletes one session's entry on purpose: the session, its calls and its summary (the path's
+/// id over REST, `session_id` over MCP).
+#[derive(Debug, Default, Clone)]
 pub struct DeleteSession {
-    pub session: IdArg<SessionId>,
+    pub session: String,
 }
 
 impl Op for DeleteSession {
@@ -386,11 +483,11 @@ impl Op for DeleteSession {
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.session)]
+        vec![target_of::<SessionId>(&self.session)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
-        let gone = sessions::delete(op.tx(), self.session?).await?;
+        let gone = sessions::delete(op.tx(), named(&self.session)?).await?;
         op.deleted_sessions(&[gone]);
         op.results([gone.to_string()], Some(1));
         op.wrote();
@@ -402,16 +499,17 @@ impl Op for DeleteSession {
 
 /// Deletes a whole day on purpose: every session of the account that started on that day
 /// (UTC) and that the caller may delete.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteDay {
-    pub date: std::result::Result<chrono::NaiveDate, String>,
+    /// The day whose sessions to delete for good, `YYYY-MM-DD` (UTC).
+    #[schemars(length(max = 10), example = &"2026-11-10")]
+    pub date: String,
 }
 
 impl DeleteDay {
-    pub fn parse(text: &str) -> Self {
-        Self {
-            date: crate::journal::meta::parse_day("date", text),
-        }
+    fn day(&self) -> std::result::Result<chrono::NaiveDate, String> {
+        crate::journal::meta::parse_day("date", &self.date)
     }
 }
 
@@ -420,14 +518,14 @@ impl Op for DeleteDay {
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {
-        match &self.date {
+        match self.day() {
             Ok(date) => vec![date.to_string().into()],
             Err(_) => Vec::new(),
         }
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
-        let date = self.date.map_err(bad)?;
+        let date = self.day().map_err(bad)?;
         let from = date.and_time(chrono::NaiveTime::MIN).and_utc();
         let gone =
             sessions::delete_started_between(op.tx(), from, from + chrono::Duration::days(1))

@@ -2,25 +2,38 @@
 //! closes items too, with its `resolved` list: see [`resolved`].) All need `chats:read` and the
 //! `assistantJournal` flag; see `journal::loops` for what an item is.
 
-use super::{Op, Operation, Services, Target, limit, target};
+use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::ids::{IdArg, ItemId, TypedId};
+use crate::ids::{ItemId, TypedId};
 use crate::journal::loops::{
     self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter,
 };
 use crate::operation::{Effect, JournalUse, Spec};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 /// Lists the items the caller can read: its own first, then organization members', each newest
 /// first.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListLoops {
-    /// `open` (the default: open and stale), `closed` or `all`.
+    /// `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
+    /// `answered`, `dropped`) or `all`.
+    #[serde(default)]
+    #[schemars(length(max = 6), regex(pattern = "^(open|closed|all)$"), example = &"open")]
     pub state: Option<String>,
+    /// How many items to return, from 1 to 100 (default 20).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_LOOPS_PAGE))]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[schemars(length(max = crate::cursor::MAX_CHARS))]
     pub cursor: Option<String>,
 }
+crate::openapi_params!(ListLoops);
 
 /// A page of open loops, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -68,11 +81,19 @@ impl Op for ListLoops {
 }
 
 /// Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = json!({"state": "answered"}))]
 pub struct CloseLoop {
-    pub item: IdArg<ItemId>,
+    /// The item to close (the path's).
+    #[serde(skip)]
+    pub item: String,
+    /// `done` (a next step that was done), `answered` (a question that was answered) or
+    /// `dropped` (no longer worth doing or asking).
+    #[schemars(length(max = 8), regex(pattern = "^(done|answered|dropped)$"))]
     pub state: String,
 }
+crate::openapi_schema!(CloseLoop => "CloseRequest");
 
 impl Op for CloseLoop {
     const SPEC: Spec = Spec {
@@ -90,11 +111,11 @@ impl Op for CloseLoop {
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.item)]
+        vec![target_of::<ItemId>(&self.item)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Loop> {
-        let id = self.item?;
+        let id = named(&self.item)?;
         let closing = Closing::parse(&self.state).map_err(Error::BadRequest)?;
         // The session first, then the item: the order a deletion of sessions locks them in.
         let session = op.held_session().await?;
@@ -108,9 +129,9 @@ impl Op for CloseLoop {
 
 /// Dismisses an organization member's item from the caller's own view (the member's item is
 /// untouched; see `journal::loops::dismissal`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone)]
 pub struct DismissLoop {
-    pub item: IdArg<ItemId>,
+    pub item: String,
 }
 
 impl Op for DismissLoop {
@@ -129,11 +150,11 @@ impl Op for DismissLoop {
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.item)]
+        vec![target_of::<ItemId>(&self.item)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Loop> {
-        let id = self.item?;
+        let id = named(&self.item)?;
         let now = op.now();
         let dismissed = loops::dismissal::dismiss(op.tx(), id, now).await?;
         op.results([dismissed.id.to_string()], None);

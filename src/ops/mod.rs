@@ -34,6 +34,7 @@ pub use crate::operation::{
     CallContext, ContextError, Effect, JournalUse, Operation, RawContext, Spec, Via,
 };
 use crate::scrub::Found;
+use chrono::{DateTime, Utc};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -256,6 +257,38 @@ pub(crate) fn limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64> {
             "limit must be between 1 and {max}"
         )))
     }
+}
+
+/// The id an input names (a path's, an argument's), as the journal keeps it.
+pub(crate) fn target_of<T: crate::ids::TypedId + std::fmt::Display>(text: &str) -> Target {
+    target(&T::arg(text))
+}
+
+/// The id an input names, checked when the operation runs: a 404 when it is not one (nothing
+/// of the caller's could have it).
+pub(crate) fn named<T: crate::ids::TypedId>(text: &str) -> Result<T> {
+    Ok(T::arg(text)?)
+}
+
+/// An RFC 3339 time an input sends, in UTC; `name` says which in the 400.
+pub(crate) fn parse_time(name: &str, text: Option<&str>) -> Result<Option<DateTime<Utc>>> {
+    text.map(|t| {
+        DateTime::parse_from_rfc3339(t)
+            .map(|d| d.with_timezone(&Utc))
+            .map_err(|_| {
+                Error::BadRequest(format!(
+                    "{name} {:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)",
+                    crate::ids::shown(t)
+                ))
+            })
+    })
+    .transpose()
+}
+
+/// A `YYYY-MM-DD` day an input sends; `name` says which in the 400.
+pub(crate) fn parse_date(name: &str, text: Option<&str>) -> Result<Option<chrono::NaiveDate>> {
+    text.map(|t| crate::journal::meta::parse_day(name, t).map_err(Error::BadRequest))
+        .transpose()
 }
 
 /// One id a call acts on, as the journal keeps it, and the credentials scrubbed from it.

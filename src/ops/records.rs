@@ -1,13 +1,15 @@
 //! The Record operations: ordinary public work, journalled like every other. A call on an
 //! organization's Record is that organization's activity.
 
-use super::{Op, Operation, Services, Target, limit, target};
+use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::error::Result;
-use crate::ids::{EntryId, IdArg, RecordId};
+use crate::ids::{EntryId, RecordId};
 use crate::operation::{Effect, JournalUse, Spec};
-use crate::records::{self, Entry, Record};
-use serde::Serialize;
+use crate::records::{self, Entry, MAX_LINE_CHARS, Record};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 const fn record_op(
     id: &'static str,
@@ -34,8 +36,8 @@ const fn record_op(
 }
 
 /// Opens the Record and marks the call as its organization's activity when it is one's.
-async fn open(op: &mut Operation, id: IdArg<RecordId>) -> Result<records::Opened> {
-    let record = records::open(op.tx(), id?).await?;
+async fn open(op: &mut Operation, id: &str) -> Result<records::Opened> {
+    let record = records::open(op.tx(), named(id)?).await?;
     if let Some(organization) = record.organization {
         op.organization_activity(organization);
     }
@@ -74,12 +76,22 @@ impl Op for ListRecords {
 }
 
 /// Reads a Record's lines, newest first.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListEntries {
-    pub record: IdArg<RecordId>,
+    /// The Record (the path's over REST, `record_id` over MCP).
+    #[serde(skip)]
+    pub record: String,
+    /// How many entries to return, from 1 to 200 (default 50), newest first.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = records::MAX_PAGE))]
     pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[schemars(with = "Option<EntryId>")]
     pub cursor: Option<String>,
 }
+crate::openapi_params!(ListEntries);
 
 /// A page of a Record's entries, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -101,12 +113,12 @@ impl Op for ListEntries {
     type Output = EntryList;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.record)]
+        vec![target_of::<RecordId>(&self.record)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<EntryList> {
         let limit = limit(self.limit, 50, records::MAX_PAGE)?;
-        let record = open(op, self.record).await?;
+        let record = open(op, &self.record).await?;
         let page = records::entries(op.tx(), &record, limit, self.cursor.as_deref()).await?;
         op.results(
             page.entries.iter().map(|e| e.id.to_string()),
@@ -120,11 +132,19 @@ impl Op for ListEntries {
 }
 
 /// Puts a line on record (append-only).
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = json!({"line": "Fix ready for review; tests passed"}))]
 pub struct AppendEntry {
-    pub record: IdArg<RecordId>,
+    /// The Record (the path's over REST, `record_id` over MCP).
+    #[serde(skip)]
+    pub record: String,
+    /// The line to put on record: one line of text, 1 to 4,000 characters, no control
+    /// characters; credentials in it are scrubbed.
+    #[schemars(length(min = 1, max = MAX_LINE_CHARS))]
     pub line: String,
 }
+crate::openapi_schema!(AppendEntry => "AppendRequest");
 
 impl Op for AppendEntry {
     const SPEC: Spec = record_op(
@@ -137,13 +157,14 @@ impl Op for AppendEntry {
     type Output = Entry;
 
     fn targets(&self) -> Vec<Target> {
-        vec![target(&self.record)]
+        vec![target_of::<RecordId>(&self.record)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Entry> {
         let line = records::parse_line(&self.line)?;
         let now = op.now();
-        let (record, entry) = records::open_and_append(op.tx(), self.record?, &line, now).await?;
+        let (record, entry) =
+            records::open_and_append(op.tx(), named(&self.record)?, &line, now).await?;
         if let Some(organization) = record.organization {
             op.organization_activity(organization);
         }

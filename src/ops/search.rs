@@ -1,15 +1,16 @@
 //! Searching the journal: the one search REST (`GET /api/v1/journal/search`), MCP
 //! (`journal_search`) and the journal page run.
 
-use super::{Op, Operation, Services, limit};
+use super::{Op, Operation, Services, limit, parse_time};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{OrganizationId, TypedId};
-use crate::journal::meta::filter_text;
+use crate::journal::meta::{MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, filter_text};
 use crate::journal::search::{self, SearchFilter, SearchHit};
 use crate::operation::{Effect, JournalUse, Spec};
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// The longest query accepted.
 pub const MAX_QUERY_CHARS: usize = 200;
@@ -17,17 +18,39 @@ pub const MAX_QUERY_CHARS: usize = 200;
 pub const MAX_HITS: i64 = 50;
 
 /// Words to find, and what narrows them.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchJournal {
+    /// The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
+    /// characters, with at least one word to find (not only `-excluded` or common words).
+    #[schemars(with = "String", length(max = MAX_QUERY_CHARS), example = &"login redirect")]
     pub q: Option<String>,
+    /// Only matches in this repository.
+    #[serde(default)]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS), example = &"acme/web")]
     pub repo: Option<String>,
+    /// Only matches in sessions for this organization (`org_…`).
+    #[serde(default)]
+    #[schemars(with = "Option<OrganizationId>")]
     pub organization: Option<String>,
+    /// Only matches in sessions whose assistant name contains this text (case-insensitive).
+    #[serde(default)]
+    #[schemars(length(max = MAX_ASSISTANT_CHARS), example = &"Claude")]
     pub assistant: Option<String>,
-    /// Default: a year before now.
-    pub from: Option<DateTime<Utc>>,
-    pub to: Option<DateTime<Utc>>,
+    /// Only matches at or after this time (RFC 3339); default a year ago.
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-01-01T00:00:00Z")]
+    pub from: Option<String>,
+    /// Only matches before this time (RFC 3339).
+    #[serde(default)]
+    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-12-01T00:00:00Z")]
+    pub to: Option<String>,
+    /// How many matches to return, from 1 to 50 (default 20).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_HITS))]
     pub limit: Option<i64>,
 }
+crate::openapi_params!(SearchJournal);
 
 /// The matches, best first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -74,13 +97,15 @@ impl Op for SearchJournal {
                 ))
             })?),
         };
-        let from = self.from.unwrap_or_else(|| op.now() - Duration::days(365));
+        let from = parse_time("from", self.from.as_deref())?;
+        let to = parse_time("to", self.to.as_deref())?;
+        let from = from.unwrap_or_else(|| op.now() - Duration::days(365));
         let filter = SearchFilter {
             repository: filter_text("repo", self.repo).map_err(Error::BadRequest)?,
             organization,
             assistant: filter_text("assistant", self.assistant).map_err(Error::BadRequest)?,
             from,
-            to: self.to,
+            to,
         };
         let limit = limit(self.limit, 20, MAX_HITS)?;
         let timeout = services.config.search_timeout;

@@ -5,17 +5,33 @@ use crate::error::{Error, Result};
 use crate::ids::KeyId;
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::scopes::Scopes;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-/// What to mint. `from_token` says the caller itself authenticated with a minted token.
-#[derive(Debug, Default, Clone)]
+/// The shortest lifetime a token may be minted with, in seconds.
+pub const MIN_EXPIRES_IN: i64 = 60;
+
+/// What to mint; every field is optional, and so is the body.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(example = json!({"scopes": ["chats:read"], "expires_in": 600}))]
 pub struct MintToken {
+    /// Scopes for the token; each must be held by the key. Default: all of the key's scopes.
+    #[serde(default)]
     pub scopes: Option<Vec<String>>,
+    /// Lifetime in seconds, from 60 up to the server's maximum (default: the maximum).
+    #[serde(default)]
+    #[schemars(range(min = MIN_EXPIRES_IN))]
     pub expires_in: Option<i64>,
+    /// The caller itself authenticated with a minted token (which cannot mint another).
+    #[serde(skip)]
     pub from_token: bool,
     /// A sign-in's cookie: the token gets its own id, so that signing out ends it.
+    #[serde(skip)]
     pub sign_in: bool,
 }
+crate::openapi_schema!(MintToken => "TokenRequest");
 
 /// A minted access token.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -81,9 +97,9 @@ impl Op for MintToken {
         };
         let max = services.config.jwt_ttl.as_secs() as i64;
         let ttl = self.expires_in.unwrap_or(max);
-        if !(60..=max).contains(&ttl) {
+        if !(MIN_EXPIRES_IN..=max).contains(&ttl) {
             return Err(Error::BadRequest(format!(
-                "expires_in must be between 60 and {max} seconds"
+                "expires_in must be between {MIN_EXPIRES_IN} and {max} seconds"
             )));
         }
         let tenant = op.tenant().clone();

@@ -3,10 +3,10 @@
 //! secret is shown once). Each input is the one type the request deserializes into and the
 //! OpenAPI document describes. See `webhooks` for what an endpoint is told and when.
 
-use super::{Op, Operation, Services, Target, target};
+use super::{Op, Operation, Services, Target, named, target_of};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::ids::{TypedId, WebhookId};
+use crate::ids::WebhookId;
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::webhooks::address;
 use crate::webhooks::deliveries::{self, Delivery};
@@ -24,15 +24,6 @@ const fn spec(id: &'static str, title: &'static str, creates: bool, effect: Effe
         title,
         effect,
     }
-}
-
-/// The endpoint a path names, as sent (checked when the operation runs).
-fn named(text: &str) -> Result<WebhookId> {
-    Ok(WebhookId::arg(text)?)
-}
-
-fn webhook_target(text: &str) -> Vec<Target> {
-    vec![target(&WebhookId::arg(text))]
 }
 
 /// `url` in its normal form, after the address checks.
@@ -137,11 +128,11 @@ impl Op for GetWebhook {
     type Output = Webhook;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Webhook> {
-        let webhook = endpoints::get(op.tx(), named(&self.webhook)?).await?;
+        let webhook = endpoints::get(op.tx(), named::<WebhookId>(&self.webhook)?).await?;
         op.results([webhook.id.to_string()], None);
         Ok(webhook)
     }
@@ -178,11 +169,11 @@ impl Op for UpdateWebhook {
     type Output = Webhook;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<Webhook> {
-        let id = named(&self.webhook)?;
+        let id = named::<WebhookId>(&self.webhook)?;
         let url = match &self.url {
             Some(url) => Some(checked_url(url, services).await?),
             None => None,
@@ -225,11 +216,11 @@ impl Op for DeleteWebhook {
     type Output = DeletedWebhook;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DeletedWebhook> {
-        let deleted = endpoints::delete(op.tx(), named(&self.webhook)?).await?;
+        let deleted = endpoints::delete(op.tx(), named::<WebhookId>(&self.webhook)?).await?;
         op.results([deleted.to_string()], None);
         op.wrote();
         Ok(DeletedWebhook { deleted })
@@ -262,11 +253,11 @@ impl Op for RotateWebhookSecret {
     type Output = RotatedSecret;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<RotatedSecret> {
-        let id = named(&self.webhook)?;
+        let id = named::<WebhookId>(&self.webhook)?;
         let now = op.now();
         let grace =
             chrono::Duration::from_std(services.config.webhooks.secret_grace).unwrap_or_default();
@@ -315,11 +306,11 @@ impl Op for ListDeliveries {
     type Output = DeliveryList;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DeliveryList> {
-        let id = named(&self.webhook)?;
+        let id = named::<WebhookId>(&self.webhook)?;
         let (limit, cursor) = deliveries::page_args(self.limit, self.cursor.as_deref())?;
         let page = deliveries::list(op.tx(), id, limit, cursor).await?;
         op.results(
@@ -355,11 +346,11 @@ impl Op for SendTestEvent {
     type Output = TestEventSent;
 
     fn targets(&self) -> Vec<Target> {
-        webhook_target(&self.webhook)
+        vec![target_of::<WebhookId>(&self.webhook)]
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<TestEventSent> {
-        let id = named(&self.webhook)?;
+        let id = named::<WebhookId>(&self.webhook)?;
         let now = op.now();
         let event = crate::webhooks::events::test(op.tx(), id, now)
             .await?

@@ -10,7 +10,6 @@ mod args;
 mod call;
 mod handler;
 pub mod origin;
-mod portable;
 mod prompts;
 mod resources;
 mod results;

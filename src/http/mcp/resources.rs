@@ -12,7 +12,6 @@
 use super::call::{Call, Refused};
 use super::server::JournalMcp;
 use crate::error::Error;
-use crate::ids::{SessionId, TypedId};
 use crate::ops::journal::{GetSession, ReadCatchUp, ReadMarkdown};
 use crate::ops::{Finished, Op};
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
@@ -72,10 +71,8 @@ pub async fn read(
     }
     if let Some(id) = uri.strip_prefix(SESSION_PREFIX) {
         let input = GetSession {
-            session: SessionId::arg(id),
-            limit: None,
-            cursor: None,
-            writes_only: false,
+            session: id.to_owned(),
+            ..Default::default()
         };
         let detail = run(mcp, ctx, uri, input).await?;
         return Ok(contents(uri, "application/json", json_text(&detail)));

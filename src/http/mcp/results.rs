@@ -2,46 +2,11 @@
 //! assistant can act on, the session in `_meta`, and an episode's argument shape (built without
 //! its prose).
 
-use super::args::EpisodeArgs;
 use crate::error::Error;
+use crate::ops::episodes::PostEpisode;
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
 use serde::Serialize;
 use serde_json::{Value, json};
-
-pub(super) fn parse_time(
-    name: &str,
-    text: Option<&str>,
-) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
-    text.map(|t| {
-        chrono::DateTime::parse_from_rfc3339(t)
-            .map(|d| d.with_timezone(&chrono::Utc))
-            .map_err(|_| {
-                Error::BadRequest(format!(
-                    "{name} {:?} is not an RFC 3339 time (2026-11-10T09:00:00Z)",
-                    crate::ids::shown(t)
-                ))
-            })
-    })
-    .transpose()
-}
-
-pub(super) fn parse_date(
-    name: &str,
-    text: Option<&str>,
-) -> Result<Option<chrono::NaiveDate>, Error> {
-    text.map(|t| crate::journal::meta::parse_day(name, t).map_err(Error::BadRequest))
-        .transpose()
-}
-
-/// A `from`/`to` pair of arguments, each parsed by `parse` ([`parse_time`] or [`parse_date`]);
-/// a bad `from` is named before a bad `to`.
-pub(super) fn parse_period<T>(
-    from: Option<&str>,
-    to: Option<&str>,
-    parse: fn(&str, Option<&str>) -> Result<Option<T>, Error>,
-) -> Result<(Option<T>, Option<T>), Error> {
-    Ok((parse("from", from)?, parse("to", to)?))
-}
 
 pub(super) fn session_meta(session: Option<&str>) -> Option<MetaObject> {
     session.map(|s| {
@@ -94,7 +59,7 @@ struct TurnShape {
 }
 
 impl EpisodeShape {
-    pub(super) fn of(a: &EpisodeArgs) -> Self {
+    pub(super) fn of(a: &PostEpisode) -> Self {
         Self {
             episode_id: String::new(),
             harness: String::new(),

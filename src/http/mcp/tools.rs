@@ -5,13 +5,10 @@
 
 use super::args::*;
 use super::call::Call;
-use super::results::{
-    EpisodeShape, parse_date, parse_period, parse_time, problem_result, session_meta, tool_error,
-};
+use super::results::{EpisodeShape, problem_result, session_meta, tool_error};
 use super::server::JournalMcp;
 use super::surface;
 use crate::http::AppState;
-use crate::ids::{CallId, DigestId, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::meta;
 use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::episodes::PostEpisode;
@@ -36,11 +33,11 @@ use std::sync::LazyLock;
 static TOOLS: LazyLock<ToolRouter<JournalMcp>> =
     LazyLock::new(|| portable(surface::describe(JournalMcp::tool_router())));
 
-/// The router with every tool's input schema made portable (see [`super::portable`]).
+/// The router with every tool's input schema made portable (see [`crate::schema::strip_null_types`]).
 fn portable(mut router: ToolRouter<JournalMcp>) -> ToolRouter<JournalMcp> {
     for route in router.map.values_mut() {
         let mut schema = (*route.attr.input_schema).clone();
-        super::portable::strip_null_types(&mut schema);
+        crate::schema::strip_null_types(&mut schema);
         route.attr.input_schema = std::sync::Arc::new(schema);
     }
     router
@@ -63,13 +60,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_catch_up(
         &self,
-        Parameters(a): Parameters<CatchUpArgs>,
+        Parameters(a): Parameters<Args<ReadCatchUp>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input = ReadCatchUp {
-            since: a.since.clone(),
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Open a session for this conversation with one sentence describing the goal. Returns the
@@ -77,15 +71,10 @@ impl JournalMcp {
     #[tool]
     async fn session_start(
         &self,
-        Parameters(a): Parameters<SessionStartArgs>,
+        Parameters(a): Parameters<Args<StartSession>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input = StartSession {
-            goal: a.goal.clone(),
-            organization: a.organization.as_deref().map(OrganizationId::arg),
-            repository: a.repository.clone(),
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Close this conversation's session (`session`) with what happened: the handoff for the
@@ -97,7 +86,7 @@ impl JournalMcp {
     #[tool]
     async fn session_end(
         &self,
-        Parameters(a): Parameters<SessionEndArgs>,
+        Parameters(a): Parameters<Args<EndSession>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let Some(session) = a.conversation.session.as_deref() else {
@@ -108,14 +97,17 @@ impl JournalMcp {
             );
         };
         let input = EndSession {
-            session: SessionId::arg(session),
-            outcome: a.outcome.clone(),
-            decisions: a.decisions.clone(),
-            open_questions: a.open_questions.clone(),
-            next_steps: a.next_steps.clone(),
-            resolved: a.resolved.clone(),
+            session: session.to_owned(),
+            ..a.input.clone()
         };
-        self.run(&ctx, &a.conversation, &a, input).await
+        // `session` names what the tool closes, as REST's path does: the operation parses and
+        // checks it (404 when not this credential's, 409 once ended), and records the call in
+        // it; it is not also the call's named session, checked once more before.
+        let call = Conversation {
+            session: None,
+            ..a.conversation.clone()
+        };
+        self.run(&ctx, &call, &a, input).await
     }
 
     /// List earlier sessions, newest first, filtered by assistant, key, organization,
@@ -123,24 +115,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_sessions(
         &self,
-        Parameters(a): Parameters<SessionsArgs>,
+        Parameters(a): Parameters<Args<ListSessions>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
-            Ok(period) => period,
-            Err(e) => return problem_result(&e, None),
-        };
-        let input = ListSessions {
-            assistant: a.assistant.clone(),
-            key: a.key.clone(),
-            organization: a.organization.clone(),
-            repo: a.repo.clone(),
-            from,
-            to,
-            limit: a.limit,
-            cursor: a.cursor.clone(),
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// List open loops: the open questions and next steps sessions handed on, each an item
@@ -150,15 +128,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_loops(
         &self,
-        Parameters(a): Parameters<LoopsArgs>,
+        Parameters(a): Parameters<Args<ListLoops>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input = ListLoops {
-            state: a.state.clone(),
-            limit: a.limit,
-            cursor: a.cursor.clone(),
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Read one session and its actions (the calls made in it, oldest first): `session_id`
@@ -167,14 +140,12 @@ impl JournalMcp {
     #[tool]
     async fn journal_session(
         &self,
-        Parameters(a): Parameters<SessionArgs>,
+        Parameters(a): Parameters<Args<GetSession, SessionRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = GetSession {
-            session: SessionId::arg(&a.session_id),
-            limit: a.limit,
-            cursor: a.cursor.clone(),
-            writes_only: a.writes.unwrap_or(false),
+            session: a.id.session_id.clone(),
+            ..a.input.clone()
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }
@@ -184,11 +155,11 @@ impl JournalMcp {
     #[tool]
     async fn journal_entry(
         &self,
-        Parameters(a): Parameters<EntryArgs>,
+        Parameters(a): Parameters<Args<NoInput, EntryRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = GetEntry {
-            call: CallId::arg(&a.entry_id),
+            call: a.id.entry_id.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }
@@ -198,11 +169,11 @@ impl JournalMcp {
     #[tool]
     async fn journal_delete_session(
         &self,
-        Parameters(a): Parameters<DeleteSessionArgs>,
+        Parameters(a): Parameters<Args<NoInput, SessionRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = DeleteSession {
-            session: SessionId::arg(&a.session_id),
+            session: a.id.session_id.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }
@@ -212,11 +183,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_delete_day(
         &self,
-        Parameters(a): Parameters<DeleteDayArgs>,
+        Parameters(a): Parameters<Args<DeleteDay>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input = DeleteDay::parse(&a.date);
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Read week and month digests, newest first: sessions older than 14 days rolled into one
@@ -225,19 +195,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_digests(
         &self,
-        Parameters(a): Parameters<DigestsArgs>,
+        Parameters(a): Parameters<Args<ListDigests>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_date) {
-            Ok(period) => period,
-            Err(e) => return problem_result(&e, None),
-        };
-        let input = ListDigests {
-            period: a.period.clone(),
-            from,
-            to,
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Search the journal (full text over goals, outcomes, purposes, summaries and digests),
@@ -246,23 +207,10 @@ impl JournalMcp {
     #[tool]
     async fn journal_search(
         &self,
-        Parameters(a): Parameters<SearchArgs>,
+        Parameters(a): Parameters<Args<SearchJournal>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (from, to) = match parse_period(a.from.as_deref(), a.to.as_deref(), parse_time) {
-            Ok(period) => period,
-            Err(e) => return problem_result(&e, None),
-        };
-        let input = SearchJournal {
-            q: Some(a.q.clone()),
-            repo: a.repo.clone(),
-            organization: a.organization.clone(),
-            assistant: a.assistant.clone(),
-            from,
-            to,
-            limit: a.limit,
-        };
-        self.run(&ctx, &a.conversation, &a, input).await
+        self.run(&ctx, &a.conversation, &a, a.input.clone()).await
     }
 
     /// Delete one week or month digest for good (`digest_id`). Needs chats:read and
@@ -270,11 +218,11 @@ impl JournalMcp {
     #[tool]
     async fn journal_delete_digest(
         &self,
-        Parameters(a): Parameters<DeleteDigestArgs>,
+        Parameters(a): Parameters<Args<NoInput, DigestRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = DeleteDigest {
-            digest: DigestId::arg(&a.digest_id),
+            digest: a.id.digest_id.clone(),
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }
@@ -288,28 +236,11 @@ impl JournalMcp {
     #[tool]
     async fn journal_episode(
         &self,
-        Parameters(a): Parameters<EpisodeArgs>,
+        Parameters(a): Parameters<Args<PostEpisode>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (started_at, ended_at) = match (
-            parse_time("started_at", Some(&a.started_at)),
-            parse_time("ended_at", Some(&a.ended_at)),
-        ) {
-            (Ok(Some(s)), Ok(Some(e))) => (s, e),
-            (Err(e), _) | (_, Err(e)) => return problem_result(&e, None),
-            _ => return tool_error("Bad times", "started_at and ended_at are required", None),
-        };
-        let shape = EpisodeShape::of(&a);
-        let input = PostEpisode {
-            episode_id: a.episode_id,
-            harness: a.harness,
-            project: a.project,
-            started_at,
-            ended_at,
-            turns: a.turns,
-            ended: a.ended,
-        };
-        self.run(&ctx, &a.conversation, &shape, input).await
+        let shape = EpisodeShape::of(&a.input);
+        self.run(&ctx, &a.conversation, &shape, a.input).await
     }
 
     /// List the Records you can open: your account's own, and those of organizations where you
@@ -317,7 +248,7 @@ impl JournalMcp {
     #[tool]
     async fn record_list(
         &self,
-        Parameters(a): Parameters<RecordListArgs>,
+        Parameters(a): Parameters<Args<NoInput>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         self.run(&ctx, &a.conversation, &a, ListRecords).await
@@ -327,13 +258,12 @@ impl JournalMcp {
     #[tool]
     async fn record_read(
         &self,
-        Parameters(a): Parameters<RecordReadArgs>,
+        Parameters(a): Parameters<Args<ListEntries, RecordRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = ListEntries {
-            record: RecordId::arg(&a.record_id),
-            limit: a.limit,
-            cursor: a.cursor.clone(),
+            record: a.id.record_id.clone(),
+            ..a.input.clone()
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }
@@ -342,12 +272,12 @@ impl JournalMcp {
     #[tool]
     async fn record_append(
         &self,
-        Parameters(a): Parameters<RecordAppendArgs>,
+        Parameters(a): Parameters<Args<AppendEntry, RecordRef>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let input = AppendEntry {
-            record: RecordId::arg(&a.record_id),
-            line: a.line.clone(),
+            record: a.id.record_id.clone(),
+            ..a.input.clone()
         };
         self.run(&ctx, &a.conversation, &a, input).await
     }

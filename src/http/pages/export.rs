@@ -8,20 +8,13 @@ use crate::http::rest::export::streamed;
 use crate::ops::export::ExportJournal;
 use axum::extract::{Query, State};
 use axum::response::Response;
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-pub struct DownloadQuery {
-    #[serde(default)]
-    format: Option<String>,
-}
 
 pub async fn download(
     State(state): State<AppState>,
     user: PageUser,
-    Query(q): Query<DownloadQuery>,
+    Query(input): Query<ExportJournal>,
 ) -> Response {
-    let finished = user.run(&state, ExportJournal { format: q.format }).await;
+    let finished = user.run(&state, input).await;
     match finished.result {
         Ok(plan) => streamed(&state, plan),
         Err(e) => error_page(&e, true),

@@ -7,8 +7,7 @@ use super::user::{PageUser, csrf_refused};
 use super::{CsrfKey, wants_html};
 use crate::error::Error;
 use crate::http::AppState;
-use crate::http::rest::search::SearchQuery;
-use crate::ids::{AuditId, CallId, DigestId, SessionId, TypedId};
+use crate::ids::{AuditId, TypedId};
 use crate::journal::Session;
 use crate::journal::digests::Digest;
 use crate::ops::audit::GetAuditEntry;
@@ -18,6 +17,7 @@ use crate::ops::journal::{
     DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionList,
 };
 use crate::ops::loops::ListLoops;
+use crate::ops::search::SearchJournal;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -79,8 +79,8 @@ pub async fn sessions(
     let input = ListSessions {
         assistant: filter.assistant.clone(),
         organization: filter.organization.clone(),
-        from: from.map(start_of),
-        to: to.map(|d| start_of(d.succ_opt().unwrap_or(d))),
+        from: from.map(|d| start_of(d).to_rfc3339()),
+        to: to.map(|d| start_of(d.succ_opt().unwrap_or(d)).to_rfc3339()),
         limit: Some(50),
         cursor: filter.cursor.clone(),
         ..Default::default()
@@ -143,10 +143,10 @@ pub async fn session(
 ) -> Response {
     let writes_only = q.writes.as_deref() == Some("true");
     let input = GetSession {
-        session: SessionId::arg(&id),
+        session: id,
         limit: Some(50),
         cursor: q.cursor.clone(),
-        writes_only,
+        writes: Some(writes_only),
     };
     let finished = user.run(&state, input).await;
     or_error(finished.result, |detail| {
@@ -169,14 +169,7 @@ pub async fn entry(
     user: PageUser,
     Path(id): Path<String>,
 ) -> Response {
-    let finished = user
-        .run(
-            &state,
-            GetEntry {
-                call: CallId::arg(&id),
-            },
-        )
-        .await;
+    let finished = user.run(&state, GetEntry { call: id }).await;
     or_error(finished.result, |call| {
         let shape = call
             .input_shape
@@ -302,7 +295,7 @@ pub async fn timeline(
         },
     };
     let unacknowledged = ListExposures {
-        unacknowledged_only: true,
+        unacknowledged: Some(true),
     };
     let exposures = match user.run(&state, unacknowledged).await.result {
         Ok(list) => list.exposures,
@@ -349,9 +342,9 @@ pub async fn search(
     State(state): State<AppState>,
     user: PageUser,
     headers: HeaderMap,
-    Query(q): Query<SearchQuery>,
+    Query(input): Query<SearchJournal>,
 ) -> Response {
-    let finished = user.run(&state, q.into_input()).await;
+    let finished = user.run(&state, input).await;
     if !wants_html(&headers) {
         return match finished.result {
             Ok(results) => Json(results).into_response(),
@@ -399,14 +392,19 @@ pub async fn delete(
             .run(
                 &state,
                 DeleteSession {
-                    session: SessionId::arg(&form.target),
+                    session: form.target.clone(),
                 },
             )
             .await
             .result
             .map(|d| d.deleted_sessions.len()),
         "day" => user
-            .run(&state, DeleteDay::parse(&form.target))
+            .run(
+                &state,
+                DeleteDay {
+                    date: form.target.clone(),
+                },
+            )
             .await
             .result
             .map(|d| d.deleted_sessions.len()),
@@ -414,7 +412,7 @@ pub async fn delete(
             .run(
                 &state,
                 DeleteDigest {
-                    digest: DigestId::arg(&form.target),
+                    digest: form.target.clone(),
                 },
             )
             .await

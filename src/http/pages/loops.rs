@@ -6,7 +6,7 @@ use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
 use crate::http::AppState;
-use crate::ids::{ItemId, TypedId};
+
 use crate::ops::loops::{CloseLoop, DismissLoop};
 use axum::Extension;
 use axum::Form;
@@ -35,7 +35,7 @@ pub async fn close(
         return error_page(&csrf_refused(), true);
     }
     let input = CloseLoop {
-        item: ItemId::arg(&form.target),
+        item: form.target,
         state: form.state,
     };
     match user.run(&state, input).await.result {
@@ -62,9 +62,7 @@ pub async fn dismiss(
     if !user.csrf_ok(&key, &form.csrf) {
         return error_page(&csrf_refused(), true);
     }
-    let input = DismissLoop {
-        item: ItemId::arg(&form.target),
-    };
+    let input = DismissLoop { item: form.target };
     match user.run(&state, input).await.result {
         Ok(_) => Redirect::to("/journal?dismissed=1#loops").into_response(),
         Err(e) => error_page(&e, true),

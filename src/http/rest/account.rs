@@ -6,16 +6,6 @@ use crate::http::openapi::AccessProblems;
 use crate::http::{ApiJson, AppState};
 use crate::ops::account::{AccountDeleted, DeleteAccount, delete_account};
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
-
-/// The confirmation a deletion needs.
-#[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"confirm": "acc_01KYP3WV40FHEAD8X4A1JH69RE"}))]
-pub struct DeleteAccountRequest {
-    /// This account's id (`acc_…`), repeated to confirm.
-    pub confirm: String,
-}
 
 /// Delete the account.
 ///
@@ -28,7 +18,7 @@ pub struct DeleteAccountRequest {
     path = "/api/v1/account",
     operation_id = "deleteAccount",
     tag = "account",
-    request_body(content = DeleteAccountRequest, content_type = "application/json",
+    request_body(content = DeleteAccount, content_type = "application/json",
         description = "The account's id, to confirm"),
     responses(
         (status = 200, description = "The account is gone; what was deleted", body = AccountDeleted),
@@ -48,11 +38,8 @@ pub struct DeleteAccountRequest {
 pub async fn delete(
     State(state): State<AppState>,
     principal: Principal,
-    ApiJson(body): ApiJson<DeleteAccountRequest>,
+    ApiJson(input): ApiJson<DeleteAccount>,
 ) -> Result<ApiJson<AccountDeleted>> {
-    let input = DeleteAccount {
-        confirm: body.confirm,
-    };
     delete_account(&state, &principal.tenant, principal.key_id, input)
         .await
         .map(ApiJson)

@@ -19,7 +19,7 @@ use axum::extract::{Path, State};
     operation_id = "getAuditEntry",
     tag = "audit",
     params(
-        ("id" = String, Path, description = "The audit entry (`aud_…`)",
+        ("id" = AuditId, Path, description = "The audit entry (`aud_…`)",
             example = "aud_01M72B2VP8E7KTHRJXJG7DJ13N"),
         JournalHeaders,
     ),

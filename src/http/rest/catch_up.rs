@@ -7,17 +7,6 @@ use crate::http::{ApiQuery, AppState};
 use crate::journal::catchup::CatchUp;
 use crate::ops::journal::ReadCatchUp;
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct CatchUpQuery {
-    /// An RFC 3339 time, or a previous session id (then: since that session started).
-    /// Default: the last seven days.
-    #[param(example = "2026-11-10T09:00:00Z")]
-    pub since: Option<String>,
-}
 
 /// Read the catch-up brief.
 ///
@@ -31,7 +20,7 @@ pub struct CatchUpQuery {
     path = "/api/v1/journal/catch-up",
     operation_id = "getCatchUp",
     tag = "journal",
-    params(CatchUpQuery, JournalHeaders),
+    params(ReadCatchUp, JournalHeaders),
     responses(
         (status = 200, description = "The catch-up brief", body = CatchUp),
         (status = 400, description = "`since` is neither an RFC 3339 time nor a session id, an \
@@ -50,8 +39,7 @@ pub struct CatchUpQuery {
 pub async fn catch_up(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(query): ApiQuery<CatchUpQuery>,
+    ApiQuery(input): ApiQuery<ReadCatchUp>,
 ) -> Reply<CatchUp> {
-    let input = ReadCatchUp { since: query.since };
     Reply(call.run(&state, input).await)
 }

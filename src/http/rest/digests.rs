@@ -6,26 +6,9 @@ use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiQuery, AppState};
-use crate::ids::{DigestId, TypedId};
+use crate::ids::DigestId;
 use crate::ops::digests::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
 use axum::extract::{Path, State};
-use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct DigestQuery {
-    /// `week` or `month`; both when absent.
-    #[param(example = "week")]
-    pub period: Option<String>,
-    /// Only periods starting on or after this day (`YYYY-MM-DD`).
-    #[param(example = "2026-01-01")]
-    pub from: Option<NaiveDate>,
-    /// Only periods starting before this day (`YYYY-MM-DD`).
-    #[param(example = "2026-12-01")]
-    pub to: Option<NaiveDate>,
-}
 
 /// List digests.
 ///
@@ -38,7 +21,7 @@ pub struct DigestQuery {
     path = "/api/v1/journal/digests",
     operation_id = "listDigests",
     tag = "journal",
-    params(DigestQuery, JournalHeaders),
+    params(ListDigests, JournalHeaders),
     responses(
         (status = 200, description = "The digests, newest first", body = DigestList),
         (status = 400, description = "A bad `period`, `from` or `to`, an unknown query \
@@ -54,13 +37,8 @@ pub struct DigestQuery {
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(q): ApiQuery<DigestQuery>,
+    ApiQuery(input): ApiQuery<ListDigests>,
 ) -> Reply<DigestList> {
-    let input = ListDigests {
-        period: q.period,
-        from: q.from,
-        to: q.to,
-    };
     Reply(call.run(&state, input).await)
 }
 
@@ -73,7 +51,7 @@ pub async fn list(
     operation_id = "deleteDigest",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The digest (`dig_…`)",
+        ("id" = DigestId, Path, description = "The digest (`dig_…`)",
             example = "dig_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
         JournalHeaders,
     ),
@@ -97,8 +75,6 @@ pub async fn delete(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<DeletedDigest> {
-    let input = DeleteDigest {
-        digest: DigestId::arg(&id),
-    };
+    let input = DeleteDigest { digest: id };
     Reply(call.run(&state, input).await)
 }

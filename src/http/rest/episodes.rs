@@ -4,61 +4,8 @@ use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead};
 use crate::http::{ApiJson, AppState};
-use crate::ops::episodes::{EpisodePosted, EpisodeTurn, PostEpisode};
+use crate::ops::episodes::{EpisodePosted, PostEpisode};
 use axum::extract::State;
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-
-/// A conversation as far as it went, as a harness saw it.
-#[derive(Debug, Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "episode_id": "0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91",
-    "harness": "claude-code",
-    "project": "acme/web",
-    "started_at": "2026-11-10T09:00:00Z",
-    "ended_at": "2026-11-10T09:40:00Z",
-    "turns": [
-        {"role": "user", "text": "The login redirect loops; can you fix it?"},
-        {"role": "assistant", "text": "Fixed: the cookie was SameSite=Strict. Tests pass."}
-    ],
-    "ended": true
-}))]
-pub struct EpisodeRequest {
-    /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
-    /// Posting the same turns of an episode again changes nothing; posting it grown updates
-    /// its entries.
-    pub episode_id: String,
-    /// The harness: `claude-code`, `codex`, …
-    pub harness: String,
-    /// The project or repository, if any.
-    pub project: Option<String>,
-    /// When the conversation started.
-    pub started_at: DateTime<Utc>,
-    /// When its last turn was (the settle rule reads it: send the last turn's time, not now).
-    pub ended_at: DateTime<Utc>,
-    /// The turns, in order (at most 10,000): the whole conversation so far, also when it is
-    /// posted again as it grows.
-    pub turns: Vec<EpisodeTurn>,
-    /// The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
-    /// now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
-    #[serde(default)]
-    pub ended: bool,
-}
-
-impl From<EpisodeRequest> for PostEpisode {
-    fn from(r: EpisodeRequest) -> Self {
-        PostEpisode {
-            episode_id: r.episode_id,
-            harness: r.harness,
-            project: r.project,
-            started_at: r.started_at,
-            ended_at: r.ended_at,
-            turns: r.turns,
-            ended: r.ended,
-        }
-    }
-}
 
 /// Post a conversation.
 ///
@@ -83,7 +30,7 @@ impl From<EpisodeRequest> for PostEpisode {
     operation_id = "postEpisode",
     tag = "journal",
     params(JournalHeaders),
-    request_body(content = EpisodeRequest, content_type = "application/json",
+    request_body(content = PostEpisode, content_type = "application/json",
         description = "The conversation so far"),
     responses(
         (status = 201, description = "The episode's entries (`created: false` for parts an \
@@ -110,8 +57,8 @@ impl From<EpisodeRequest> for PostEpisode {
 pub async fn post(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiJson(body): ApiJson<EpisodeRequest>,
+    ApiJson(input): ApiJson<PostEpisode>,
 ) -> Reply<EpisodePosted> {
-    let call = call.body(&body);
-    Reply(call.run(&state, PostEpisode::from(body)).await)
+    let call = call.body(&input);
+    Reply(call.run(&state, input).await)
 }

@@ -13,16 +13,6 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::TryStreamExt;
-use serde::Deserialize;
-
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ExportQuery {
-    /// `ndjson` (the default: one JSON object a line) or `markdown` (one readable document).
-    #[param(example = "ndjson")]
-    pub format: Option<String>,
-}
 
 /// Export the journal.
 ///
@@ -40,7 +30,7 @@ pub struct ExportQuery {
     path = "/api/v1/journal/export",
     operation_id = "exportJournal",
     tag = "journal",
-    params(ExportQuery, JournalHeaders),
+    params(ExportJournal, JournalHeaders),
     responses(
         (status = 200, description = "The journal, oldest first: NDJSON lines (each one \
             object, `ExportLine`, with its `type`) or a markdown document",
@@ -66,9 +56,8 @@ pub struct ExportQuery {
 pub async fn export(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(q): ApiQuery<ExportQuery>,
+    ApiQuery(input): ApiQuery<ExportJournal>,
 ) -> Response {
-    let input = ExportJournal { format: q.format };
     Reply(call.run(&state, input).await).render(|plan| streamed(&state, plan))
 }
 

@@ -10,17 +10,6 @@ use crate::ids::{ExposureId, TypedId};
 use crate::journal::exposures::Exposure;
 use crate::ops::exposures::{AcknowledgeExposure, ExposureList, ListExposures};
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ExposureQuery {
-    /// `true`: only those not acknowledged since they were last scrubbed (what the catch-up
-    /// brief carries).
-    #[param(example = true)]
-    pub unacknowledged: Option<bool>,
-}
 
 /// List scrubbed credentials.
 ///
@@ -34,7 +23,7 @@ pub struct ExposureQuery {
     path = "/api/v1/journal/exposures",
     operation_id = "listExposures",
     tag = "journal",
-    params(ExposureQuery, JournalHeaders),
+    params(ListExposures, JournalHeaders),
     responses(
         (status = 200, description = "The exposures, most recently scrubbed first",
             body = ExposureList),
@@ -51,11 +40,8 @@ pub struct ExposureQuery {
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(q): ApiQuery<ExposureQuery>,
+    ApiQuery(input): ApiQuery<ListExposures>,
 ) -> Reply<ExposureList> {
-    let input = ListExposures {
-        unacknowledged_only: q.unacknowledged.unwrap_or(false),
-    };
     Reply(call.run(&state, input).await)
 }
 
@@ -71,7 +57,7 @@ pub async fn list(
     operation_id = "acknowledgeExposure",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The exposure (`exp_…`)",
+        ("id" = ExposureId, Path, description = "The exposure (`exp_…`)",
             example = "exp_01M72AZ1M0ETFB59TDWH9EDD1R"),
         JournalHeaders,
     ),

@@ -6,33 +6,13 @@ use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::ids::{CallId, OrganizationId, SessionId, TypedId};
+use crate::ids::{CallId, SessionId};
 use crate::journal::{Call, Session};
 use crate::ops::journal::{
     DeleteDay, DeleteSession, Deleted, EndSession, EndedSession, GetEntry, GetSession,
     ListSessions, SessionDetail, SessionList, StartSession,
 };
 use axum::extract::{Path, State};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-
-/// A conversation to open; every field is optional.
-#[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"goal": "Get the login fix ready for review", "repository": "acme/web"}))]
-pub struct StartRequest {
-    /// One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-    /// in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
-    /// and the journal show sessions by their goal.
-    #[schema(max_length = 2000)]
-    pub goal: Option<String>,
-    /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
-    pub organization: Option<String>,
-    /// The repository the assistant works in, if any (a repository-restricted key's own wins):
-    /// letters, digits and `. _ - / : @ +`, up to 200 characters (empty: none).
-    #[schema(max_length = 200, pattern = "^[A-Za-z0-9._/:@+-]*$")]
-    pub repository: Option<String>,
-}
 
 /// Open a session.
 ///
@@ -45,7 +25,7 @@ pub struct StartRequest {
     operation_id = "startSession",
     tag = "journal",
     params(JournalHeaders),
-    request_body(content = StartRequest, content_type = "application/json",
+    request_body(content = StartSession, content_type = "application/json",
         description = "The goal of the conversation, and where the work happens"),
     responses(
         (status = 201, description = "The session, open", body = Session),
@@ -71,66 +51,10 @@ pub struct StartRequest {
 pub async fn start(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiJson(body): ApiJson<StartRequest>,
+    ApiJson(input): ApiJson<StartSession>,
 ) -> Reply<Session> {
-    let input = StartSession {
-        goal: body.goal.clone(),
-        organization: body.organization.as_deref().map(OrganizationId::arg),
-        repository: body.repository.clone(),
-    };
-    Reply(call.body(&body).run(&state, input).await)
+    Reply(call.body(&input).run(&state, input).await)
 }
-
-/// How a conversation ended.
-#[derive(Deserialize, Serialize, Default, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "outcome": "Fix ready for review; tests passed",
-    "decisions": ["Keep the session cookie SameSite=Lax"],
-    "open_questions": ["Should the retry policy be configurable?"],
-    "next_steps": ["Remove the old login route once the fix ships"],
-    "resolved": ["itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"]
-}))]
-pub struct EndRequest {
-    /// What happened: the handoff for the next conversation (up to 2,000 characters;
-    /// credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
-    /// a session with a goal and an outcome is a hand-off the next conversation always sees.
-    #[schema(max_length = 2000)]
-    pub outcome: Option<String>,
-    /// Decisions made in this session, one line each in your own words (at most 20 items of
-    /// 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
-    /// ahead of anything a summary derives.
-    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
-    pub decisions: Option<Vec<String>>,
-    /// Questions left open for the person or the next conversation (same limits).
-    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
-    pub open_questions: Option<Vec<String>>,
-    /// What the next conversation should do first (same limits).
-    #[schema(max_items = 20, value_type = Option<Vec<HandoffItem>>)]
-    pub next_steps: Option<Vec<String>>,
-    /// Open loops this session settled (`itm_…`, at most 100), as the brief and
-    /// `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-    /// `answered`, a next step as `done`. Items closed already stay as they were; an id that
-    /// names no item this credential may close is skipped and listed in the answer's
-    /// `not_resolved`.
-    #[schema(max_items = 100, value_type = Option<Vec<ItemIdText>>)]
-    pub resolved: Option<Vec<String>>,
-}
-
-/// An item id (`itm_…`).
-#[derive(utoipa::ToSchema)]
-#[schema(
-    pattern = "^itm_[0-9A-HJKMNP-TV-Z]{26}$",
-    example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"
-)]
-#[allow(dead_code)]
-pub struct ItemIdText(String);
-
-/// One hand-off item: one line, at most 300 characters.
-#[derive(utoipa::ToSchema)]
-#[schema(max_length = 300)]
-#[allow(dead_code)]
-pub struct HandoffItem(String);
 
 /// Close a session.
 ///
@@ -145,11 +69,11 @@ pub struct HandoffItem(String);
     operation_id = "endSession",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The session to close (`ses_…`); one this \
+        ("id" = SessionId, Path, description = "The session to close (`ses_…`); one this \
             credential opened", example = "ses_01M72AZ1M0ETFB59TDWH9EDD1R"),
         JournalHeaders,
     ),
-    request_body(content = EndRequest, content_type = "application/json",
+    request_body(content = EndSession, content_type = "application/json",
         description = "What happened"),
     responses(
         (status = 200, description = "The session, closed; `not_resolved` lists the ids of \
@@ -181,46 +105,13 @@ pub async fn end(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<EndRequest>,
+    ApiJson(body): ApiJson<EndSession>,
 ) -> Reply<EndedSession> {
     let input = EndSession {
-        session: SessionId::arg(&id),
-        outcome: body.outcome.clone(),
-        decisions: body.decisions.clone(),
-        open_questions: body.open_questions.clone(),
-        next_steps: body.next_steps.clone(),
-        resolved: body.resolved.clone(),
+        session: id,
+        ..body
     };
-    Reply(call.body(&body).run(&state, input).await)
-}
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// Only sessions whose assistant name contains this text (case-insensitive).
-    #[param(example = "Claude")]
-    pub assistant: Option<String>,
-    /// Only sessions of this API key (`key_…`).
-    #[param(example = "key_01KZKXJDM0F4QS4FR84G98PBSK")]
-    pub key: Option<String>,
-    /// Only sessions for this organization (`org_…`).
-    #[param(example = "org_01KZ50QMC0FM8SEE7QV4YSR5S4")]
-    pub organization: Option<String>,
-    /// Only sessions in this repository.
-    #[param(example = "acme/web")]
-    pub repo: Option<String>,
-    /// Only sessions started at or after this time (RFC 3339).
-    #[param(example = "2026-11-10T09:00:00Z")]
-    pub from: Option<DateTime<Utc>>,
-    /// Only sessions started before this time (RFC 3339).
-    #[param(example = "2026-11-11T09:00:00Z")]
-    pub to: Option<DateTime<Utc>>,
-    /// How many sessions to return, from 1 to 100 (default 20).
-    #[param(minimum = 1, maximum = 100, example = 20)]
-    pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
-    pub cursor: Option<String>,
+    Reply(call.body(&input).run(&state, input.clone()).await)
 }
 
 /// List sessions.
@@ -234,7 +125,7 @@ pub struct ListQuery {
     path = "/api/v1/journal/sessions",
     operation_id = "listSessions",
     tag = "journal",
-    params(ListQuery, JournalHeaders),
+    params(ListSessions, JournalHeaders),
     responses(
         (status = 200, description = "A page of sessions, newest first", body = SessionList),
         (status = 400, description = "A bad filter, `limit` or `cursor`, an unknown query \
@@ -250,33 +141,9 @@ pub struct ListQuery {
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(q): ApiQuery<ListQuery>,
+    ApiQuery(input): ApiQuery<ListSessions>,
 ) -> Reply<SessionList> {
-    let input = ListSessions {
-        assistant: q.assistant,
-        key: q.key,
-        organization: q.organization,
-        repo: q.repo,
-        from: q.from,
-        to: q.to,
-        limit: q.limit,
-        cursor: q.cursor,
-    };
     Reply(call.run(&state, input).await)
-}
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ActionsQuery {
-    /// How many actions to return, from 1 to 300 (default 100).
-    #[param(minimum = 1, maximum = 300, example = 100)]
-    pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
-    pub cursor: Option<String>,
-    /// `true`: only the calls that wrote.
-    #[param(example = true)]
-    pub writes: Option<bool>,
 }
 
 /// Read a session's actions.
@@ -289,9 +156,9 @@ pub struct ActionsQuery {
     operation_id = "getSession",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The session to read (`ses_…`)",
+        ("id" = SessionId, Path, description = "The session to read (`ses_…`)",
             example = "ses_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
-        ActionsQuery,
+        GetSession,
         JournalHeaders,
     ),
     responses(
@@ -313,13 +180,11 @@ pub async fn get(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiQuery(q): ApiQuery<ActionsQuery>,
+    ApiQuery(query): ApiQuery<GetSession>,
 ) -> Reply<SessionDetail> {
     let input = GetSession {
-        session: SessionId::arg(&id),
-        limit: q.limit,
-        cursor: q.cursor,
-        writes_only: q.writes.unwrap_or(false),
+        session: id,
+        ..query
     };
     Reply(call.run(&state, input).await)
 }
@@ -334,7 +199,7 @@ pub async fn get(
     operation_id = "getJournalEntry",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The journal entry (`call_…`)",
+        ("id" = CallId, Path, description = "The journal entry (`call_…`)",
             example = "call_01M72B2VP8EMRSV7E9Z0C1HT0H"),
         JournalHeaders,
     ),
@@ -357,9 +222,7 @@ pub async fn entry(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Call> {
-    let input = GetEntry {
-        call: CallId::arg(&id),
-    };
+    let input = GetEntry { call: id };
     Reply(call.run(&state, input).await)
 }
 
@@ -375,7 +238,7 @@ pub async fn entry(
     operation_id = "deleteSession",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The session to delete (`ses_…`)",
+        ("id" = SessionId, Path, description = "The session to delete (`ses_…`)",
             example = "ses_01M6ZRJAM0EEP8Y8EXPSPATJH6"),
         JournalHeaders,
     ),
@@ -399,9 +262,7 @@ pub async fn delete_session(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Deleted> {
-    let input = DeleteSession {
-        session: SessionId::arg(&id),
-    };
+    let input = DeleteSession { session: id };
     Reply(call.run(&state, input).await)
 }
 
@@ -417,6 +278,7 @@ pub async fn delete_session(
     tag = "journal",
     params(
         ("date" = String, Path, description = "The day (`YYYY-MM-DD`, UTC)",
+            pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
             example = "2026-11-10"),
         JournalHeaders,
     ),
@@ -438,5 +300,5 @@ pub async fn delete_day(
     call: ApiCall,
     Path(date): Path<String>,
 ) -> Reply<Deleted> {
-    Reply(call.run(&state, DeleteDay::parse(&date)).await)
+    Reply(call.run(&state, DeleteDay { date }).await)
 }

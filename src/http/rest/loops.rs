@@ -6,26 +6,10 @@ use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::ids::{ItemId, TypedId};
+use crate::ids::ItemId;
 use crate::journal::loops::Loop;
 use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
-
-#[derive(Deserialize, Serialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct LoopsQuery {
-    /// `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
-    /// `answered`, `dropped`) or `all`.
-    #[param(pattern = "^(open|closed|all)$", example = "open")]
-    pub state: Option<String>,
-    /// How many items to return, from 1 to 100 (default 20).
-    #[param(minimum = 1, maximum = 100, example = 20)]
-    pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
-    pub cursor: Option<String>,
-}
 
 /// List open loops.
 ///
@@ -43,7 +27,7 @@ pub struct LoopsQuery {
     path = "/api/v1/journal/loops",
     operation_id = "listLoops",
     tag = "journal",
-    params(LoopsQuery, JournalHeaders),
+    params(ListLoops, JournalHeaders),
     responses(
         (status = 200, description = "A page of items, newest first", body = LoopList),
         (status = 400, description = "A `state` other than open, closed or all, a bad `limit` \
@@ -59,25 +43,9 @@ pub struct LoopsQuery {
 pub async fn list(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(q): ApiQuery<LoopsQuery>,
+    ApiQuery(input): ApiQuery<ListLoops>,
 ) -> Reply<LoopList> {
-    let input = ListLoops {
-        state: q.state,
-        limit: q.limit,
-        cursor: q.cursor,
-    };
     Reply(call.run(&state, input).await)
-}
-
-/// How an item is closed.
-#[derive(Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"state": "answered"}))]
-pub struct CloseRequest {
-    /// `done` (a next step that was done), `answered` (a question that was answered) or
-    /// `dropped` (no longer worth doing or asking).
-    #[schema(pattern = "^(done|answered|dropped)$")]
-    pub state: String,
 }
 
 /// Close an open loop.
@@ -93,11 +61,11 @@ pub struct CloseRequest {
     operation_id = "closeLoop",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The item to close (`itm_…`)",
+        ("id" = ItemId, Path, description = "The item to close (`itm_…`)",
             example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
         JournalHeaders,
     ),
-    request_body(content = CloseRequest, content_type = "application/json",
+    request_body(content = CloseLoop, content_type = "application/json",
         description = "How it ends"),
     responses(
         (status = 200, description = "The item, closed", body = Loop),
@@ -126,13 +94,10 @@ pub async fn close(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<CloseRequest>,
+    ApiJson(body): ApiJson<CloseLoop>,
 ) -> Reply<Loop> {
-    let input = CloseLoop {
-        item: ItemId::arg(&id),
-        state: body.state.clone(),
-    };
-    Reply(call.body(&body).run(&state, input).await)
+    let input = CloseLoop { item: id, ..body };
+    Reply(call.body(&input).run(&state, input.clone()).await)
 }
 
 /// Dismiss an organization member's item.
@@ -148,7 +113,7 @@ pub async fn close(
     operation_id = "dismissLoop",
     tag = "journal",
     params(
-        ("id" = String, Path, description = "The member's item to dismiss (`itm_…`)",
+        ("id" = ItemId, Path, description = "The member's item to dismiss (`itm_…`)",
             example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
         JournalHeaders,
     ),
@@ -174,8 +139,6 @@ pub async fn dismiss(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Loop> {
-    let input = DismissLoop {
-        item: ItemId::arg(&id),
-    };
+    let input = DismissLoop { item: id };
     Reply(call.run(&state, input).await)
 }

@@ -90,8 +90,9 @@ mod tests {
     use crate::records::{MAX_LINE_CHARS, MAX_PAGE};
     use serde_json::Value;
 
-    /// `#[schema]` and `#[param]` take only literal numbers: this holds the documented limits
-    /// to the named ones the operations enforce (and MCP's argument schemas use).
+    /// The operations' inputs state their limits with the named constants (see `schema`); the
+    /// headers and the window's `#[param]` take only literal numbers. This holds the documented
+    /// limits to the named ones the operations enforce, both ways.
     #[test]
     fn documented_limits_are_the_named_ones() {
         let doc: Value = serde_json::to_value(super::document()).unwrap();
@@ -115,7 +116,9 @@ mod tests {
         for list in ["decisions", "open_questions", "next_steps"] {
             assert_eq!(end[list]["maxItems"], n(MAX_ITEMS), "{list}");
         }
-        assert_eq!(schema("HandoffItem")["maxLength"], n(MAX_ITEM_CHARS));
+        for list in ["decisions", "open_questions", "next_steps"] {
+            assert_eq!(end[list]["items"]["maxLength"], n(MAX_ITEM_CHARS), "{list}");
+        }
         let sessions = "/api/v1/journal/sessions";
         assert_eq!(
             param(sessions, "get", "X-Purpose")["maxLength"],

@@ -4,11 +4,10 @@ use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
-use crate::ids::{RecordId, TypedId};
+use crate::ids::RecordId;
 use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
 use crate::records::Entry;
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
 
 /// List the Records you can open.
 ///
@@ -38,18 +37,6 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<RecordL
     Reply(call.run(&state, ListRecords).await)
 }
 
-#[derive(Deserialize, Serialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct EntriesQuery {
-    /// How many entries to return, from 1 to 200 (default 50).
-    #[param(minimum = 1, maximum = 200, example = 50)]
-    pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
-    #[param(example = "ent_01M72ECX80E7HAP3AMKDQG6STT")]
-    pub cursor: Option<String>,
-}
-
 /// List a Record's entries.
 ///
 /// The lines put on record, newest first; use `next_cursor` for the next page. Needs
@@ -60,9 +47,9 @@ pub struct EntriesQuery {
     operation_id = "listRecordEntries",
     tag = "records",
     params(
-        ("id" = String, Path, description = "The Record (`rec_…`)",
+        ("id" = RecordId, Path, description = "The Record (`rec_…`)",
             example = "rec_01KYP3WV40ER08K6AGV0VFCXEC"),
-        EntriesQuery,
+        ListEntries,
         JournalHeaders,
     ),
     responses(
@@ -85,25 +72,13 @@ pub async fn entries(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiQuery(q): ApiQuery<EntriesQuery>,
+    ApiQuery(query): ApiQuery<ListEntries>,
 ) -> Reply<EntryList> {
     let input = ListEntries {
-        record: RecordId::arg(&id),
-        limit: q.limit,
-        cursor: q.cursor,
+        record: id,
+        ..query
     };
     Reply(call.run(&state, input).await)
-}
-
-/// A line to put on record.
-#[derive(Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"line": "Fix ready for review; tests passed"}))]
-pub struct AppendRequest {
-    /// One line of text, 1 to 4,000 characters, no control characters; credentials in it are
-    /// scrubbed.
-    #[schema(min_length = 1, max_length = 4000)]
-    pub line: String,
 }
 
 /// Put a line on record.
@@ -116,11 +91,11 @@ pub struct AppendRequest {
     operation_id = "appendRecordEntry",
     tag = "records",
     params(
-        ("id" = String, Path, description = "The Record (`rec_…`)",
+        ("id" = RecordId, Path, description = "The Record (`rec_…`)",
             example = "rec_01KYP3WV40ER08K6AGV0VFCXEC"),
         JournalHeaders,
     ),
-    request_body(content = AppendRequest, content_type = "application/json",
+    request_body(content = AppendEntry, content_type = "application/json",
         description = "The line to put on record"),
     responses(
         (status = 201, description = "The line is on record", body = Entry),
@@ -150,11 +125,8 @@ pub async fn append(
     State(state): State<AppState>,
     call: ApiCall,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<AppendRequest>,
+    ApiJson(body): ApiJson<AppendEntry>,
 ) -> Reply<Entry> {
-    let input = AppendEntry {
-        record: RecordId::arg(&id),
-        line: body.line.clone(),
-    };
-    Reply(call.body(&body).run(&state, input).await)
+    let input = AppendEntry { record: id, ..body };
+    Reply(call.body(&input).run(&state, input.clone()).await)
 }

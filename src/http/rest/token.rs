@@ -6,19 +6,6 @@ use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
 use crate::http::{AppState, OptionalJson};
 use crate::ops::token::{MintToken, TokenResponse};
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
-
-/// What to mint; every field is optional, and so is the body.
-#[derive(Debug, Default, Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"scopes": ["chats:read"], "expires_in": 600}))]
-pub struct TokenRequest {
-    /// Scopes for the token; each must be held by the key. Default: all of the key's scopes.
-    pub scopes: Option<Vec<String>>,
-    /// Lifetime in seconds, from 60 up to the server's maximum (default: the maximum).
-    #[schema(minimum = 60)]
-    pub expires_in: Option<i64>,
-}
 
 /// Mint a short-lived access token.
 ///
@@ -32,7 +19,7 @@ pub struct TokenRequest {
     tag = "auth",
     params(JournalHeaders),
     request_body(
-        content = Option<TokenRequest>,
+        content = Option<MintToken>,
         content_type = "application/json",
         description = "The scopes and lifetime wanted. Optional: no body, `null` or `{}` mint a \
             token with all of the key's scopes and the longest lifetime.",
@@ -62,14 +49,12 @@ pub struct TokenRequest {
 pub async fn mint(
     State(state): State<AppState>,
     call: ApiCall,
-    OptionalJson(body): OptionalJson<TokenRequest>,
+    OptionalJson(body): OptionalJson<MintToken>,
 ) -> Reply<TokenResponse> {
-    let body = body.unwrap_or_default();
     let input = MintToken {
-        scopes: body.scopes.clone(),
-        expires_in: body.expires_in,
         from_token: call.principal.minted,
         sign_in: false,
+        ..body.unwrap_or_default()
     };
-    Reply(call.body(&body).run(&state, input).await)
+    Reply(call.body(&input).run(&state, input.clone()).await)
 }

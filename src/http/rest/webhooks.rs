@@ -6,6 +6,7 @@ use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::ids::WebhookId;
 use crate::ops::webhooks::{
     CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
     ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent, TestEventSent,
@@ -127,7 +128,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<Webhook
     path = "/api/v1/webhooks/{id}",
     operation_id = "getWebhook",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The endpoint", body = Webhook),
         BadHeaders,
@@ -155,7 +156,7 @@ pub async fn get(
     path = "/api/v1/webhooks/{id}",
     operation_id = "updateWebhook",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     request_body(content = UpdateWebhook, content_type = "application/json"),
     responses(
         (status = 200, description = "The endpoint, changed", body = Webhook),
@@ -191,7 +192,7 @@ pub async fn update(
     path = "/api/v1/webhooks/{id}",
     operation_id = "deleteWebhook",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The endpoint is gone", body = DeletedWebhook),
         BadHeaders,
@@ -219,7 +220,7 @@ pub async fn delete(
     path = "/api/v1/webhooks/{id}/rotate-secret",
     operation_id = "rotateWebhookSecret",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The new secret", body = RotatedSecret),
         BadHeaders,
@@ -247,7 +248,7 @@ pub async fn rotate_secret(
     path = "/api/v1/webhooks/{id}/deliveries",
     operation_id = "listWebhookDeliveries",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
         JournalHeaders),
     responses(
         (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
@@ -277,7 +278,7 @@ pub async fn deliveries(
     path = "/api/v1/webhooks/{id}/test",
     operation_id = "sendWebhookTestEvent",
     tag = "webhooks",
-    params(("id" = String, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
         (status = 200, description = "The test event, queued", body = TestEventSent),
         BadHeaders,

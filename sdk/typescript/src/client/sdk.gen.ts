@@ -269,7 +269,7 @@ export const dismissLoop = <ThrowOnError extends boolean = false>(options: Optio
  * are then left out). Only what the credential could read matches: the same visibility as the
  * session list. Needs `chats:read`. Recorded as a journal read.
  */
-export const searchJournal = <ThrowOnError extends boolean = false>(options?: Options<SearchJournalData, ThrowOnError>) => (options?.client ?? client).get<SearchJournalResponses, SearchJournalErrors, ThrowOnError>({
+export const searchJournal = <ThrowOnError extends boolean = false>(options: Options<SearchJournalData, ThrowOnError>) => (options.client ?? client).get<SearchJournalResponses, SearchJournalErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/journal/search',
     ...options

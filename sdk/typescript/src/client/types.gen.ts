@@ -28,12 +28,12 @@ export type AccountDeleted = {
 export type AccountId = string;
 
 /**
- * A line to put on record.
+ * Puts a line on record (append-only).
  */
 export type AppendRequest = {
     /**
-     * One line of text, 1 to 4,000 characters, no control characters; credentials in it are
-     * scrubbed.
+     * The line to put on record: one line of text, 1 to 4,000 characters, no control
+     * characters; credentials in it are scrubbed.
      */
     line: string;
 };
@@ -212,7 +212,7 @@ export type CatchUp = {
 };
 
 /**
- * How an item is closed.
+ * Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
  */
 export type CloseRequest = {
     /**
@@ -249,7 +249,7 @@ export type CreatedWebhook = Webhook & {
 };
 
 /**
- * The confirmation a deletion needs.
+ * Deletes the caller's account: the confirmation a deletion needs.
  */
 export type DeleteAccountRequest = {
     /**
@@ -412,7 +412,8 @@ export type DigestReadyEvent = {
 };
 
 /**
- * How a conversation ended.
+ * How a conversation ended: what happened, and the decisions, open questions and next steps
+ * handed to the next conversation; the open items (`itm_…`) it settled.
  */
 export type EndRequest = {
     /**
@@ -420,29 +421,28 @@ export type EndRequest = {
      * 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
      * ahead of anything a summary derives.
      */
-    decisions?: Array<HandoffItem> | null;
+    decisions?: Array<string> | null;
     /**
      * What the next conversation should do first (same limits).
      */
-    next_steps?: Array<HandoffItem> | null;
+    next_steps?: Array<string> | null;
     /**
      * Questions left open for the person or the next conversation (same limits).
      */
-    open_questions?: Array<HandoffItem> | null;
+    open_questions?: Array<string> | null;
     /**
      * What happened: the handoff for the next conversation (up to 2,000 characters;
-     * credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
-     * a session with a goal and an outcome is a hand-off the next conversation always sees.
+     * credentials in it are scrubbed). Optional, but give it: a session with a goal and an
+     * outcome is a hand-off the next conversation always sees.
      */
     outcome?: string | null;
     /**
-     * Open loops this session settled (`itm_…`, at most 100), as the brief and
-     * `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-     * `answered`, a next step as `done`. Items closed already stay as they were; an id that
-     * names no item this credential may close is skipped and listed in the answer's
-     * `not_resolved`.
+     * Open loops this session settled (`itm_…`, at most 100), as the brief and the open loops
+     * list them: each is closed in this session, a question as `answered`, a next step as
+     * `done`. Items closed already stay as they were; an id that names no item this credential
+     * may close is skipped and listed in the answer's `not_resolved`.
      */
-    resolved?: Array<ItemIdText> | null;
+    resolved?: Array<string> | null;
 };
 
 /**
@@ -576,7 +576,8 @@ export type EpisodeRequest = {
      */
     ended?: boolean;
     /**
-     * When its last turn was (the settle rule reads it: send the last turn's time, not now).
+     * When its last turn was (RFC 3339; the settle rule reads it: send the last turn's time,
+     * not now).
      */
     ended_at: string;
     /**
@@ -594,7 +595,7 @@ export type EpisodeRequest = {
      */
     project?: string | null;
     /**
-     * When the conversation started.
+     * When the conversation started (RFC 3339).
      */
     started_at: string;
     /**
@@ -771,11 +772,6 @@ export type Handoff = {
 };
 
 /**
- * One hand-off item: one line, at most 300 characters.
- */
-export type HandoffItem = string;
-
-/**
  * How the service is.
  */
 export type Health = {
@@ -820,11 +816,6 @@ export type Item = {
  * `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type ItemId = string;
-
-/**
- * An item id (`itm_…`).
- */
-export type ItemIdText = string;
 
 /**
  * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -1389,9 +1380,9 @@ export type SetFlag = {
  */
 export type StartRequest = {
     /**
-     * One sentence describing the goal of the conversation (up to 2,000 characters; credentials
-     * in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
-     * and the journal show sessions by their goal.
+     * One sentence describing the goal of the conversation (up to 2,000 characters;
+     * credentials in it are scrubbed). Optional, but give it: the next conversation's brief and
+     * the journal show sessions by their goal.
      */
     goal?: string | null;
     /**
@@ -1634,7 +1625,7 @@ export type GetAuditEntryData = {
         /**
          * The audit entry (`aud_…`)
          */
-        id: string;
+        id: AuditId;
     };
     query?: never;
     url: '/api/v1/audit/{id}';
@@ -1789,8 +1780,8 @@ export type GetCatchUpData = {
     path?: never;
     query?: {
         /**
-         * An RFC 3339 time, or a previous session id (then: since that session started).
-         * Default: the last seven days.
+         * Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
+         * (`ses_…`; then: since that session started). Default: the last 7 days.
          */
         since?: string;
     };
@@ -1936,13 +1927,13 @@ export type ListDigestsData = {
     path?: never;
     query?: {
         /**
-         * `week` or `month`; both when absent.
-         */
-        period?: string;
-        /**
          * Only periods starting on or after this day (`YYYY-MM-DD`).
          */
         from?: string;
+        /**
+         * `week` or `month`; both when absent.
+         */
+        period?: string;
         /**
          * Only periods starting before this day (`YYYY-MM-DD`).
          */
@@ -2018,7 +2009,7 @@ export type DeleteDigestData = {
         /**
          * The digest (`dig_…`)
          */
-        id: string;
+        id: DigestId;
     };
     query?: never;
     url: '/api/v1/journal/digests/{id}';
@@ -2091,7 +2082,7 @@ export type GetJournalEntryData = {
         /**
          * The journal entry (`call_…`)
          */
-        id: string;
+        id: CallId;
     };
     query?: never;
     url: '/api/v1/journal/entries/{id}';
@@ -2398,7 +2389,7 @@ export type AcknowledgeExposureData = {
         /**
          * The exposure (`exp_…`)
          */
-        id: string;
+        id: ExposureId;
     };
     query?: never;
     url: '/api/v1/journal/exposures/{id}/acknowledge';
@@ -2470,18 +2461,18 @@ export type ListLoopsData = {
     path?: never;
     query?: {
         /**
-         * `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
-         * `answered`, `dropped`) or `all`.
+         * The `next_cursor` of the previous page.
          */
-        state?: string;
+        cursor?: string;
         /**
          * How many items to return, from 1 to 100 (default 20).
          */
         limit?: number;
         /**
-         * The `next_cursor` of the previous page.
+         * `open` (the default: items not closed, `stale` ones included), `closed` (`done`,
+         * `answered`, `dropped`) or `all`.
          */
-        cursor?: string;
+        state?: string;
     };
     url: '/api/v1/journal/loops';
 };
@@ -2556,7 +2547,7 @@ export type CloseLoopData = {
         /**
          * The item to close (`itm_…`)
          */
-        id: string;
+        id: ItemId;
     };
     query?: never;
     url: '/api/v1/journal/loops/{id}/close';
@@ -2641,7 +2632,7 @@ export type DismissLoopData = {
         /**
          * The member's item to dismiss (`itm_…`)
          */
-        id: string;
+        id: ItemId;
     };
     query?: never;
     url: '/api/v1/journal/loops/{id}/dismiss';
@@ -2711,20 +2702,7 @@ export type SearchJournalData = {
         'X-Assistant'?: string;
     };
     path?: never;
-    query?: {
-        /**
-         * The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
-         * characters, with at least one word to find (not only `-excluded` or common words).
-         */
-        q?: string;
-        /**
-         * Only matches in this repository.
-         */
-        repo?: string;
-        /**
-         * Only matches in sessions for this organization (`org_…`).
-         */
-        organization?: string;
+    query: {
         /**
          * Only matches in sessions whose assistant name contains this text (case-insensitive).
          */
@@ -2734,13 +2712,26 @@ export type SearchJournalData = {
          */
         from?: string;
         /**
-         * Only matches before this time (RFC 3339).
-         */
-        to?: string;
-        /**
          * How many matches to return, from 1 to 50 (default 20).
          */
         limit?: number;
+        /**
+         * Only matches in sessions for this organization (`org_…`).
+         */
+        organization?: string;
+        /**
+         * The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
+         * characters, with at least one word to find (not only `-excluded` or common words).
+         */
+        q: string;
+        /**
+         * Only matches in this repository.
+         */
+        repo?: string;
+        /**
+         * Only matches before this time (RFC 3339).
+         */
+        to?: string;
     };
     url: '/api/v1/journal/search';
 };
@@ -2819,9 +2810,21 @@ export type ListSessionsData = {
          */
         assistant?: string;
         /**
+         * The `next_cursor` of the previous page.
+         */
+        cursor?: string;
+        /**
+         * Only sessions started at or after this time (RFC 3339).
+         */
+        from?: string;
+        /**
          * Only sessions of this API key (`key_…`).
          */
         key?: string;
+        /**
+         * How many sessions to return, from 1 to 100 (default 20).
+         */
+        limit?: number;
         /**
          * Only sessions for this organization (`org_…`).
          */
@@ -2831,21 +2834,9 @@ export type ListSessionsData = {
          */
         repo?: string;
         /**
-         * Only sessions started at or after this time (RFC 3339).
-         */
-        from?: string;
-        /**
          * Only sessions started before this time (RFC 3339).
          */
         to?: string;
-        /**
-         * How many sessions to return, from 1 to 100 (default 20).
-         */
-        limit?: number;
-        /**
-         * The `next_cursor` of the previous page.
-         */
-        cursor?: string;
     };
     url: '/api/v1/journal/sessions';
 };
@@ -3000,7 +2991,7 @@ export type DeleteSessionData = {
         /**
          * The session to delete (`ses_…`)
          */
-        id: string;
+        id: SessionId;
     };
     query?: never;
     url: '/api/v1/journal/sessions/{id}';
@@ -3073,17 +3064,17 @@ export type GetSessionData = {
         /**
          * The session to read (`ses_…`)
          */
-        id: string;
+        id: SessionId;
     };
     query?: {
-        /**
-         * How many actions to return, from 1 to 300 (default 100).
-         */
-        limit?: number;
         /**
          * The `next_cursor` of the previous page.
          */
         cursor?: string;
+        /**
+         * How many actions to return, from 1 to 300 (default 100).
+         */
+        limit?: number;
         /**
          * `true`: only the calls that wrote.
          */
@@ -3162,7 +3153,7 @@ export type EndSessionData = {
         /**
          * The session to close (`ses_…`); one this credential opened
          */
-        id: string;
+        id: SessionId;
     };
     query?: never;
     url: '/api/v1/journal/sessions/{id}/end';
@@ -3315,17 +3306,17 @@ export type ListRecordEntriesData = {
         /**
          * The Record (`rec_…`)
          */
-        id: string;
+        id: RecordId;
     };
     query?: {
-        /**
-         * How many entries to return, from 1 to 200 (default 50).
-         */
-        limit?: number;
         /**
          * The `next_cursor` of the previous page.
          */
         cursor?: string;
+        /**
+         * How many entries to return, from 1 to 200 (default 50), newest first.
+         */
+        limit?: number;
     };
     url: '/api/v1/records/{id}/entries';
 };
@@ -3400,7 +3391,7 @@ export type AppendRecordEntryData = {
         /**
          * The Record (`rec_…`)
          */
-        id: string;
+        id: RecordId;
     };
     query?: never;
     url: '/api/v1/records/{id}/entries';
@@ -3617,7 +3608,7 @@ export type DeleteWebhookData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: never;
     url: '/api/v1/webhooks/{id}';
@@ -3686,7 +3677,7 @@ export type GetWebhookData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: never;
     url: '/api/v1/webhooks/{id}';
@@ -3755,7 +3746,7 @@ export type UpdateWebhookData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: never;
     url: '/api/v1/webhooks/{id}';
@@ -3832,7 +3823,7 @@ export type ListWebhookDeliveriesData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: {
         /**
@@ -3910,7 +3901,7 @@ export type RotateWebhookSecretData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: never;
     url: '/api/v1/webhooks/{id}/rotate-secret';
@@ -3979,7 +3970,7 @@ export type SendWebhookTestEventData = {
         /**
          * The endpoint (`whk_…`)
          */
-        id: string;
+        id: WebhookId;
     };
     query?: never;
     url: '/api/v1/webhooks/{id}/test';

@@ -10,14 +10,11 @@ T = TypeVar("T", bound="AppendRequest")
 
 @_attrs_define
 class AppendRequest:
-    """A line to put on record.
-
-    Example:
-        {'line': 'Fix ready for review; tests passed'}
+    """Puts a line on record (append-only).
 
     Attributes:
-        line (str): One line of text, 1 to 4,000 characters, no control characters; credentials in it are
-            scrubbed.
+        line (str): The line to put on record: one line of text, 1 to 4,000 characters, no control
+            characters; credentials in it are scrubbed.
     """
 
     line: str

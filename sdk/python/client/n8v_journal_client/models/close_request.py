@@ -10,10 +10,7 @@ T = TypeVar("T", bound="CloseRequest")
 
 @_attrs_define
 class CloseRequest:
-    """How an item is closed.
-
-    Example:
-        {'state': 'answered'}
+    """Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
 
     Attributes:
         state (str): `done` (a next step that was done), `answered` (a question that was answered) or

@@ -10,10 +10,7 @@ T = TypeVar("T", bound="DeleteAccountRequest")
 
 @_attrs_define
 class DeleteAccountRequest:
-    """The confirmation a deletion needs.
-
-    Example:
-        {'confirm': 'acc_01KYP3WV40FHEAD8X4A1JH69RE'}
+    """Deletes the caller's account: the confirmation a deletion needs.
 
     Attributes:
         confirm (str): This account's id (`acc_…`), repeated to confirm.

@@ -12,29 +12,25 @@ T = TypeVar("T", bound="EndRequest")
 
 @_attrs_define
 class EndRequest:
-    """How a conversation ended.
+    """How a conversation ended: what happened, and the decisions, open questions and next steps
+    handed to the next conversation; the open items (`itm_…`) it settled.
 
-    Example:
-        {'decisions': ['Keep the session cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix
-            ships'], 'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for review; tests
-            passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}
-
-    Attributes:
-        decisions (list[str] | None | Unset): Decisions made in this session, one line each in your own words (at most
-            20 items of
-            300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
-            ahead of anything a summary derives.
-        next_steps (list[str] | None | Unset): What the next conversation should do first (same limits).
-        open_questions (list[str] | None | Unset): Questions left open for the person or the next conversation (same
-            limits).
-        outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
-            credentials in it are scrubbed). Optional, here and in MCP's `session_end`, but give it:
-            a session with a goal and an outcome is a hand-off the next conversation always sees.
-        resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
-            `GET /api/v1/journal/loops` list them: each is closed in this session, a question as
-            `answered`, a next step as `done`. Items closed already stay as they were; an id that
-            names no item this credential may close is skipped and listed in the answer's
-            `not_resolved`.
+        Attributes:
+            decisions (list[str] | None | Unset): Decisions made in this session, one line each in your own words (at most
+                20 items of
+                300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
+                ahead of anything a summary derives.
+            next_steps (list[str] | None | Unset): What the next conversation should do first (same limits).
+            open_questions (list[str] | None | Unset): Questions left open for the person or the next conversation (same
+                limits).
+            outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
+                credentials in it are scrubbed). Optional, but give it: a session with a goal and an
+                outcome is a hand-off the next conversation always sees.
+            resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
+                the open loops
+                list them: each is closed in this session, a question as `answered`, a next step as
+                `done`. Items closed already stay as they were; an id that names no item this credential
+                may close is skipped and listed in the answer's `not_resolved`.
     """
 
     decisions: list[str] | None | Unset = UNSET

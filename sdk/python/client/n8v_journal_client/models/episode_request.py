@@ -19,24 +19,19 @@ T = TypeVar("T", bound="EpisodeRequest")
 class EpisodeRequest:
     """A conversation as far as it went, as a harness saw it.
 
-    Example:
-        {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id': '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91',
-            'harness': 'claude-code', 'project': 'acme/web', 'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role':
-            'user', 'text': 'The login redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie
-            was SameSite=Strict. Tests pass.'}]}
-
     Attributes:
-        ended_at (datetime.datetime): When its last turn was (the settle rule reads it: send the last turn's time, not
-            now).
+        ended_at (datetime.datetime): When its last turn was (RFC 3339; the settle rule reads it: send the last turn's
+            time,
+            not now).
         episode_id (str): The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
             Posting the same turns of an episode again changes nothing; posting it grown updates
             its entries.
         harness (str): The harness: `claude-code`, `codex`, …
-        started_at (datetime.datetime): When the conversation started.
+        started_at (datetime.datetime): When the conversation started (RFC 3339).
         turns (list[EpisodeTurn]): The turns, in order (at most 10,000): the whole conversation so far, also when it is
             posted again as it grows.
         ended (bool | Unset): The harness says the conversation ended (its `SessionEnd` hook): its parts are drafted
-            now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`.
+            now rather than once it has been quiet for `N8V_EPISODE_SETTLE_MINUTES`. Default: False.
         project (None | str | Unset): The project or repository, if any.
     """
 
@@ -45,7 +40,7 @@ class EpisodeRequest:
     harness: str
     started_at: datetime.datetime
     turns: list[EpisodeTurn]
-    ended: bool | Unset = UNSET
+    ended: bool | Unset = False
     project: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,13 +18,13 @@ class EpisodeTurn:
         role (str): `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
         text (str): What was said.
         kind (None | str | Unset): `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
-        private (bool | Unset): A turn the person marked private: dropped unread.
+        private (bool | Unset): A turn the person marked private: dropped unread. Default: False.
     """
 
     role: str
     text: str
     kind: None | str | Unset = UNSET
-    private: bool | Unset = UNSET
+    private: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         role = self.role

@@ -14,14 +14,10 @@ T = TypeVar("T", bound="StartRequest")
 class StartRequest:
     """A conversation to open; every field is optional.
 
-    Example:
-        {'goal': 'Get the login fix ready for review', 'repository': 'acme/web'}
-
     Attributes:
         goal (None | str | Unset): One sentence describing the goal of the conversation (up to 2,000 characters;
-            credentials
-            in it are scrubbed). Optional, here and in MCP's `session_start`, but give it: the brief
-            and the journal show sessions by their goal.
+            credentials in it are scrubbed). Optional, but give it: the next conversation's brief and
+            the journal show sessions by their goal.
         organization (None | str | Unset): The organization the work is for (`org_…`), if any; must be one the account
             belongs to.
         repository (None | str | Unset): The repository the assistant works in, if any (a repository-restricted key's

@@ -14,9 +14,6 @@ T = TypeVar("T", bound="TokenRequest")
 class TokenRequest:
     """What to mint; every field is optional, and so is the body.
 
-    Example:
-        {'expires_in': 600, 'scopes': ['chats:read']}
-
     Attributes:
         expires_in (int | None | Unset): Lifetime in seconds, from 60 up to the server's maximum (default: the maximum).
         scopes (list[str] | None | Unset): Scopes for the token; each must be held by the key. Default: all of the key's

@@ -108,8 +108,8 @@ def sync_detailed(
     journal goes with the account); the deletion is written to the operators' log.
 
     Args:
-        body (DeleteAccountRequest): The confirmation a deletion needs. Example: {'confirm':
-            'acc_01KYP3WV40FHEAD8X4A1JH69RE'}.
+        body (DeleteAccountRequest): Deletes the caller's account: the confirmation a deletion
+            needs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,8 +143,8 @@ def sync(
     journal goes with the account); the deletion is written to the operators' log.
 
     Args:
-        body (DeleteAccountRequest): The confirmation a deletion needs. Example: {'confirm':
-            'acc_01KYP3WV40FHEAD8X4A1JH69RE'}.
+        body (DeleteAccountRequest): Deletes the caller's account: the confirmation a deletion
+            needs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,8 +173,8 @@ async def asyncio_detailed(
     journal goes with the account); the deletion is written to the operators' log.
 
     Args:
-        body (DeleteAccountRequest): The confirmation a deletion needs. Example: {'confirm':
-            'acc_01KYP3WV40FHEAD8X4A1JH69RE'}.
+        body (DeleteAccountRequest): Deletes the caller's account: the confirmation a deletion
+            needs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,8 +206,8 @@ async def asyncio(
     journal goes with the account); the deletion is written to the operators' log.
 
     Args:
-        body (DeleteAccountRequest): The confirmation a deletion needs. Example: {'confirm':
-            'acc_01KYP3WV40FHEAD8X4A1JH69RE'}.
+        body (DeleteAccountRequest): Deletes the caller's account: the confirmation a deletion
+            needs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -116,7 +116,7 @@ def sync_detailed(
     `chats:read`; works whether or not the assistant journal is on.
 
     Args:
-        id (str):
+        id (str): `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -157,7 +157,7 @@ def sync(
     `chats:read`; works whether or not the assistant journal is on.
 
     Args:
-        id (str):
+        id (str): `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -193,7 +193,7 @@ async def asyncio_detailed(
     `chats:read`; works whether or not the assistant journal is on.
 
     Args:
-        id (str):
+        id (str): `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -232,7 +232,7 @@ async def asyncio(
     `chats:read`; works whether or not the assistant journal is on.
 
     Args:
-        id (str):
+        id (str): `aud_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

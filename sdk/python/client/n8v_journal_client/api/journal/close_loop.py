@@ -139,11 +139,12 @@ def sync_detailed(
     close them). `session_end` closes items too, with its `resolved` list.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (CloseRequest): How an item is closed. Example: {'state': 'answered'}.
+        body (CloseRequest): Closes one item as `done`, `answered` or `dropped`, in the session
+            the call is recorded in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,11 +187,12 @@ def sync(
     close them). `session_end` closes items too, with its `resolved` list.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (CloseRequest): How an item is closed. Example: {'state': 'answered'}.
+        body (CloseRequest): Closes one item as `done`, `answered` or `dropped`, in the session
+            the call is recorded in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,11 +230,12 @@ async def asyncio_detailed(
     close them). `session_end` closes items too, with its `resolved` list.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (CloseRequest): How an item is closed. Example: {'state': 'answered'}.
+        body (CloseRequest): Closes one item as `done`, `answered` or `dropped`, in the session
+            the call is recorded in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,11 +276,12 @@ async def asyncio(
     close them). `session_end` closes items too, with its `resolved` list.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (CloseRequest): How an item is closed. Example: {'state': 'answered'}.
+        body (CloseRequest): Closes one item as `done`, `answered` or `dropped`, in the session
+            the call is recorded in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

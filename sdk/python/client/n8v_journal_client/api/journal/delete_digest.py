@@ -117,7 +117,7 @@ def sync_detailed(
      Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
 
     Args:
-        id (str):
+        id (str): `dig_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -157,7 +157,7 @@ def sync(
      Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
 
     Args:
-        id (str):
+        id (str): `dig_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -192,7 +192,7 @@ async def asyncio_detailed(
      Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
 
     Args:
-        id (str):
+        id (str): `dig_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -230,7 +230,7 @@ async def asyncio(
      Deletes one week or month digest for good. Needs `chats:read` and `chats:delete`.
 
     Args:
-        id (str):
+        id (str): `dig_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

@@ -116,7 +116,7 @@ def sync_detailed(
     when it deletes its own).
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -159,7 +159,7 @@ def sync(
     when it deletes its own).
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -197,7 +197,7 @@ async def asyncio_detailed(
     when it deletes its own).
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -238,7 +238,7 @@ async def asyncio(
     when it deletes its own).
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

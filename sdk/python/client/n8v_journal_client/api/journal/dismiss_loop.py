@@ -117,7 +117,7 @@ def sync_detailed(
     `chats:read`.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -161,7 +161,7 @@ def sync(
     `chats:read`.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -200,7 +200,7 @@ async def asyncio_detailed(
     `chats:read`.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -242,7 +242,7 @@ async def asyncio(
     `chats:read`.
 
     Args:
-        id (str):
+        id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

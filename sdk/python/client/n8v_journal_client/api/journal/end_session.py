@@ -141,14 +141,13 @@ def sync_detailed(
     Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
-            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
-            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
+        body (EndRequest): How a conversation ended: what happened, and the decisions, open
+            questions and next steps
+            handed to the next conversation; the open items (`itm_…`) it settled.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,14 +190,13 @@ def sync(
     Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
-            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
-            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
+        body (EndRequest): How a conversation ended: what happened, and the decisions, open
+            questions and next steps
+            handed to the next conversation; the open items (`itm_…`) it settled.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,14 +234,13 @@ async def asyncio_detailed(
     Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
-            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
-            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
+        body (EndRequest): How a conversation ended: what happened, and the decisions, open
+            questions and next steps
+            handed to the next conversation; the open items (`itm_…`) it settled.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -284,14 +281,13 @@ async def asyncio(
     Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EndRequest): How a conversation ended. Example: {'decisions': ['Keep the session
-            cookie SameSite=Lax'], 'next_steps': ['Remove the old login route once the fix ships'],
-            'open_questions': ['Should the retry policy be configurable?'], 'outcome': 'Fix ready for
-            review; tests passed', 'resolved': ['itm_01M72B6Q00EDV8XKQ3RN1Z3H6A']}.
+        body (EndRequest): How a conversation ended: what happened, and the decisions, open
+            questions and next steps
+            handed to the next conversation; the open items (`itm_…`) it settled.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -114,7 +114,7 @@ def sync_detailed(
     with a link to the audit entry of the same request. Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -155,7 +155,7 @@ def sync(
     with a link to the audit entry of the same request. Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -191,7 +191,7 @@ async def asyncio_detailed(
     with a link to the audit entry of the same request. Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -230,7 +230,7 @@ async def asyncio(
     with a link to the audit entry of the same request. Needs `chats:read`.
 
     Args:
-        id (str):
+        id (str): `call_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

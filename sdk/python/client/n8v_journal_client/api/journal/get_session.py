@@ -14,8 +14,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     writes: bool | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -33,9 +33,9 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
-
     params["cursor"] = cursor
+
+    params["limit"] = limit
 
     params["writes"] = writes
 
@@ -122,8 +122,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     writes: bool | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -135,9 +135,9 @@ def sync_detailed(
     Needs `chats:read` and every scope the session recorded.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         writes (bool | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -153,8 +153,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         writes=writes,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -172,8 +172,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     writes: bool | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -185,9 +185,9 @@ def sync(
     Needs `chats:read` and every scope the session recorded.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         writes (bool | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -204,8 +204,8 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         writes=writes,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -217,8 +217,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     writes: bool | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -230,9 +230,9 @@ async def asyncio_detailed(
     Needs `chats:read` and every scope the session recorded.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         writes (bool | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -248,8 +248,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         writes=writes,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -265,8 +265,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     writes: bool | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -278,9 +278,9 @@ async def asyncio(
     Needs `chats:read` and every scope the session recorded.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         writes (bool | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -298,8 +298,8 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
-            limit=limit,
             cursor=cursor,
+            limit=limit,
             writes=writes,
             x_purpose=x_purpose,
             x_session_id=x_session_id,

@@ -13,8 +13,8 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    period: str | Unset = UNSET,
     from_: datetime.date | Unset = UNSET,
+    period: str | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -32,12 +32,12 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["period"] = period
-
     json_from_: str | Unset = UNSET
     if not isinstance(from_, Unset):
         json_from_ = from_.isoformat()
     params["from"] = json_from_
+
+    params["period"] = period
 
     json_to: str | Unset = UNSET
     if not isinstance(to, Unset):
@@ -122,8 +122,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    period: str | Unset = UNSET,
     from_: datetime.date | Unset = UNSET,
+    period: str | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -137,8 +137,8 @@ def sync_detailed(
     the digested sessions recorded.
 
     Args:
-        period (str | Unset):
         from_ (datetime.date | Unset):
+        period (str | Unset):
         to (datetime.date | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -153,8 +153,8 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        period=period,
         from_=from_,
+        period=period,
         to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -171,8 +171,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    period: str | Unset = UNSET,
     from_: datetime.date | Unset = UNSET,
+    period: str | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -186,8 +186,8 @@ def sync(
     the digested sessions recorded.
 
     Args:
-        period (str | Unset):
         from_ (datetime.date | Unset):
+        period (str | Unset):
         to (datetime.date | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -203,8 +203,8 @@ def sync(
 
     return sync_detailed(
         client=client,
-        period=period,
         from_=from_,
+        period=period,
         to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -215,8 +215,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    period: str | Unset = UNSET,
     from_: datetime.date | Unset = UNSET,
+    period: str | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -230,8 +230,8 @@ async def asyncio_detailed(
     the digested sessions recorded.
 
     Args:
-        period (str | Unset):
         from_ (datetime.date | Unset):
+        period (str | Unset):
         to (datetime.date | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -246,8 +246,8 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        period=period,
         from_=from_,
+        period=period,
         to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -262,8 +262,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    period: str | Unset = UNSET,
     from_: datetime.date | Unset = UNSET,
+    period: str | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -277,8 +277,8 @@ async def asyncio(
     the digested sessions recorded.
 
     Args:
-        period (str | Unset):
         from_ (datetime.date | Unset):
+        period (str | Unset):
         to (datetime.date | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -295,8 +295,8 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
-            period=period,
             from_=from_,
+            period=period,
             to=to,
             x_purpose=x_purpose,
             x_session_id=x_session_id,

@@ -12,9 +12,9 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    state: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -31,11 +31,11 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["state"] = state
+    params["cursor"] = cursor
 
     params["limit"] = limit
 
-    params["cursor"] = cursor
+    params["state"] = state
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -113,9 +113,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    state: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -134,9 +134,9 @@ def sync_detailed(
     opened it is (as in the session list).
 
     Args:
-        state (str | Unset):
-        limit (int | Unset):
         cursor (str | Unset):
+        limit (int | Unset):
+        state (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -150,9 +150,9 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        state=state,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
+        state=state,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -168,9 +168,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    state: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -189,9 +189,9 @@ def sync(
     opened it is (as in the session list).
 
     Args:
-        state (str | Unset):
-        limit (int | Unset):
         cursor (str | Unset):
+        limit (int | Unset):
+        state (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -206,9 +206,9 @@ def sync(
 
     return sync_detailed(
         client=client,
-        state=state,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
+        state=state,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -218,9 +218,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    state: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -239,9 +239,9 @@ async def asyncio_detailed(
     opened it is (as in the session list).
 
     Args:
-        state (str | Unset):
-        limit (int | Unset):
         cursor (str | Unset):
+        limit (int | Unset):
+        state (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -255,9 +255,9 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        state=state,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
+        state=state,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -271,9 +271,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    state: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -292,9 +292,9 @@ async def asyncio(
     opened it is (as in the session list).
 
     Args:
-        state (str | Unset):
-        limit (int | Unset):
         cursor (str | Unset):
+        limit (int | Unset):
+        state (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -310,9 +310,9 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
-            state=state,
-            limit=limit,
             cursor=cursor,
+            limit=limit,
+            state=state,
             x_purpose=x_purpose,
             x_session_id=x_session_id,
             x_assistant=x_assistant,

@@ -14,13 +14,13 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     assistant: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
     key: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     organization: str | Unset = UNSET,
     repo: str | Unset = UNSET,
-    from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    cursor: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -39,25 +39,25 @@ def _get_kwargs(
 
     params["assistant"] = assistant
 
-    params["key"] = key
-
-    params["organization"] = organization
-
-    params["repo"] = repo
+    params["cursor"] = cursor
 
     json_from_: str | Unset = UNSET
     if not isinstance(from_, Unset):
         json_from_ = from_.isoformat()
     params["from"] = json_from_
 
+    params["key"] = key
+
+    params["limit"] = limit
+
+    params["organization"] = organization
+
+    params["repo"] = repo
+
     json_to: str | Unset = UNSET
     if not isinstance(to, Unset):
         json_to = to.isoformat()
     params["to"] = json_to
-
-    params["limit"] = limit
-
-    params["cursor"] = cursor
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -138,13 +138,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     assistant: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
     key: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     organization: str | Unset = UNSET,
     repo: str | Unset = UNSET,
-    from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    cursor: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -158,13 +158,13 @@ def sync_detailed(
 
     Args:
         assistant (str | Unset):
+        cursor (str | Unset):
+        from_ (datetime.datetime | Unset):
         key (str | Unset):
+        limit (int | Unset):
         organization (str | Unset):
         repo (str | Unset):
-        from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
-        limit (int | Unset):
-        cursor (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -179,13 +179,13 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         assistant=assistant,
+        cursor=cursor,
+        from_=from_,
         key=key,
+        limit=limit,
         organization=organization,
         repo=repo,
-        from_=from_,
         to=to,
-        limit=limit,
-        cursor=cursor,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -202,13 +202,13 @@ def sync(
     *,
     client: AuthenticatedClient,
     assistant: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
     key: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     organization: str | Unset = UNSET,
     repo: str | Unset = UNSET,
-    from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    cursor: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -222,13 +222,13 @@ def sync(
 
     Args:
         assistant (str | Unset):
+        cursor (str | Unset):
+        from_ (datetime.datetime | Unset):
         key (str | Unset):
+        limit (int | Unset):
         organization (str | Unset):
         repo (str | Unset):
-        from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
-        limit (int | Unset):
-        cursor (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -244,13 +244,13 @@ def sync(
     return sync_detailed(
         client=client,
         assistant=assistant,
+        cursor=cursor,
+        from_=from_,
         key=key,
+        limit=limit,
         organization=organization,
         repo=repo,
-        from_=from_,
         to=to,
-        limit=limit,
-        cursor=cursor,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -261,13 +261,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     assistant: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
     key: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     organization: str | Unset = UNSET,
     repo: str | Unset = UNSET,
-    from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    cursor: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -281,13 +281,13 @@ async def asyncio_detailed(
 
     Args:
         assistant (str | Unset):
+        cursor (str | Unset):
+        from_ (datetime.datetime | Unset):
         key (str | Unset):
+        limit (int | Unset):
         organization (str | Unset):
         repo (str | Unset):
-        from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
-        limit (int | Unset):
-        cursor (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -302,13 +302,13 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         assistant=assistant,
+        cursor=cursor,
+        from_=from_,
         key=key,
+        limit=limit,
         organization=organization,
         repo=repo,
-        from_=from_,
         to=to,
-        limit=limit,
-        cursor=cursor,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -323,13 +323,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     assistant: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
     key: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     organization: str | Unset = UNSET,
     repo: str | Unset = UNSET,
-    from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    cursor: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -343,13 +343,13 @@ async def asyncio(
 
     Args:
         assistant (str | Unset):
+        cursor (str | Unset):
+        from_ (datetime.datetime | Unset):
         key (str | Unset):
+        limit (int | Unset):
         organization (str | Unset):
         repo (str | Unset):
-        from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
-        limit (int | Unset):
-        cursor (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -366,13 +366,13 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             assistant=assistant,
+            cursor=cursor,
+            from_=from_,
             key=key,
+            limit=limit,
             organization=organization,
             repo=repo,
-            from_=from_,
             to=to,
-            limit=limit,
-            cursor=cursor,
             x_purpose=x_purpose,
             x_session_id=x_session_id,
             x_assistant=x_assistant,

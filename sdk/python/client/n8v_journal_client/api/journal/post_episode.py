@@ -151,12 +151,7 @@ def sync_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
-            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
-            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
-            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
-            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
-            SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,12 +205,7 @@ def sync(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
-            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
-            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
-            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
-            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
-            SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -264,12 +254,7 @@ async def asyncio_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
-            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
-            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
-            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
-            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
-            SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -321,12 +306,7 @@ async def asyncio(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (EpisodeRequest): A conversation as far as it went, as a harness saw it. Example:
-            {'ended': True, 'ended_at': '2026-11-10T09:40:00Z', 'episode_id':
-            '0b6c6a4e-6f1f-4c55-9d1e-0c8f2a7b3e91', 'harness': 'claude-code', 'project': 'acme/web',
-            'started_at': '2026-11-10T09:00:00Z', 'turns': [{'role': 'user', 'text': 'The login
-            redirect loops; can you fix it?'}, {'role': 'assistant', 'text': 'Fixed: the cookie was
-            SameSite=Strict. Tests pass.'}]}.
+        body (EpisodeRequest): A conversation as far as it went, as a harness saw it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

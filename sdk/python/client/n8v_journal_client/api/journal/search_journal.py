@@ -13,13 +13,13 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    q: str | Unset = UNSET,
-    repo: str | Unset = UNSET,
-    organization: str | Unset = UNSET,
     assistant: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
-    to: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    organization: str | Unset = UNSET,
+    q: str,
+    repo: str | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -36,12 +36,6 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["q"] = q
-
-    params["repo"] = repo
-
-    params["organization"] = organization
-
     params["assistant"] = assistant
 
     json_from_: str | Unset = UNSET
@@ -49,12 +43,18 @@ def _get_kwargs(
         json_from_ = from_.isoformat()
     params["from"] = json_from_
 
+    params["limit"] = limit
+
+    params["organization"] = organization
+
+    params["q"] = q
+
+    params["repo"] = repo
+
     json_to: str | Unset = UNSET
     if not isinstance(to, Unset):
         json_to = to.isoformat()
     params["to"] = json_to
-
-    params["limit"] = limit
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -141,13 +141,13 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    q: str | Unset = UNSET,
-    repo: str | Unset = UNSET,
-    organization: str | Unset = UNSET,
     assistant: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
-    to: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    organization: str | Unset = UNSET,
+    q: str,
+    repo: str | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -161,13 +161,13 @@ def sync_detailed(
     session list. Needs `chats:read`. Recorded as a journal read.
 
     Args:
-        q (str | Unset):
-        repo (str | Unset):
-        organization (str | Unset):
         assistant (str | Unset):
         from_ (datetime.datetime | Unset):
-        to (datetime.datetime | Unset):
         limit (int | Unset):
+        organization (str | Unset):
+        q (str):
+        repo (str | Unset):
+        to (datetime.datetime | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -181,13 +181,13 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        q=q,
-        repo=repo,
-        organization=organization,
         assistant=assistant,
         from_=from_,
-        to=to,
         limit=limit,
+        organization=organization,
+        q=q,
+        repo=repo,
+        to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -203,13 +203,13 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    q: str | Unset = UNSET,
-    repo: str | Unset = UNSET,
-    organization: str | Unset = UNSET,
     assistant: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
-    to: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    organization: str | Unset = UNSET,
+    q: str,
+    repo: str | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -223,13 +223,13 @@ def sync(
     session list. Needs `chats:read`. Recorded as a journal read.
 
     Args:
-        q (str | Unset):
-        repo (str | Unset):
-        organization (str | Unset):
         assistant (str | Unset):
         from_ (datetime.datetime | Unset):
-        to (datetime.datetime | Unset):
         limit (int | Unset):
+        organization (str | Unset):
+        q (str):
+        repo (str | Unset):
+        to (datetime.datetime | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -244,13 +244,13 @@ def sync(
 
     return sync_detailed(
         client=client,
-        q=q,
-        repo=repo,
-        organization=organization,
         assistant=assistant,
         from_=from_,
-        to=to,
         limit=limit,
+        organization=organization,
+        q=q,
+        repo=repo,
+        to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -260,13 +260,13 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    q: str | Unset = UNSET,
-    repo: str | Unset = UNSET,
-    organization: str | Unset = UNSET,
     assistant: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
-    to: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    organization: str | Unset = UNSET,
+    q: str,
+    repo: str | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -280,13 +280,13 @@ async def asyncio_detailed(
     session list. Needs `chats:read`. Recorded as a journal read.
 
     Args:
-        q (str | Unset):
-        repo (str | Unset):
-        organization (str | Unset):
         assistant (str | Unset):
         from_ (datetime.datetime | Unset):
-        to (datetime.datetime | Unset):
         limit (int | Unset):
+        organization (str | Unset):
+        q (str):
+        repo (str | Unset):
+        to (datetime.datetime | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -300,13 +300,13 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        q=q,
-        repo=repo,
-        organization=organization,
         assistant=assistant,
         from_=from_,
-        to=to,
         limit=limit,
+        organization=organization,
+        q=q,
+        repo=repo,
+        to=to,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -320,13 +320,13 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    q: str | Unset = UNSET,
-    repo: str | Unset = UNSET,
-    organization: str | Unset = UNSET,
     assistant: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
-    to: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    organization: str | Unset = UNSET,
+    q: str,
+    repo: str | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -340,13 +340,13 @@ async def asyncio(
     session list. Needs `chats:read`. Recorded as a journal read.
 
     Args:
-        q (str | Unset):
-        repo (str | Unset):
-        organization (str | Unset):
         assistant (str | Unset):
         from_ (datetime.datetime | Unset):
-        to (datetime.datetime | Unset):
         limit (int | Unset):
+        organization (str | Unset):
+        q (str):
+        repo (str | Unset):
+        to (datetime.datetime | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -362,13 +362,13 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
-            q=q,
-            repo=repo,
-            organization=organization,
             assistant=assistant,
             from_=from_,
-            to=to,
             limit=limit,
+            organization=organization,
+            q=q,
+            repo=repo,
+            to=to,
             x_purpose=x_purpose,
             x_session_id=x_session_id,
             x_assistant=x_assistant,

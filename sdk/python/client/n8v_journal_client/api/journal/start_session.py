@@ -135,8 +135,7 @@ def sync_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (StartRequest): A conversation to open; every field is optional. Example: {'goal':
-            'Get the login fix ready for review', 'repository': 'acme/web'}.
+        body (StartRequest): A conversation to open; every field is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,8 +177,7 @@ def sync(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (StartRequest): A conversation to open; every field is optional. Example: {'goal':
-            'Get the login fix ready for review', 'repository': 'acme/web'}.
+        body (StartRequest): A conversation to open; every field is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,8 +214,7 @@ async def asyncio_detailed(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (StartRequest): A conversation to open; every field is optional. Example: {'goal':
-            'Get the login fix ready for review', 'repository': 'acme/web'}.
+        body (StartRequest): A conversation to open; every field is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,8 +254,7 @@ async def asyncio(
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (StartRequest): A conversation to open; every field is optional. Example: {'goal':
-            'Get the login fix ready for review', 'repository': 'acme/web'}.
+        body (StartRequest): A conversation to open; every field is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

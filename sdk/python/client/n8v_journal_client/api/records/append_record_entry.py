@@ -136,12 +136,11 @@ def sync_detailed(
     `records:write`.
 
     Args:
-        id (str):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (AppendRequest): A line to put on record. Example: {'line': 'Fix ready for review;
-            tests passed'}.
+        body (AppendRequest): Puts a line on record (append-only).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,12 +180,11 @@ def sync(
     `records:write`.
 
     Args:
-        id (str):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (AppendRequest): A line to put on record. Example: {'line': 'Fix ready for review;
-            tests passed'}.
+        body (AppendRequest): Puts a line on record (append-only).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,12 +219,11 @@ async def asyncio_detailed(
     `records:write`.
 
     Args:
-        id (str):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (AppendRequest): A line to put on record. Example: {'line': 'Fix ready for review;
-            tests passed'}.
+        body (AppendRequest): Puts a line on record (append-only).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -264,12 +261,11 @@ async def asyncio(
     `records:write`.
 
     Args:
-        id (str):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
-        body (AppendRequest): A line to put on record. Example: {'line': 'Fix ready for review;
-            tests passed'}.
+        body (AppendRequest): Puts a line on record (append-only).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

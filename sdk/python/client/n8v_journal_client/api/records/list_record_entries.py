@@ -14,8 +14,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -32,9 +32,9 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
-
     params["cursor"] = cursor
+
+    params["limit"] = limit
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -115,8 +115,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -127,9 +127,9 @@ def sync_detailed(
     `records:read`.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -144,8 +144,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -162,8 +162,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -174,9 +174,9 @@ def sync(
     `records:read`.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -192,8 +192,8 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -204,8 +204,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -216,9 +216,9 @@ async def asyncio_detailed(
     `records:read`.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -233,8 +233,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
-        limit=limit,
         cursor=cursor,
+        limit=limit,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -249,8 +249,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -261,9 +261,9 @@ async def asyncio(
     `records:read`.
 
     Args:
-        id (str):
-        limit (int | Unset):
+        id (str): `rec_` followed by 26 Crockford base32 characters (a UUIDv7).
         cursor (str | Unset):
+        limit (int | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -280,8 +280,8 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
-            limit=limit,
             cursor=cursor,
+            limit=limit,
             x_purpose=x_purpose,
             x_session_id=x_session_id,
             x_assistant=x_assistant,

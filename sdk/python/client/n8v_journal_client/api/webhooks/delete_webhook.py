@@ -112,7 +112,7 @@ def sync_detailed(
      The endpoint goes with its secrets and deliveries; nothing more is sent to it.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -152,7 +152,7 @@ def sync(
      The endpoint goes with its secrets and deliveries; nothing more is sent to it.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -187,7 +187,7 @@ async def asyncio_detailed(
      The endpoint goes with its secrets and deliveries; nothing more is sent to it.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -225,7 +225,7 @@ async def asyncio(
      The endpoint goes with its secrets and deliveries; nothing more is sent to it.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

@@ -109,7 +109,7 @@ def sync_detailed(
     failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -150,7 +150,7 @@ def sync(
     failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -186,7 +186,7 @@ async def asyncio_detailed(
     failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -225,7 +225,7 @@ async def asyncio(
     failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

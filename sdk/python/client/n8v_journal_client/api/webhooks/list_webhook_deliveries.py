@@ -125,7 +125,7 @@ def sync_detailed(
     try. Paged with `limit` and `cursor` (`next_cursor`).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         limit (int | Unset):
         cursor (str | Unset):
         x_purpose (str | Unset):
@@ -173,7 +173,7 @@ def sync(
     try. Paged with `limit` and `cursor` (`next_cursor`).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         limit (int | Unset):
         cursor (str | Unset):
         x_purpose (str | Unset):
@@ -216,7 +216,7 @@ async def asyncio_detailed(
     try. Paged with `limit` and `cursor` (`next_cursor`).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         limit (int | Unset):
         cursor (str | Unset):
         x_purpose (str | Unset):
@@ -262,7 +262,7 @@ async def asyncio(
     try. Paged with `limit` and `cursor` (`next_cursor`).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         limit (int | Unset):
         cursor (str | Unset):
         x_purpose (str | Unset):

@@ -114,7 +114,7 @@ def sync_detailed(
     delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -156,7 +156,7 @@ def sync(
     delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -193,7 +193,7 @@ async def asyncio_detailed(
     delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -233,7 +233,7 @@ async def asyncio(
     delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

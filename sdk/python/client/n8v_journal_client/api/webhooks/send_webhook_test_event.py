@@ -113,7 +113,7 @@ def sync_detailed(
     delivered like any other: a way to check the receiver and its verification.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -154,7 +154,7 @@ def sync(
     delivered like any other: a way to check the receiver and its verification.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -190,7 +190,7 @@ async def asyncio_detailed(
     delivered like any other: a way to check the receiver and its verification.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -229,7 +229,7 @@ async def asyncio(
     delivered like any other: a way to check the receiver and its verification.
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):

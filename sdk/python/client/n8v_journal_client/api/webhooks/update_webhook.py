@@ -127,7 +127,7 @@ def sync_detailed(
     failures starts over and its pending deliveries go out).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -173,7 +173,7 @@ def sync(
     failures starts over and its pending deliveries go out).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -214,7 +214,7 @@ async def asyncio_detailed(
     failures starts over and its pending deliveries go out).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -258,7 +258,7 @@ async def asyncio(
     failures starts over and its pending deliveries go out).
 
     Args:
-        id (str):
+        id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
