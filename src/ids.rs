@@ -271,7 +271,7 @@ macro_rules! typed_id {
                         $example,
                         "_` followed by 26 Crockford base32 characters (a UUIDv7)."
                     )))
-                    .pattern(Some(concat!("^", $example, "_[0-9A-HJKMNP-TV-Z]{26}$")))
+                    .pattern(Some(concat!("^", $example, "_[0-7][0-9A-HJKMNP-TV-Z]{25}$")))
                     .max_length(Some($example.len() + 27))
                     .into()
             }
@@ -291,7 +291,7 @@ macro_rules! typed_id {
             fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
                 schemars::json_schema!({
                     "type": "string",
-                    "pattern": concat!("^", $example, "_[0-9A-HJKMNP-TV-Z]{26}$"),
+                    "pattern": concat!("^", $example, "_[0-7][0-9A-HJKMNP-TV-Z]{25}$"),
                     "maxLength": $example.len() + 27,
                 })
             }

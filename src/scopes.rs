@@ -43,6 +43,10 @@ impl Scope {
         }
     }
 
+    /// A scope's name, as input schemas state it: one of [`Scope::ALL`]'s (a unit test holds
+    /// the two together).
+    pub const PATTERN: &str = "^(chats:read|chats:delete|records:read|records:write|orgs:read|account:delete|webhooks:write)$";
+
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.as_str() == text.trim())
     }
@@ -122,6 +126,12 @@ impl Scopes {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_pattern_names_every_scope() {
+        let names: Vec<&str> = super::Scope::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(super::Scope::PATTERN, format!("^({})$", names.join("|")));
+    }
+
     use super::*;
 
     #[test]

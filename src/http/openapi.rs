@@ -88,6 +88,7 @@ pub struct JournalHeaders(
     #[param(
         nullable = false,
         max_length = 500,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
         example = "Pick up where we stopped"
     )]
     Option<String>,
@@ -95,7 +96,11 @@ pub struct JournalHeaders(
     #[param(nullable = false, example = "ses_01M72AZ1M0ETFB59TDWH9EDD1R")]
     Option<String>,
     /// The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
-    #[param(nullable = false, example = "Claude")]
+    #[param(
+        nullable = false,
+        pattern = "^[A-Za-z0-9 ._/()+:,@-]*$",
+        example = "Claude"
+    )]
     Option<String>,
 );
 

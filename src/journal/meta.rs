@@ -91,6 +91,19 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, Stri
 }
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
+/// What a one-line text (a hand-off item, a filter) admits, as input schemas state it: no
+/// control character (`char::is_control`, which [`single_line`] and [`filter_text`] refuse).
+pub const LINE_PATTERN: &str = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";
+/// What a text (a goal, an outcome) admits, as input schemas state it: no control character
+/// but a tab or a line break (see [`parse_text`]).
+pub const TEXT_PATTERN: &str = "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$";
+/// An RFC 3339 time as input schemas state it (a subset of what the server parses: days up to
+/// the 28th, so that every string it describes is a real time).
+pub const TIME_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9])$";
+/// The catch-up brief's `since`: an RFC 3339 time ([`TIME_PATTERN`]'s) or a session id; empty
+/// is the default window.
+pub const SINCE_PATTERN: &str = "^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9])|ses_[0-7][0-9A-HJKMNP-TV-Z]{25})?$";
+
 /// What [`parse_repository`] accepts, as input schemas state it.
 pub const REPOSITORY_PATTERN: &str = "^[A-Za-z0-9._/:@+-]*$";
 

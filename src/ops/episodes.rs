@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::journal::episodes::{self, Before, EpisodePart, Written};
 use crate::journal::exposures::Field;
-use crate::journal::meta::{MAX_REPOSITORY_CHARS, parse_repository};
+use crate::journal::meta::{MAX_REPOSITORY_CHARS, REPOSITORY_PATTERN, parse_repository};
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
@@ -44,13 +44,11 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct EpisodeTurn {
     /// `user` or `assistant`; other roles (`tool`, `system`) are dropped unread.
-    #[schemars(length(max = 20))]
     pub role: String,
     /// What was said.
     pub text: String,
     /// `message` (default); `tool_call`, `tool_output` and `reasoning` are dropped unread.
     #[serde(default)]
-    #[schemars(length(max = 20))]
     pub kind: Option<String>,
     /// A turn the person marked private: dropped unread.
     #[serde(default)]
@@ -76,14 +74,14 @@ pub struct PostEpisode {
     /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
     /// Posting the same turns of an episode again changes nothing; posting it grown updates
     /// its entries.
-    #[schemars(length(max = MAX_EPISODE_ID_CHARS))]
+    #[schemars(length(max = MAX_EPISODE_ID_CHARS), regex(pattern = "^[ \\t\\n\\r]*[A-Za-z0-9._:-]+[ \\t\\n\\r]*$"))]
     pub episode_id: String,
     /// The harness: `claude-code`, `codex`, …
-    #[schemars(length(max = MAX_HARNESS_CHARS))]
+    #[schemars(length(max = MAX_HARNESS_CHARS), regex(pattern = "^[ \\t\\n\\r]*[A-Za-z0-9._-]+[ \\t\\n\\r]*$"))]
     pub harness: String,
     /// The project or repository, if any.
     #[serde(default)]
-    #[schemars(length(max = MAX_REPOSITORY_CHARS))]
+    #[schemars(length(max = MAX_REPOSITORY_CHARS), regex(pattern = REPOSITORY_PATTERN))]
     pub project: Option<String>,
     /// When the conversation started (RFC 3339).
     #[schemars(length(max = 40))]
@@ -154,7 +152,7 @@ impl PostEpisode {
     fn check(&self) -> Result<Checked> {
         let id = self.episode_id.trim();
         if id.is_empty()
-            || id.len() > MAX_EPISODE_ID_CHARS
+            || self.episode_id.len() > MAX_EPISODE_ID_CHARS
             || !id
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
@@ -165,7 +163,7 @@ impl PostEpisode {
         }
         let harness = self.harness.trim();
         if harness.is_empty()
-            || harness.len() > MAX_HARNESS_CHARS
+            || self.harness.len() > MAX_HARNESS_CHARS
             || !harness
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))

@@ -13,8 +13,8 @@ use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
 use crate::journal::loops;
 use crate::journal::loops::MAX_RESOLVED;
 use crate::journal::meta::{
-    MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN, filter_text,
-    parse_repository, parse_text,
+    LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN,
+    SINCE_PATTERN, TEXT_PATTERN, TIME_PATTERN, filter_text, parse_repository, parse_text,
 };
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Session, sessions, window};
@@ -58,7 +58,7 @@ pub struct StartSession {
     /// credentials in it are scrubbed). Optional, but give it: the next conversation's brief and
     /// the journal show sessions by their goal.
     #[serde(default)]
-    #[schemars(length(max = MAX_TEXT_CHARS))]
+    #[schemars(length(max = MAX_TEXT_CHARS), regex(pattern = TEXT_PATTERN))]
     pub goal: Option<String>,
     /// The organization the work is for (`org_…`), if any; must be one the account belongs to.
     #[serde(default)]
@@ -121,21 +121,30 @@ pub struct EndSession {
     /// credentials in it are scrubbed). Optional, but give it: a session with a goal and an
     /// outcome is a hand-off the next conversation always sees.
     #[serde(default)]
-    #[schemars(length(max = MAX_TEXT_CHARS))]
+    #[schemars(length(max = MAX_TEXT_CHARS), regex(pattern = TEXT_PATTERN))]
     pub outcome: Option<String>,
     /// Decisions made in this session, one line each in your own words (at most 20 items of
     /// 300 characters; credentials scrubbed). The next conversation's catch-up brief lists them
     /// ahead of anything a summary derives.
     #[serde(default)]
-    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
+    #[schemars(
+        length(max = MAX_ITEMS),
+        inner(length(max = MAX_ITEM_CHARS), regex(pattern = LINE_PATTERN))
+    )]
     pub decisions: Option<Vec<String>>,
     /// Questions left open for the person or the next conversation (same limits).
     #[serde(default)]
-    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
+    #[schemars(
+        length(max = MAX_ITEMS),
+        inner(length(max = MAX_ITEM_CHARS), regex(pattern = LINE_PATTERN))
+    )]
     pub open_questions: Option<Vec<String>>,
     /// What the next conversation should do first (same limits).
     #[serde(default)]
-    #[schemars(length(max = MAX_ITEMS), inner(length(max = MAX_ITEM_CHARS)))]
+    #[schemars(
+        length(max = MAX_ITEMS),
+        inner(length(max = MAX_ITEM_CHARS), regex(pattern = LINE_PATTERN))
+    )]
     pub next_steps: Option<Vec<String>>,
     /// Open loops this session settled (`itm_…`, at most 100), as the brief and the open loops
     /// list them: each is closed in this session, a question as `answered`, a next step as
@@ -210,7 +219,11 @@ impl Op for EndSession {
 pub struct ListSessions {
     /// Only sessions whose assistant name contains this text (case-insensitive).
     #[serde(default)]
-    #[schemars(length(max = MAX_ASSISTANT_CHARS), example = &"Claude")]
+    #[schemars(
+        length(max = MAX_ASSISTANT_CHARS),
+        regex(pattern = LINE_PATTERN),
+        example = &"Claude"
+    )]
     pub assistant: Option<String>,
     /// Only sessions of this API key (`key_…`).
     #[serde(default)]
@@ -222,15 +235,29 @@ pub struct ListSessions {
     pub organization: Option<String>,
     /// Only sessions in this repository.
     #[serde(default)]
-    #[schemars(length(max = MAX_REPOSITORY_CHARS), example = &"acme/web")]
+    #[schemars(
+        length(max = MAX_REPOSITORY_CHARS),
+        regex(pattern = LINE_PATTERN),
+        example = &"acme/web"
+    )]
     pub repo: Option<String>,
     /// Only sessions started at or after this time (RFC 3339).
     #[serde(default)]
-    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-11-10T09:00:00Z")]
+    #[schemars(
+        with = "Option<chrono::DateTime<chrono::Utc>>",
+        length(max = 40),
+        regex(pattern = TIME_PATTERN),
+        example = &"2026-11-10T09:00:00Z"
+    )]
     pub from: Option<String>,
     /// Only sessions started before this time (RFC 3339).
     #[serde(default)]
-    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-11-11T09:00:00Z")]
+    #[schemars(
+        with = "Option<chrono::DateTime<chrono::Utc>>",
+        length(max = 40),
+        regex(pattern = TIME_PATTERN),
+        example = &"2026-11-11T09:00:00Z"
+    )]
     pub to: Option<String>,
     /// How many sessions to return, from 1 to 100 (default 20).
     #[serde(default)]
@@ -285,7 +312,7 @@ impl Op for ListSessions {
             to: parse_time("to", self.to.as_deref())?,
         };
         let limit = limit(self.limit, 20, MAX_SESSIONS_PAGE)?;
-        let cursor = cursor(self.cursor.as_deref())?;
+        let cursor = cursor(super::cursor_given(&self.cursor))?;
         let page = reads::list_sessions(op.tx(), &filter, limit, cursor).await?;
         op.results(
             page.items.iter().map(|s| s.id.to_string()),
@@ -340,7 +367,7 @@ impl Op for GetSession {
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionDetail> {
         let id = named(&self.session)?;
         let limit = limit(self.limit, 100, MAX_ACTIONS_PAGE)?;
-        let cursor = cursor(self.cursor.as_deref())?;
+        let cursor = cursor(super::cursor_given(&self.cursor))?;
         let session = reads::session(op.tx(), id).await?;
         let page =
             reads::actions(op.tx(), &session, limit, cursor, self.writes == Some(true)).await?;
@@ -388,7 +415,11 @@ pub struct ReadCatchUp {
     /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
     /// (`ses_…`; then: since that session started). Default: the last 7 days.
     #[serde(default)]
-    #[schemars(length(max = 40), example = &"2026-11-10T09:00:00Z")]
+    #[schemars(
+        length(max = 40),
+        regex(pattern = SINCE_PATTERN),
+        example = &"2026-11-10T09:00:00Z"
+    )]
     pub since: Option<String>,
 }
 crate::openapi_params!(ReadCatchUp);

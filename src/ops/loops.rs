@@ -61,9 +61,7 @@ impl Op for ListLoops {
     async fn run(self, op: &mut Operation, _: &Services) -> Result<LoopList> {
         let filter = StateFilter::parse(self.state.as_deref()).map_err(Error::BadRequest)?;
         let limit = limit(self.limit, 20, MAX_LOOPS_PAGE)?;
-        let cursor = self
-            .cursor
-            .as_deref()
+        let cursor = super::cursor_given(&self.cursor)
             .map(LoopCursor::decode)
             .transpose()
             .map_err(Error::BadRequest)?;

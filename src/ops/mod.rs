@@ -259,6 +259,11 @@ pub(crate) fn limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64> {
     }
 }
 
+/// A page's `cursor` as given: a blank one is none (the first page), as a blank filter is.
+pub(crate) fn cursor_given(cursor: &Option<String>) -> Option<&str> {
+    cursor.as_deref().filter(|c| !c.trim().is_empty())
+}
+
 /// The id an input names (a path's, an argument's), as the journal keeps it.
 pub(crate) fn target_of<T: crate::ids::TypedId + std::fmt::Display>(text: &str) -> Target {
     target(&T::arg(text))

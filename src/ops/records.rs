@@ -88,7 +88,10 @@ pub struct ListEntries {
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     #[serde(default)]
-    #[schemars(with = "Option<EntryId>")]
+    #[schemars(
+        length(max = 31),
+        regex(pattern = "^(ent_[0-7][0-9A-HJKMNP-TV-Z]{25})?$")
+    )]
     pub cursor: Option<String>,
 }
 crate::openapi_params!(ListEntries);
@@ -119,7 +122,8 @@ impl Op for ListEntries {
     async fn run(self, op: &mut Operation, _: &Services) -> Result<EntryList> {
         let limit = limit(self.limit, 50, records::MAX_PAGE)?;
         let record = open(op, &self.record).await?;
-        let page = records::entries(op.tx(), &record, limit, self.cursor.as_deref()).await?;
+        let page =
+            records::entries(op.tx(), &record, limit, super::cursor_given(&self.cursor)).await?;
         op.results(
             page.entries.iter().map(|e| e.id.to_string()),
             Some(page.entries.len()),
@@ -141,7 +145,7 @@ pub struct AppendEntry {
     pub record: String,
     /// The line to put on record: one line of text, 1 to 4,000 characters, no control
     /// characters; credentials in it are scrubbed.
-    #[schemars(length(min = 1, max = MAX_LINE_CHARS))]
+    #[schemars(length(min = 1, max = MAX_LINE_CHARS), regex(pattern = records::LINE_PATTERN))]
     pub line: String,
 }
 crate::openapi_schema!(AppendEntry => "AppendRequest");

@@ -5,7 +5,9 @@ use super::{Op, Operation, Services, limit, parse_time};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{OrganizationId, TypedId};
-use crate::journal::meta::{MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, filter_text};
+use crate::journal::meta::{
+    LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, TIME_PATTERN, filter_text,
+};
 use crate::journal::search::{self, SearchFilter, SearchHit};
 use crate::operation::{Effect, JournalUse, Spec};
 use chrono::{DateTime, Duration, Utc};
@@ -23,11 +25,20 @@ pub const MAX_HITS: i64 = 50;
 pub struct SearchJournal {
     /// The words to find (web search syntax: words, `"a phrase"`, `or`, `-word`); at most 200
     /// characters, with at least one word to find (not only `-excluded` or common words).
-    #[schemars(with = "String", length(max = MAX_QUERY_CHARS), example = &"login redirect")]
+    #[schemars(
+        with = "String",
+        length(max = MAX_QUERY_CHARS),
+        regex(pattern = LINE_PATTERN),
+        example = &"login redirect"
+    )]
     pub q: Option<String>,
     /// Only matches in this repository.
     #[serde(default)]
-    #[schemars(length(max = MAX_REPOSITORY_CHARS), example = &"acme/web")]
+    #[schemars(
+        length(max = MAX_REPOSITORY_CHARS),
+        regex(pattern = LINE_PATTERN),
+        example = &"acme/web"
+    )]
     pub repo: Option<String>,
     /// Only matches in sessions for this organization (`org_…`).
     #[serde(default)]
@@ -35,15 +46,29 @@ pub struct SearchJournal {
     pub organization: Option<String>,
     /// Only matches in sessions whose assistant name contains this text (case-insensitive).
     #[serde(default)]
-    #[schemars(length(max = MAX_ASSISTANT_CHARS), example = &"Claude")]
+    #[schemars(
+        length(max = MAX_ASSISTANT_CHARS),
+        regex(pattern = LINE_PATTERN),
+        example = &"Claude"
+    )]
     pub assistant: Option<String>,
     /// Only matches at or after this time (RFC 3339); default a year ago.
     #[serde(default)]
-    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-01-01T00:00:00Z")]
+    #[schemars(
+        with = "Option<chrono::DateTime<chrono::Utc>>",
+        length(max = 40),
+        regex(pattern = TIME_PATTERN),
+        example = &"2026-01-01T00:00:00Z"
+    )]
     pub from: Option<String>,
     /// Only matches before this time (RFC 3339).
     #[serde(default)]
-    #[schemars(with = "Option<chrono::DateTime<chrono::Utc>>", length(max = 40), example = &"2026-12-01T00:00:00Z")]
+    #[schemars(
+        with = "Option<chrono::DateTime<chrono::Utc>>",
+        length(max = 40),
+        regex(pattern = TIME_PATTERN),
+        example = &"2026-12-01T00:00:00Z"
+    )]
     pub to: Option<String>,
     /// How many matches to return, from 1 to 50 (default 20).
     #[serde(default)]

@@ -19,6 +19,7 @@ pub const MIN_EXPIRES_IN: i64 = 60;
 pub struct MintToken {
     /// Scopes for the token; each must be held by the key. Default: all of the key's scopes.
     #[serde(default)]
+    #[schemars(length(min = 1), inner(regex(pattern = crate::scopes::Scope::PATTERN)))]
     pub scopes: Option<Vec<String>>,
     /// Lifetime in seconds, from 60 up to the server's maximum (default: the maximum).
     #[serde(default)]

@@ -311,7 +311,7 @@ impl Op for ListDeliveries {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DeliveryList> {
         let id = named::<WebhookId>(&self.webhook)?;
-        let (limit, cursor) = deliveries::page_args(self.limit, self.cursor.as_deref())?;
+        let (limit, cursor) = deliveries::page_args(self.limit, super::cursor_given(&self.cursor))?;
         let page = deliveries::list(op.tx(), id, limit, cursor).await?;
         op.results(
             page.deliveries.iter().map(|d| d.id.to_string()),

@@ -13,6 +13,10 @@ use uuid::Uuid;
 
 pub const MAX_LINE_CHARS: usize = 4000;
 pub const MAX_PAGE: i64 = 200;
+/// What [`parse_line`] accepts, as input schemas state it: one line with something besides
+/// spaces, no control character.
+pub const LINE_PATTERN: &str =
+    "^\\s*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$";
 
 /// A Record: an append-only log of lines put on record, one per account and one per
 /// organization.

@@ -880,3 +880,106 @@ async fn mcp_bodies_are_held_to_the_body_limit() {
         .unwrap();
     assert_eq!(calls, 0);
 }
+
+#[tokio::test]
+async fn a_blank_cursor_is_the_first_page_and_a_bad_one_still_a_400() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let session = app
+        .start_session(&a.token, None, json!({"goal": "Page it"}))
+        .await;
+    let id = session["id"].as_str().unwrap();
+    let record = app.record_of(a.id).await;
+    for path in [
+        "/api/v1/journal/sessions".to_owned(),
+        format!("/api/v1/journal/sessions/{id}"),
+        "/api/v1/journal/loops".to_owned(),
+        format!("/api/v1/records/{record}/entries"),
+    ] {
+        let first: Value = app.get(&a.token, &path).await.json().await.unwrap();
+        let blank = app.get(&a.token, &format!("{path}?cursor=")).await;
+        assert_eq!(blank.status(), 200, "{path}");
+        let blank: Value = blank.json().await.unwrap();
+        let items = |v: &Value| {
+            ["sessions", "actions", "loops", "entries"]
+                .iter()
+                .find_map(|k| v[k].as_array().map(Vec::len))
+        };
+        // The same first page (a session's own page has the call just made besides).
+        let own = usize::from(path.contains("/sessions/"));
+        assert_eq!(
+            items(&blank),
+            items(&first).map(|n| n + own),
+            "{path}: {blank}"
+        );
+        let bad = app.get(&a.token, &format!("{path}?cursor=zzz")).await;
+        assert_eq!(bad.status(), 400, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn mcp_session_end_checks_its_session_once_and_in_its_own_words() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let client = mcp(&app, &a.token).await;
+    let started = tool(&client, "session_start", json!({"goal": "End it twice"})).await;
+    let session = started.structured_content.unwrap()["id"].clone();
+    let ended = tool(
+        &client,
+        "session_end",
+        json!({"session": session, "outcome": "done"}),
+    )
+    .await;
+    assert_ne!(ended.is_error, Some(true), "{ended:?}");
+    // Ending it again is the operation's 409, which names no REST header.
+    let again = tool(&client, "session_end", json!({"session": session})).await;
+    assert_eq!(again.is_error, Some(true));
+    let problem = again.structured_content.unwrap();
+    assert_eq!(problem["status"], 409, "{problem}");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("has ended") && !detail.contains("X-Session-Id"),
+        "{problem}"
+    );
+    // Not a session id: 404 from the operation, as REST's path answers.
+    let bad = tool(&client, "session_end", json!({"session": "ses_nope"})).await;
+    assert_eq!(bad.structured_content.unwrap()["status"], 404);
+    // An unknown argument is refused, naming the ones the tool takes.
+    let unknown = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("session_start")
+                .with_arguments(json!({"gaol": "typo"}).as_object().unwrap().clone()),
+        )
+        .await;
+    let text = format!("{unknown:?}");
+    assert!(text.contains("unknown field `gaol`"), "{text}");
+}
+
+#[tokio::test]
+async fn an_episodes_harness_and_id_are_held_to_their_length_as_sent() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let body = |harness: &str| {
+        json!({
+            "episode_id": "e-1", "harness": harness,
+            "started_at": "2026-11-10T09:00:00Z", "ended_at": "2026-11-10T09:30:00Z",
+            "turns": [{"role": "user", "text": "hi"}], "ended": true,
+        })
+    };
+    // 50 characters as sent, spaces included: the schema's maxLength is the server's.
+    let padded = format!("{:<50}", "claude-code");
+    app.call(Method::POST, "/api/v1/journal/episodes")
+        .token(&a.token)
+        .json(body(&padded))
+        .ok(201)
+        .await;
+    let over = format!("{:<51}", "claude-code");
+    app.call(Method::POST, "/api/v1/journal/episodes")
+        .token(&a.token)
+        .json(body(&over))
+        .problem(400, "bad-request")
+        .await;
+}
