@@ -430,16 +430,17 @@ pub async fn keys_of(tx: &mut TenantTx, sessions: &[Session]) -> Result<ItemKeys
     if ids.is_empty() {
         return Ok(ItemKeys::new());
     }
-    let rows: Vec<(Uuid, String, String)> = sqlx::query_as(
+    let rows = sqlx::query!(
         "SELECT session_id, kind, item_key FROM journal_loop_sources \
          WHERE (account_id, session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))",
+        &accounts,
+        &ids,
     )
-    .bind(&accounts)
-    .bind(&ids)
     .fetch_all(tx.conn())
     .await?;
     let mut keys = ItemKeys::new();
-    for (session, kind, key) in rows {
+    for r in rows {
+        let (session, kind, key) = (r.session_id, r.kind, r.item_key);
         keys.entry(SessionId(session))
             .or_default()
             .insert((LoopKind::from_db(&kind), key));

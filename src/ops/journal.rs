@@ -23,6 +23,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+mod deletions;
+
+pub(super) use deletions::deletion;
+pub use deletions::{DeleteDay, DeleteSession, Deleted};
+
 /// The spec every journal read shares but its names.
 pub(super) const fn read(
     id: &'static str,
@@ -475,97 +480,5 @@ impl Op for ReadMarkdown {
         let (markdown, shown) = window::render(op.tx(), now, max).await?;
         op.results(shown.iter().map(SessionId::to_string), Some(shown.len()));
         Ok(warning + &markdown)
-    }
-}
-
-/// What a deletion removed.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Deleted {
-    /// The sessions deleted, with their calls and summaries; no one can read them any more.
-    pub deleted_sessions: Vec<SessionId>,
-}
-
-pub(super) const fn deletion(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
-    Spec {
-        id,
-        tool: Some(tool),
-        journal: JournalUse::Bookkeeping,
-        scopes: &[Scope::ChatsRead, Scope::ChatsDelete],
-        needs_journal: true,
-        creates: false,
-        title,
-        effect: Effect::Deletes,
-    }
-}
-
-/// Deletes one session's entry on purpose: the session, its calls and its summary (the path's
-/// id over REST, `session_id` over MCP).
-#[derive(Debug, Default, Clone)]
-pub struct DeleteSession {
-    pub session: String,
-}
-
-impl Op for DeleteSession {
-    const SPEC: Spec = deletion(
-        "deleteSession",
-        "journal_delete_session",
-        "Delete a session",
-    );
-    type Output = Deleted;
-
-    fn targets(&self) -> Vec<Target> {
-        vec![target_of::<SessionId>(&self.session)]
-    }
-
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
-        let gone = sessions::delete(op.tx(), named(&self.session)?).await?;
-        op.deleted_sessions(&[gone]);
-        op.results([gone.to_string()], Some(1));
-        op.wrote();
-        Ok(Deleted {
-            deleted_sessions: vec![gone],
-        })
-    }
-}
-
-/// Deletes a whole day on purpose: every session of the account that started on that day
-/// (UTC) and that the caller may delete.
-#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DeleteDay {
-    /// The day whose sessions to delete for good, `YYYY-MM-DD` (UTC).
-    #[schemars(length(max = 10), example = &"2026-11-10")]
-    pub date: String,
-}
-
-impl DeleteDay {
-    fn day(&self) -> std::result::Result<chrono::NaiveDate, String> {
-        crate::journal::meta::parse_day("date", &self.date)
-    }
-}
-
-impl Op for DeleteDay {
-    const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day", "Delete a day");
-    type Output = Deleted;
-
-    fn targets(&self) -> Vec<Target> {
-        match self.day() {
-            Ok(date) => vec![date.to_string().into()],
-            Err(_) => Vec::new(),
-        }
-    }
-
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<Deleted> {
-        let date = self.day().map_err(bad)?;
-        let from = date.and_time(chrono::NaiveTime::MIN).and_utc();
-        let gone =
-            sessions::delete_started_between(op.tx(), from, from + chrono::Duration::days(1))
-                .await?;
-        op.deleted_sessions(&gone);
-        op.results(gone.iter().map(SessionId::to_string), Some(gone.len()));
-        op.wrote();
-        Ok(Deleted {
-            deleted_sessions: gone,
-        })
     }
 }

@@ -56,16 +56,16 @@ fn not_closable(id: ItemId) -> Error {
 /// Of `ids`, those the caller can read in its own account, with their stored state.
 async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, String)>> {
     let ids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
-    let rows: Vec<(Uuid, String)> = sqlx::query_as(
+    let rows = sqlx::query!(
         "SELECT loop_id, state FROM journal_loops \
          WHERE account_id = n8v_account() AND loop_id = ANY ($1)",
+        &ids,
     )
-    .bind(&ids)
     .fetch_all(tx.conn())
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, state)| (ItemId(id), state))
+        .map(|r| (ItemId(r.loop_id), r.state))
         .collect())
 }
 
@@ -93,7 +93,7 @@ pub async fn resolve(
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     // Locked in id order first, as every transaction locks items (migration 0020), then
     // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
-    let closed: Vec<Uuid> = sqlx::query_scalar(
+    let closed: Vec<Uuid> = sqlx::query_scalar!(
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
                             AND state = 'open' \
@@ -104,12 +104,12 @@ pub async fn resolve(
          WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
            AND state = 'open' \
          RETURNING loop_id",
+        &uuids,
+        LoopKind::Question.resolved().as_str(),
+        LoopKind::NextStep.resolved().as_str(),
+        now,
+        session.0,
     )
-    .bind(&uuids)
-    .bind(LoopKind::Question.resolved().as_str())
-    .bind(LoopKind::NextStep.resolved().as_str())
-    .bind(now)
-    .bind(session)
     .fetch_all(tx.conn())
     .await?;
     crate::webhooks::events::loops(tx, EventType::LoopClosed, &closed, now).await?;

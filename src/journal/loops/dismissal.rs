@@ -41,14 +41,14 @@ pub async fn dismiss(tx: &mut TenantTx, id: ItemId, now: DateTime<Utc>) -> Resul
             .with_remedy(Remedy::CloseItem(id)));
     }
     // The insert policy checks again that the caller reads the item.
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO journal_loop_dismissals (account_id, loop_account_id, loop_id, dismissed_at) \
          VALUES (n8v_account(), $1, $2, $3) \
          ON CONFLICT (account_id, loop_account_id, loop_id) DO NOTHING",
+        row.account_id,
+        row.loop_id,
+        now,
     )
-    .bind(row.account_id)
-    .bind(row.loop_id)
-    .bind(now)
     .execute(tx.conn())
     .await?;
     Ok(view(row, now))
