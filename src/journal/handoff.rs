@@ -70,6 +70,11 @@ fn list(
     }
     let mut out: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
+        if item.chars().count() > MAX_ITEM_CHARS {
+            return Err(format!(
+                "{name}[{i}] must be at most {MAX_ITEM_CHARS} characters"
+            ));
+        }
         let item = item.trim();
         if item.is_empty() {
             continue;

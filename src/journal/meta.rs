@@ -16,6 +16,11 @@ pub struct Purpose(Cleaned);
 impl Purpose {
     /// `Ok(None)` for an absent or blank purpose; `Err` says what is wrong with a bad one.
     pub fn parse(raw: Option<&str>) -> Result<Option<Self>, String> {
+        if raw.is_some_and(|r| r.chars().count() > MAX_PURPOSE_CHARS) {
+            return Err(format!(
+                "the purpose must be at most {MAX_PURPOSE_CHARS} characters"
+            ));
+        }
         let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
             return Ok(None);
         };
@@ -51,7 +56,10 @@ pub fn session_arg(raw: Option<&str>) -> Result<Option<SessionId>, String> {
 /// A text filter (the `repo` or `assistant` of a list or a search), trimmed; `None` when
 /// blank. A control character (a NUL, which PostgreSQL text cannot hold, among them) is the
 /// caller's mistake, said here once for every filter: a 400, never a 500.
-pub fn filter_text(name: &str, text: Option<String>) -> Result<Option<String>, String> {
+pub fn filter_text(name: &str, text: Option<String>, max: usize) -> Result<Option<String>, String> {
+    if text.as_ref().is_some_and(|t| t.chars().count() > max) {
+        return Err(format!("{name} must be at most {max} characters"));
+    }
     match text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
         Some(t) if crate::ids::has_control(&t) => Err(format!(
             "{name} must be one line of text without control characters (a NUL, a newline…)"
@@ -73,6 +81,11 @@ pub fn parse_day(name: &str, text: &str) -> Result<chrono::NaiveDate, String> {
 /// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed (and said
 /// which).
 pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, String> {
+    if raw.is_some_and(|r| r.chars().count() > MAX_TEXT_CHARS) {
+        return Err(format!(
+            "{what} must be at most {MAX_TEXT_CHARS} characters"
+        ));
+    }
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
@@ -92,11 +105,12 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, Stri
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
 /// What a one-line text (a hand-off item, a filter) admits, as input schemas state it: no
-/// control character (`char::is_control`, which [`single_line`] and [`filter_text`] refuse).
-pub const LINE_PATTERN: &str = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";
+/// control character (`char::is_control`, which [`single_line`] and [`filter_text`] refuse)
+/// but the white space around it, which the server trims. Every length is counted as sent.
+pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 /// What a text (a goal, an outcome) admits, as input schemas state it: no control character
 /// but a tab or a line break (see [`parse_text`]).
-pub const TEXT_PATTERN: &str = "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$";
+pub const TEXT_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 /// An RFC 3339 time as input schemas state it (a subset of what the server parses: days up to
 /// the 28th, so that every string it describes is a real time).
 pub const TIME_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9])$";
@@ -105,12 +119,18 @@ pub const TIME_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])
 pub const SINCE_PATTERN: &str = "^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9])|ses_[0-7][0-9A-HJKMNP-TV-Z]{25})?$";
 
 /// What [`parse_repository`] accepts, as input schemas state it.
-pub const REPOSITORY_PATTERN: &str = "^[A-Za-z0-9._/:@+-]*$";
+pub const REPOSITORY_PATTERN: &str =
+    "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[A-Za-z0-9._/:@+-]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 
 /// A repository name: one line of letters, digits and `. _ - / : @ +` (e.g. `acme/web` or
 /// `github.com/acme/web`), at most 200 characters. It is rendered into markdown headings for
 /// other readers, so nothing else is accepted.
 pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
+    if raw.is_some_and(|r| r.chars().count() > MAX_REPOSITORY_CHARS) {
+        return Err(format!(
+            "repository must be at most {MAX_REPOSITORY_CHARS} characters"
+        ));
+    }
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };

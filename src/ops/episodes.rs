@@ -74,10 +74,10 @@ pub struct PostEpisode {
     /// The harness's own id for the conversation (letters, digits, `. _ : -`, up to 200).
     /// Posting the same turns of an episode again changes nothing; posting it grown updates
     /// its entries.
-    #[schemars(length(max = MAX_EPISODE_ID_CHARS), regex(pattern = "^[ \\t\\n\\r]*[A-Za-z0-9._:-]+[ \\t\\n\\r]*$"))]
+    #[schemars(length(max = MAX_EPISODE_ID_CHARS), regex(pattern = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[A-Za-z0-9._:-]+[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$"))]
     pub episode_id: String,
     /// The harness: `claude-code`, `codex`, …
-    #[schemars(length(max = MAX_HARNESS_CHARS), regex(pattern = "^[ \\t\\n\\r]*[A-Za-z0-9._-]+[ \\t\\n\\r]*$"))]
+    #[schemars(length(max = MAX_HARNESS_CHARS), regex(pattern = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[A-Za-z0-9._-]+[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$"))]
     pub harness: String,
     /// The project or repository, if any.
     #[serde(default)]

@@ -306,13 +306,14 @@ impl Op for ListSessions {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
         let filter = SessionFilter {
-            assistant: filter_text("assistant", self.assistant).map_err(bad)?,
+            assistant: filter_text("assistant", self.assistant, MAX_ASSISTANT_CHARS)
+                .map_err(bad)?,
             key: filter_id::<KeyId>("key", self.key.as_deref())?,
             organization: filter_id::<OrganizationId>(
                 "organization",
                 self.organization.as_deref(),
             )?,
-            repository: filter_text("repo", self.repo).map_err(bad)?,
+            repository: filter_text("repo", self.repo, MAX_REPOSITORY_CHARS).map_err(bad)?,
             from: parse_time("from", self.from.as_deref())?,
             to: parse_time("to", self.to.as_deref())?,
         };

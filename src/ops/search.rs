@@ -106,6 +106,15 @@ impl Op for SearchJournal {
     type Output = SearchResults;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<SearchResults> {
+        if self
+            .q
+            .as_ref()
+            .is_some_and(|q| q.chars().count() > MAX_QUERY_CHARS)
+        {
+            return Err(Error::BadRequest(format!(
+                "q must be one line of at most {MAX_QUERY_CHARS} characters"
+            )));
+        }
         let query = nonempty(self.q)
             .ok_or_else(|| Error::BadRequest("q must name the words to search for".into()))?;
         if query.chars().count() > MAX_QUERY_CHARS || query.chars().any(char::is_control) {
@@ -126,9 +135,11 @@ impl Op for SearchJournal {
         let to = parse_time("to", self.to.as_deref())?;
         let from = from.unwrap_or_else(|| op.now() - Duration::days(365));
         let filter = SearchFilter {
-            repository: filter_text("repo", self.repo).map_err(Error::BadRequest)?,
+            repository: filter_text("repo", self.repo, MAX_REPOSITORY_CHARS)
+                .map_err(Error::BadRequest)?,
             organization,
-            assistant: filter_text("assistant", self.assistant).map_err(Error::BadRequest)?,
+            assistant: filter_text("assistant", self.assistant, MAX_ASSISTANT_CHARS)
+                .map_err(Error::BadRequest)?,
             from,
             to,
         };

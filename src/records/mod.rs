@@ -15,8 +15,7 @@ pub const MAX_LINE_CHARS: usize = 4000;
 pub const MAX_PAGE: i64 = 200;
 /// What [`parse_line`] accepts, as input schemas state it: one line with something besides
 /// spaces, no control character.
-pub const LINE_PATTERN: &str =
-    "^\\s*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$";
+pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 
 /// A Record: an append-only log of lines put on record, one per account and one per
 /// organization.
@@ -108,8 +107,9 @@ impl From<EntryRow> for Entry {
 
 /// A line as it will be stored: one line of printable text, credentials scrubbed.
 pub fn parse_line(line: &str) -> Result<String> {
+    let sent = line.chars().count();
     let line = line.trim();
-    if line.is_empty() || line.chars().count() > MAX_LINE_CHARS {
+    if line.is_empty() || sent > MAX_LINE_CHARS {
         return Err(Error::BadRequest(format!(
             "line must be 1 to {MAX_LINE_CHARS} characters"
         )));

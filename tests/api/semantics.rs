@@ -983,3 +983,33 @@ async fn an_episodes_harness_and_id_are_held_to_their_length_as_sent() {
         .problem(400, "bad-request")
         .await;
 }
+
+#[tokio::test]
+async fn texts_are_held_to_their_length_as_sent_white_space_included() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let entries = format!("/api/v1/records/{record}/entries");
+    // 4,000 characters as sent: the schema's maxLength, which the server counts the same way.
+    let at_limit = format!("  {}", "x".repeat(3998));
+    app.call(Method::POST, &entries)
+        .token(&a.token)
+        .json(json!({"line": at_limit}))
+        .ok(201)
+        .await;
+    let over = format!("  {}", "x".repeat(3999));
+    app.call(Method::POST, &entries)
+        .token(&a.token)
+        .json(json!({"line": over}))
+        .problem(400, "bad-request")
+        .await;
+    let goal = format!(" {}", "g".repeat(2000));
+    app.call(Method::POST, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .json(json!({"goal": goal}))
+        .problem(400, "bad-request")
+        .await;
+    let filter = format!("/api/v1/journal/sessions?assistant=%20{}", "c".repeat(100));
+    assert_eq!(app.get(&a.token, &filter).await.status(), 400);
+}
