@@ -15,7 +15,7 @@ use serde::Deserialize;
 #[into_params(parameter_in = Query)]
 pub struct FlagQuery {
     /// Show the values that apply to this account (`acc_…`) instead of the global ones.
-    #[param(example = "acc_01KYP3WV40FHEAD8X4A1JH69RE")]
+    #[param(value_type = Option<crate::ids::AccountId>, example = "acc_01KYP3WV40FHEAD8X4A1JH69RE")]
     pub account: Option<String>,
 }
 
@@ -63,6 +63,7 @@ pub struct SetFlag {
     /// On or off.
     pub enabled: bool,
     /// Set an override for this account (`acc_…`) instead of the global value.
+    #[schema(value_type = Option<crate::ids::AccountId>)]
     pub account: Option<String>,
 }
 

@@ -1365,10 +1365,7 @@ export type SessionSummary = {
  * A feature flag's new value.
  */
 export type SetFlag = {
-    /**
-     * Set an override for this account (`acc_…`) instead of the global value.
-     */
-    account?: string | null;
+    account?: AccountId | null;
     /**
      * On or off.
      */
@@ -4042,7 +4039,7 @@ export type ListFeatureFlagsData = {
         /**
          * Show the values that apply to this account (`acc_…`) instead of the global ones.
          */
-        account?: string;
+        account?: AccountId;
     };
     url: '/internal/admin/feature-flags';
 };

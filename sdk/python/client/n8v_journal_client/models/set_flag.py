@@ -19,7 +19,7 @@ class SetFlag:
 
     Attributes:
         enabled (bool): On or off.
-        account (None | str | Unset): Set an override for this account (`acc_…`) instead of the global value.
+        account (None | str | Unset):
     """
 
     enabled: bool

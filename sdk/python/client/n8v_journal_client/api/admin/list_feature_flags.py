@@ -100,7 +100,7 @@ def sync_detailed(
      Each flag's global value, or the value that applies to one account. Operator keys only.
 
     Args:
-        account (str | Unset):
+        account (str | Unset): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,7 +131,7 @@ def sync(
      Each flag's global value, or the value that applies to one account. Operator keys only.
 
     Args:
-        account (str | Unset):
+        account (str | Unset): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +157,7 @@ async def asyncio_detailed(
      Each flag's global value, or the value that applies to one account. Operator keys only.
 
     Args:
-        account (str | Unset):
+        account (str | Unset): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,7 +186,7 @@ async def asyncio(
      Each flag's global value, or the value that applies to one account. Operator keys only.
 
     Args:
-        account (str | Unset):
+        account (str | Unset): `acc_` followed by 26 Crockford base32 characters (a UUIDv7).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
