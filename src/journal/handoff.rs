@@ -3,7 +3,7 @@
 //! assistant first, then those its summary derived (or, before there is one, those its own text
 //! marks), each once.
 
-use super::meta::single_line;
+use super::meta::{at_most, single_line};
 use crate::error::Result;
 use crate::scrub::Found;
 use crate::summarize::marked::{item_key, push_new};
@@ -70,16 +70,13 @@ fn list(
     }
     let mut out: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        if item.chars().count() > MAX_ITEM_CHARS {
-            return Err(format!(
-                "{name}[{i}] must be at most {MAX_ITEM_CHARS} characters"
-            ));
-        }
+        let what = format!("{name}[{i}]");
+        at_most(item, MAX_ITEM_CHARS, &what)?;
         let item = item.trim();
         if item.is_empty() {
             continue;
         }
-        let text = single_line(item, MAX_ITEM_CHARS, &format!("{name}[{i}]"))?;
+        let text = single_line(item, &what)?;
         if push_new(&mut out, &text.text) {
             found.extend(text.found);
         }

@@ -16,15 +16,11 @@ pub struct Purpose(Cleaned);
 impl Purpose {
     /// `Ok(None)` for an absent or blank purpose; `Err` says what is wrong with a bad one.
     pub fn parse(raw: Option<&str>) -> Result<Option<Self>, String> {
-        if raw.is_some_and(|r| r.chars().count() > MAX_PURPOSE_CHARS) {
-            return Err(format!(
-                "the purpose must be at most {MAX_PURPOSE_CHARS} characters"
-            ));
-        }
+        at_most(raw.unwrap_or_default(), MAX_PURPOSE_CHARS, "the purpose")?;
         let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
             return Ok(None);
         };
-        let text = single_line(raw, MAX_PURPOSE_CHARS, "the purpose")?;
+        let text = single_line(raw, "the purpose")?;
         Ok(Some(Purpose(text)))
     }
 
@@ -57,9 +53,7 @@ pub fn session_arg(raw: Option<&str>) -> Result<Option<SessionId>, String> {
 /// blank. A control character (a NUL, which PostgreSQL text cannot hold, among them) is the
 /// caller's mistake, said here once for every filter: a 400, never a 500.
 pub fn filter_text(name: &str, text: Option<String>, max: usize) -> Result<Option<String>, String> {
-    if text.as_ref().is_some_and(|t| t.chars().count() > max) {
-        return Err(format!("{name} must be at most {max} characters"));
-    }
+    at_most(text.as_deref().unwrap_or_default(), max, name)?;
     match text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
         Some(t) if crate::ids::has_control(&t) => Err(format!(
             "{name} must be one line of text without control characters (a NUL, a newline…)"
@@ -81,19 +75,10 @@ pub fn parse_day(name: &str, text: &str) -> Result<chrono::NaiveDate, String> {
 /// A goal or outcome: up to 2,000 characters, newlines allowed, credentials scrubbed (and said
 /// which).
 pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, String> {
-    if raw.is_some_and(|r| r.chars().count() > MAX_TEXT_CHARS) {
-        return Err(format!(
-            "{what} must be at most {MAX_TEXT_CHARS} characters"
-        ));
-    }
+    at_most(raw.unwrap_or_default(), MAX_TEXT_CHARS, what)?;
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
-    if raw.chars().count() > MAX_TEXT_CHARS {
-        return Err(format!(
-            "{what} must be at most {MAX_TEXT_CHARS} characters"
-        ));
-    }
     if raw
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
@@ -126,19 +111,10 @@ pub const REPOSITORY_PATTERN: &str =
 /// `github.com/acme/web`), at most 200 characters. It is rendered into markdown headings for
 /// other readers, so nothing else is accepted.
 pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
-    if raw.is_some_and(|r| r.chars().count() > MAX_REPOSITORY_CHARS) {
-        return Err(format!(
-            "repository must be at most {MAX_REPOSITORY_CHARS} characters"
-        ));
-    }
+    at_most(raw.unwrap_or_default(), MAX_REPOSITORY_CHARS, "repository")?;
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
-    if raw.chars().count() > MAX_REPOSITORY_CHARS {
-        return Err(format!(
-            "repository must be at most {MAX_REPOSITORY_CHARS} characters"
-        ));
-    }
     if !raw
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "._-/:@+".contains(c))
@@ -150,10 +126,18 @@ pub fn parse_repository(raw: Option<&str>) -> Result<Option<String>, String> {
     Ok(Some(scrub(raw).into_owned()))
 }
 
-pub(crate) fn single_line(raw: &str, max: usize, what: &str) -> Result<Cleaned, String> {
-    if raw.chars().count() > max {
+/// A text as sent is at most `max` characters, white space included: the length every input
+/// schema states (`maxLength`), counted the same way before anything is trimmed.
+pub(crate) fn at_most(sent: &str, max: usize, what: &str) -> Result<(), String> {
+    if sent.chars().count() > max {
         return Err(format!("{what} must be at most {max} characters"));
     }
+    Ok(())
+}
+
+/// One line of text (trimmed by the caller, its length checked as sent with [`at_most`]),
+/// scrubbed.
+pub(crate) fn single_line(raw: &str, what: &str) -> Result<Cleaned, String> {
     if raw.chars().any(char::is_control) {
         return Err(format!(
             "{what} must be one line without control characters"

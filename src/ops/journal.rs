@@ -285,7 +285,7 @@ pub struct SessionList {
 }
 
 /// A filter naming an id: 400 when it is not one (a filter is not a target).
-fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
+pub(super) fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
     text.filter(|t| !t.is_empty())
         .map(|t| {
             T::parse(t).ok_or_else(|| {

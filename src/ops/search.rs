@@ -4,7 +4,7 @@
 use super::{Op, Operation, Services, limit, parse_time};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::ids::{OrganizationId, TypedId};
+use crate::ids::OrganizationId;
 use crate::journal::meta::{
     LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, TIME_PATTERN, filter_text,
 };
@@ -117,20 +117,15 @@ impl Op for SearchJournal {
         }
         let query = nonempty(self.q)
             .ok_or_else(|| Error::BadRequest("q must name the words to search for".into()))?;
-        if query.chars().count() > MAX_QUERY_CHARS || query.chars().any(char::is_control) {
+        if query.chars().any(char::is_control) {
             return Err(Error::BadRequest(format!(
                 "q must be one line of at most {MAX_QUERY_CHARS} characters"
             )));
         }
-        let organization = match nonempty(self.organization) {
-            None => None,
-            Some(text) => Some(OrganizationId::parse(&text).ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "organization {:?} is not an organization id (org_…)",
-                    crate::ids::shown(&text)
-                ))
-            })?),
-        };
+        let organization = super::journal::filter_id::<OrganizationId>(
+            "organization",
+            nonempty(self.organization).as_deref(),
+        )?;
         let from = parse_time("from", self.from.as_deref())?;
         let to = parse_time("to", self.to.as_deref())?;
         let from = from.unwrap_or_else(|| op.now() - Duration::days(365));
