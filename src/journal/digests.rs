@@ -40,21 +40,17 @@ pub struct Digest {
     pub created_at: DateTime<Utc>,
 }
 
-/// The digest columns, as [`DigestRow`] reads them (for the statements built at run time).
-pub(crate) const DIGEST_COLUMNS: &str = "digest_id, period, period_start, period_end, \
-    session_count, summary, model, cost_usd, created_at";
-
-#[derive(sqlx::FromRow)]
+/// A stored digest, as the statements read it (here and in the export's pages).
 pub(crate) struct DigestRow {
-    digest_id: Uuid,
-    period: String,
-    period_start: NaiveDate,
-    period_end: NaiveDate,
-    session_count: i32,
-    summary: serde_json::Value,
-    model: String,
-    cost_usd: rust_decimal::Decimal,
-    created_at: DateTime<Utc>,
+    pub(crate) digest_id: Uuid,
+    pub(crate) period: String,
+    pub(crate) period_start: NaiveDate,
+    pub(crate) period_end: NaiveDate,
+    pub(crate) session_count: i32,
+    pub(crate) summary: serde_json::Value,
+    pub(crate) model: String,
+    pub(crate) cost_usd: rust_decimal::Decimal,
+    pub(crate) created_at: DateTime<Utc>,
 }
 
 impl From<DigestRow> for Digest {

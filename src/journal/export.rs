@@ -7,10 +7,10 @@
 //! tenant transaction and name the same sessions the list names (`visible_sessions`, without
 //! the sessions that only read the journal); a call or summary is exported with its session.
 
-use super::digests::{DIGEST_COLUMNS, Digest, DigestRow};
+use super::digests::Digest;
 use super::loops::{self, Loop};
 use super::session_reads;
-use super::views::{CALL_COLUMNS, Call, CallRow, OWNED_ORGANIZATIONS, Session, visible_sessions};
+use super::views::{Call, Session};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::Result;
 use crate::ids::{AccountId, SessionId};
@@ -22,6 +22,7 @@ use std::collections::VecDeque;
 use uuid::Uuid;
 
 mod markdown;
+mod pages;
 
 /// Rows one statement reads, per kind.
 pub const PAGE: i64 = 500;
@@ -100,33 +101,6 @@ pub struct SessionSummary {
     pub at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
-struct SummaryRow {
-    session_id: Uuid,
-    summary: serde_json::Value,
-    summary_model: Option<String>,
-    summary_cost_usd: Option<rust_decimal::Decimal>,
-    summary_input_tokens: Option<i64>,
-    summary_output_tokens: Option<i64>,
-    summary_note: Option<String>,
-    stored_at: DateTime<Utc>,
-}
-
-impl From<SummaryRow> for SessionSummary {
-    fn from(r: SummaryRow) -> Self {
-        SessionSummary {
-            session_id: SessionId(r.session_id),
-            summary: serde_json::from_value(r.summary).unwrap_or_default(),
-            model: r.summary_model,
-            cost_usd: r.summary_cost_usd.map(|c| c.normalize().to_string()),
-            input_tokens: r.summary_input_tokens,
-            output_tokens: r.summary_output_tokens,
-            note: r.summary_note,
-            at: r.stored_at,
-        }
-    }
-}
-
 impl ExportItem {
     /// Where the item sits in the export: its time, its kind, its id. Within a kind this is
     /// the order its statement reads in (time, id), so the last key read is the next cursor.
@@ -139,58 +113,6 @@ impl ExportItem {
             ExportItem::Loop(l) => (l.created_at, 4, l.id.0),
         }
     }
-}
-
-/// The calls of those sessions, oldest first, after `($1, $2)`, `$3` of them: the account's
-/// own from its time index, then those of the organizations it owns from their sessions.
-/// The own session's check is a scalar subquery, not `EXISTS`: the planner turned `EXISTS` into
-/// a join over every session and sorted all the calls left for each page (220 ms a page half
-/// way through the caps account, 38 s in all); this way the time index is read in order and
-/// stops at the page (an invisible session gives NULL, which keeps the call out).
-pub fn calls_sql() -> String {
-    let after = "c.created_at >= $1 AND (c.created_at, c.call_id) > ($1, $2)";
-    let order = "ORDER BY created_at, call_id LIMIT $3";
-    format!(
-        "SELECT {CALL_COLUMNS} FROM (\
-           (SELECT c.* FROM journal_calls c WHERE c.account_id = n8v_account() AND {after} \
-              AND NOT (SELECT s.journal_only FROM journal_sessions s \
-                       WHERE s.account_id = c.account_id AND s.session_id = c.session_id) \
-            ORDER BY c.created_at, c.call_id LIMIT $3) \
-           UNION ALL \
-           (SELECT c.* FROM journal_sessions s JOIN journal_calls c \
-              ON c.account_id = s.account_id AND c.session_id = s.session_id \
-            WHERE s.account_id <> n8v_account() AND s.organization_id = ANY ({OWNED_ORGANIZATIONS}) \
-              AND NOT s.journal_only AND {after} \
-            ORDER BY c.created_at, c.call_id LIMIT $3)\
-         ) journal_calls {order}"
-    )
-}
-
-/// The stored summaries of those sessions, in the order they were stored, after `($1, $2)`,
-/// `$3` of them. The time is the ledger's for the snapshot the summary describes; an episode's
-/// summary has none (it came with the session) and takes the session's end.
-pub fn summaries_sql() -> String {
-    let from = visible_sessions(
-        "journal_sessions",
-        "NOT journal_only AND summary IS NOT NULL",
-        None,
-    );
-    format!(
-        "SELECT * FROM (SELECT s.session_id, s.summary, s.summary_model, s.summary_cost_usd, \
-                s.summary_input_tokens, s.summary_output_tokens, s.summary_note, \
-                COALESCE(l.created_at, s.ended_at, s.started_at) AS stored_at \
-           FROM {from} s LEFT JOIN session_summaries l ON l.account_id = s.account_id \
-                AND l.session_id = s.session_id AND l.snapshot = s.summary_snapshot) t \
-         WHERE (stored_at, session_id) > ($1, $2) ORDER BY stored_at, session_id LIMIT $3"
-    )
-}
-
-/// The digests the caller may read, in the order they were made, after `($1, $2)`.
-pub fn digests_sql() -> String {
-    format!(
-        "SELECT {DIGEST_COLUMNS} FROM journal_digests WHERE (created_at, digest_id) > ($1, $2) \
-         ORDER BY created_at, digest_id LIMIT $3"
-    )
 }
 
 #[derive(Clone, Copy)]
@@ -220,18 +142,6 @@ fn start() -> DateTime<Utc> {
         .and_utc()
 }
 
-async fn rows<R>(tx: &mut TenantTx, sql: String, after: (DateTime<Utc>, Uuid)) -> Result<Vec<R>>
-where
-    R: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
-{
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(after.0)
-        .bind(after.1)
-        .bind(PAGE)
-        .fetch_all(tx.conn())
-        .await?)
-}
-
 impl Source {
     fn new(kind: Kind, now: DateTime<Utc>) -> Self {
         Self {
@@ -255,20 +165,20 @@ impl Source {
                 .into_iter()
                 .map(|s| ExportItem::Session(Box::new(s)))
                 .collect(),
-            Kind::Call => rows::<CallRow>(tx, calls_sql(), after)
+            Kind::Call => pages::calls(tx, after, PAGE)
                 .await?
                 .into_iter()
-                .map(|r| ExportItem::Call(r.into()))
+                .map(ExportItem::Call)
                 .collect(),
-            Kind::Summary => rows::<SummaryRow>(tx, summaries_sql(), after)
+            Kind::Summary => pages::summaries(tx, after, PAGE)
                 .await?
                 .into_iter()
-                .map(|r| ExportItem::Summary(r.into()))
+                .map(ExportItem::Summary)
                 .collect(),
-            Kind::Digest => rows::<DigestRow>(tx, digests_sql(), after)
+            Kind::Digest => pages::digests(tx, after, PAGE)
                 .await?
                 .into_iter()
-                .map(|r| ExportItem::Digest(r.into()))
+                .map(ExportItem::Digest)
                 .collect(),
             Kind::Loop => loops::export_page(tx, after, PAGE, self.now)
                 .await?

@@ -30,7 +30,7 @@
 //!   does not close a member's item, but may dismiss it from its own view ([`dismissal`]).
 
 use super::handoff::{Carried, Line};
-use super::views::{OWNED_ORGANIZATIONS, Session};
+use super::views::Session;
 use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::Result;
@@ -45,9 +45,12 @@ mod closing;
 pub mod dismissal;
 mod markdown;
 mod opening;
+mod rows;
 pub use closing::{close, resolve};
 pub use markdown::markdown;
 pub use opening::open_from_closed;
+use rows::LoopRow;
+pub use rows::{carried, export_page};
 
 /// Days an item stays open before it reads as stale.
 pub const STALE_DAYS: i64 = 90;
@@ -202,28 +205,6 @@ pub struct Loop {
     pub written_by: Option<AccountId>,
 }
 
-#[derive(sqlx::FromRow)]
-struct LoopRow {
-    account_id: Uuid,
-    own: bool,
-    loop_id: Uuid,
-    kind: String,
-    text: String,
-    state: String,
-    session_id: Uuid,
-    stated: bool,
-    created_at: DateTime<Utc>,
-    closed_at: Option<DateTime<Utc>>,
-    closed_session_id: Option<Uuid>,
-}
-
-/// The columns of a `journal_loops` row in scope; the closing session only when the reader
-/// can read it (the subquery runs under the sessions' policies).
-const LOOP_COLUMNS: &str = "account_id, account_id = n8v_account() AS own, loop_id, kind, text, state, session_id, stated, created_at, \
-    closed_at, (SELECT s.session_id FROM journal_sessions s \
-     WHERE s.account_id = journal_loops.account_id \
-       AND s.session_id = journal_loops.closed_session_id) AS closed_session_id";
-
 /// The item as read at `now`: its stale state and age are derived here.
 fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
     let open = r.state == "open";
@@ -257,30 +238,6 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
 
 fn stale_after() -> Duration {
     Duration::days(STALE_DAYS)
-}
-
-/// The items a caller may see, as a FROM item to name `journal_loops`, each branch cut to
-/// `order` (e.g. `"created_at DESC, loop_id LIMIT $3"`): the account's own that meet `own`
-/// through its index, then members' items of organizations it owns that meet `others` through
-/// their sessions (as `views::visible_sessions` splits the sessions; the policies still decide),
-/// less those the reader dismissed (`dismissal`).
-fn visible_loops(own: &str, others: &str, order: &str) -> String {
-    let others = format!("{others} AND {}", dismissal::NOT_DISMISSED);
-    readable_loops(own, &others, order)
-}
-
-/// [`visible_loops`], dismissed items included.
-fn readable_loops(own: &str, others: &str, order: &str) -> String {
-    format!(
-        "((SELECT * FROM journal_loops WHERE account_id = n8v_account() AND {own} \
-           ORDER BY {order}) \
-         UNION ALL \
-         (SELECT * FROM journal_loops WHERE account_id <> n8v_account() AND {others} \
-            AND (account_id, session_id) IN (SELECT s.account_id, s.session_id \
-                 FROM journal_sessions s WHERE s.account_id <> n8v_account() \
-                   AND s.organization_id = ANY ({OWNED_ORGANIZATIONS})) \
-           ORDER BY {order})) journal_loops"
-    )
 }
 
 /// Where a page of the list starts: the reader's own items come first, then the others', each
@@ -328,7 +285,7 @@ pub async fn list(
     cursor: Option<LoopCursor>,
     now: DateTime<Utc>,
 ) -> Result<super::reads::Page<Loop>> {
-    let rows = read(tx, filter.condition(), None, cursor, limit + 1, now).await?;
+    let rows = rows::list_page(tx, filter.condition(), cursor, limit + 1, now).await?;
     Ok(super::reads::paginate(rows, limit, |l: &Loop| {
         LoopCursor {
             others: !l.own,
@@ -339,83 +296,6 @@ pub async fn list(
         }
         .encode()
     }))
-}
-
-/// The items of `kind` still open and not stale, the reader's own first, each newest first, at
-/// most [`MAX_CARRIED`]: what the brief and `/journal.md` carry, whatever their window. Own
-/// items first, so however many items members write, the reader's own stay in.
-#[tracing::instrument(skip_all, err)]
-pub async fn carried(tx: &mut TenantTx, kind: LoopKind, now: DateTime<Utc>) -> Result<Vec<Loop>> {
-    let fresh = "state = 'open' AND created_at > $4";
-    read(tx, Some(fresh), Some(kind), None, MAX_CARRIED, now).await
-}
-
-async fn read(
-    tx: &mut TenantTx,
-    state: Option<&str>,
-    kind: Option<LoopKind>,
-    cursor: Option<LoopCursor>,
-    limit: i64,
-    now: DateTime<Utc>,
-) -> Result<Vec<Loop>> {
-    let after = "(created_at < $1 OR (created_at = $1 AND loop_id > $2))";
-    let branch = |after_cursor: bool, skip: bool| {
-        super::views::conditions(
-            &[if skip { "FALSE" } else { "TRUE" }],
-            &[
-                (state.is_some(), state.unwrap_or_default()),
-                (kind.is_some(), "kind = $5"),
-                (after_cursor, after),
-            ],
-        )
-    };
-    // A cursor among the others' items: the own items were all read already.
-    let in_others = cursor.is_some_and(|c| c.others);
-    let own = branch(cursor.is_some() && !in_others, in_others);
-    let others = branch(in_others, false);
-    let order = "created_at DESC, loop_id LIMIT $3";
-    let sql = format!(
-        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY own DESC, {order}",
-        visible_loops(&own, &others, order)
-    );
-    let rows: Vec<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(cursor.map(|c| c.at.at))
-        .bind(cursor.map(|c| c.at.id))
-        .bind(limit)
-        .bind(now - stale_after())
-        .bind(kind.map(LoopKind::as_str))
-        .fetch_all(tx.conn())
-        .await?;
-    Ok(rows.into_iter().map(|r| view(r, now)).collect())
-}
-
-/// The items the caller can read, oldest first (items opened together in the order they were
-/// stated), after `($1, $2)`, `$3` of them: the export's rows (`journal::export`).
-/// (The index is read backwards, in time order; PostgreSQL's incremental sort puts the few
-/// items of one time in id order.)
-pub fn export_sql() -> String {
-    let order = "created_at, loop_id LIMIT $3";
-    let after = "(created_at, loop_id) > ($1, $2)";
-    format!(
-        "SELECT {LOOP_COLUMNS} FROM {} ORDER BY {order}",
-        visible_loops(after, after, order)
-    )
-}
-
-/// Rows of [`export_sql`] as items, read at `now`.
-pub async fn export_page(
-    tx: &mut TenantTx,
-    after: (DateTime<Utc>, Uuid),
-    limit: i64,
-    now: DateTime<Utc>,
-) -> Result<Vec<Loop>> {
-    let rows: Vec<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(export_sql()))
-        .bind(after.0)
-        .bind(after.1)
-        .bind(limit)
-        .fetch_all(tx.conn())
-        .await?;
-    Ok(rows.into_iter().map(|r| view(r, now)).collect())
 }
 
 /// What a session's items are, by kind and [`item_key`]: the lines of the session the brief

@@ -230,7 +230,6 @@ pub struct Call {
     pub audit_url: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
 pub(crate) struct CallRow {
     pub call_id: Uuid,
     pub session_id: Uuid,
@@ -249,10 +248,6 @@ pub(crate) struct CallRow {
     pub organization_id: Option<Uuid>,
     pub created_at: DateTime<Utc>,
 }
-
-pub(crate) const CALL_COLUMNS: &str = "call_id, session_id, operation, purpose, target_ids, status, \
-    ok, input_shape, result_ids, result_count, wrote, journal_read, duration_ms, audit_id, \
-    organization_id, created_at";
 
 impl From<CallRow> for Call {
     fn from(r: CallRow) -> Self {

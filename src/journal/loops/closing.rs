@@ -1,7 +1,8 @@
 //! Closing items: one by its id (`POST /api/v1/journal/loops/{id}/close`), or those a
 //! session's end names as resolved.
 
-use super::{Closing, LOOP_COLUMNS, Loop, LoopKind, LoopRow, view};
+use super::rows::{LoopRow, loop_rows};
+use super::{Closing, Loop, LoopKind, view};
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{ItemId, SessionId};
@@ -20,15 +21,17 @@ pub async fn close(
     session: SessionId,
     now: DateTime<Utc>,
 ) -> Result<Loop> {
-    let closed: Option<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE journal_loops SET state = $2, closed_at = $3, closed_session_id = $4 \
-         WHERE account_id = n8v_account() AND loop_id = $1 AND state = 'open' \
-         RETURNING {LOOP_COLUMNS}"
-    )))
-    .bind(id)
-    .bind(closing.as_str())
-    .bind(now)
-    .bind(session)
+    let closed = loop_rows!(
+        [
+            "UPDATE journal_loops SET state = $2, closed_at = $3, closed_session_id = $4
+              WHERE account_id = n8v_account() AND loop_id = $1 AND state = 'open'
+              RETURNING "
+        ] [],
+        id.0,
+        closing.as_str(),
+        now,
+        session.0,
+    )
     .fetch_optional(tx.conn())
     .await?;
     if let Some(row) = closed {

@@ -4,17 +4,11 @@
 //! page and export, and leaves the member's item as it is. A dismissal is the reader account's
 //! own row, which only that account reads.
 
-use super::{LOOP_COLUMNS, Loop, LoopRow, readable_loops, view};
+use super::{Loop, view};
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::ItemId;
 use chrono::{DateTime, Utc};
-
-/// The condition, on a `journal_loops` row of another account, that the reader has not
-/// dismissed it.
-pub(super) const NOT_DISMISSED: &str = "NOT EXISTS (SELECT 1 FROM journal_loop_dismissals d \
-     WHERE d.account_id = n8v_account() AND d.loop_account_id = journal_loops.account_id \
-       AND d.loop_id = journal_loops.loop_id)";
 
 /// Dismisses another account's item the caller reads, at `now`; dismissing it again changes
 /// nothing. 409 for an item of the caller's own account (close it instead); 404 when the
@@ -22,15 +16,7 @@ pub(super) const NOT_DISMISSED: &str = "NOT EXISTS (SELECT 1 FROM journal_loop_d
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn dismiss(tx: &mut TenantTx, id: ItemId, now: DateTime<Utc>) -> Result<Loop> {
     // Read as the list reads, dismissed or not, so dismissing it again answers the same.
-    let one = "loop_id = $1";
-    let found: Option<LoopRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {LOOP_COLUMNS} FROM {}",
-        readable_loops(one, one, "loop_id LIMIT 1")
-    )))
-    .bind(id)
-    .fetch_optional(tx.conn())
-    .await?;
-    let Some(row) = found else {
+    let Some(row) = super::rows::readable(tx, id).await? else {
         return Err(Error::NotFound(format!(
             "no item with id {:?} is visible to this credential",
             id.to_string()
