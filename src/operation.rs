@@ -383,6 +383,7 @@ async fn begin_journalled(db: &Db, tenant: &Tenant) -> Result<(TenantTx, bool)> 
         let checks = Checks {
             flag: Some((flag.name(), on)),
             savepoint: true,
+            account_lock: true,
         };
         match TenantTx::begin_with(db, tenant, checks).await {
             Ok(tx) => return Ok((tx, on)),
@@ -393,6 +394,7 @@ async fn begin_journalled(db: &Db, tenant: &Tenant) -> Result<(TenantTx, bool)> 
     let checks = Checks {
         flag: None,
         savepoint: true,
+        account_lock: true,
     };
     let mut tx = TenantTx::begin_with(db, tenant, checks)
         .await

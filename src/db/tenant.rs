@@ -53,7 +53,22 @@ pub struct Checks {
     pub flag: Option<(&'static str, bool)>,
     /// Opens `SAVEPOINT operation` right after the tenant is set.
     pub savepoint: bool,
+    /// Holds the account's lock shared ([`ACCOUNT_LOCK`]), as operations do.
+    pub account_lock: bool,
 }
+
+/// The account's lock: an advisory lock on the key `n8v-account:<account id>`, held to the
+/// end of the transaction. Operations take it shared, first in their begin's batch (before
+/// the credential is checked); the account's deletion takes it alone
+/// (`ops::account::delete_rows`). So a deletion waits for the operations under way, the next
+/// ones wait for it and then find their credential gone (a 401), and the two never deadlock.
+/// Without it the deletion, which locks every row of the account and then its row, and an
+/// operation, which locks a few rows and then the account's row through a foreign key, took
+/// their locks in opposite orders, and under load one of them lost again and again (a 503).
+/// The service's own work (sweeps, summaries, digests) takes no part: a digest holds its
+/// claim's transaction while it opens another for the same account, which would wait behind
+/// a waiting deletion for ever.
+pub const ACCOUNT_LOCK: &str = "n8v-account:";
 
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
@@ -75,6 +90,12 @@ impl TenantTx {
             "SELECT set_config('role', {}, true); ",
             literal(db.app_role())
         ));
+        if checks.account_lock {
+            sql.push_str(&format!(
+                "SELECT pg_advisory_xact_lock_shared(hashtextextended('{ACCOUNT_LOCK}{}', 0)); ",
+                tenant.account_id
+            ));
+        }
         if tenant.credential_id.is_some() || checks.flag.is_some() {
             let credential = tenant
                 .credential_id

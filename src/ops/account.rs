@@ -60,14 +60,23 @@ pub async fn delete_account(
     })
 }
 
-/// Runs `n8v_delete_account` for `account` (which the transaction acts for) as `actor`;
-/// returns the rows deleted per table. The CLI's `admin delete-account` runs it too.
+/// Runs `n8v_delete_account` for `account` (which the transaction acts for) as `actor`,
+/// holding the account's lock alone first (`db::ACCOUNT_LOCK`: it waits for the operations
+/// under way, and the next ones wait for it); returns the rows deleted per table. The CLI's
+/// `admin delete-account` runs it too.
 #[tracing::instrument(skip_all, err)]
 pub(crate) async fn delete_rows(
     conn: &mut PgConnection,
     account: Uuid,
     actor: &str,
 ) -> sqlx::Result<serde_json::Value> {
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1 || $2::uuid::text, 0))",
+        crate::db::ACCOUNT_LOCK,
+        account
+    )
+    .execute(&mut *conn)
+    .await?;
     sqlx::query_scalar!(
         r#"SELECT n8v_delete_account($1, $2) AS "deleted!""#,
         account,

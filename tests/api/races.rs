@@ -484,3 +484,51 @@ async fn an_operation_that_deadlocks_is_run_again_and_stored_once() {
             .unwrap();
     assert_eq!(closed, ("done".into(), Some(uuid(Kind::Session, &closer))));
 }
+
+/// An account's deletion waits for an operation under way on the account (the account's lock,
+/// `db::ACCOUNT_LOCK`, which operations hold shared and the deletion alone), and then goes
+/// through: it never races the operation into a deadlock. The operation's transaction here is
+/// begun as `Operation` begins it; the keys of the two locks must agree for the wait to happen.
+#[tokio::test]
+async fn an_account_deletion_waits_for_the_operation_under_way() {
+    use n8v_journal::db::{Checks, Tenant, TenantTx};
+    let app = Arc::new(common::spawn_app().await);
+    let a = app.account("A", &format!("{SCOPES},account:delete")).await;
+    let checks = Checks {
+        account_lock: true,
+        ..Checks::default()
+    };
+    let under_way = TenantTx::begin_with(&app.db, &Tenant::account(a.id), checks)
+        .await
+        .unwrap();
+    let deletion = {
+        let (app, token, ext) = (app.clone(), a.token.clone(), a.ext.clone());
+        tokio::spawn(async move {
+            let response = app
+                .call(Method::DELETE, "/api/v1/account")
+                .token(&token)
+                .json(json!({"confirm": ext}))
+                .send()
+                .await;
+            (response.status().as_u16(), response.text().await.unwrap())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert!(
+        !deletion.is_finished(),
+        "the deletion went ahead while an operation held the account"
+    );
+    under_way.rollback().await.unwrap();
+    let (status, body) = deletion.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let after = app
+        .call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .send()
+        .await;
+    assert_eq!(
+        after.status().as_u16(),
+        401,
+        "the key went with its account"
+    );
+}
