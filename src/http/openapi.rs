@@ -154,6 +154,28 @@ pub struct NeedsChatsRead(Problem);
 #[allow(dead_code)] // documentation only; `Operation::check` and `sessions::check_explicit` refuse it
 pub struct JournalOffOrNoSession(Problem);
 
+/// The bad request of an operation that takes nothing but its path and the journal headers.
+#[derive(IntoResponses)]
+#[response(
+    status = 400,
+    description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; the journal headers are checked before the handler
+pub struct BadHeaders(Problem);
+
+/// The refusal of every deletion from the journal: the credential lacks `chats:read` or
+/// `chats:delete`, or is an operator's.
+#[derive(IntoResponses)]
+#[response(
+    status = 403,
+    description = "The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is \
+                   an operator credential (`forbidden`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `Operation::check` and `auth` refuse it
+pub struct NeedsChatsDelete(Problem);
+
 /// The conflict any journalled operation can answer with: the conversation's session is over.
 #[derive(IntoResponses)]
 #[response(

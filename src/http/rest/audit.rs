@@ -3,7 +3,9 @@
 use crate::error::Problem;
 use crate::http::AppState;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::{
+    AccessProblems, BadHeaders, JournalHeaders, NeedsChatsRead, SessionEnded,
+};
 use crate::ids::{AuditId, TypedId};
 use crate::journal::AuditEntry;
 use crate::ops::audit::GetAuditEntry;
@@ -25,8 +27,7 @@ use axum::extract::{Path, State};
     ),
     responses(
         (status = 200, description = "The audit entry", body = AuditEntry),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
         NeedsChatsRead,
         (status = 404, description = "No audit entry with this id is visible to this \
             credential, or `X-Session-Id` names no session of this credential (`not-found`)",

@@ -3,7 +3,8 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
+    NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiQuery, AppState};
 use crate::ids::DigestId;
@@ -57,11 +58,8 @@ pub async fn list(
     ),
     responses(
         (status = 200, description = "The digest is gone", body = DeletedDigest),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
-            (`missing-scope`) or is an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
+        NeedsChatsDelete,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no digest with this id that this credential may delete \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),

@@ -3,7 +3,7 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiQuery, AppState};
 use crate::ids::{ExposureId, TypedId};
@@ -63,8 +63,7 @@ pub async fn list(
     ),
     responses(
         (status = 200, description = "The exposure, acknowledged", body = Exposure),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
         NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no exposure with this id is visible to this credential \

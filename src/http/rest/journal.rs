@@ -3,7 +3,8 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
+    NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::{CallId, SessionId};
@@ -205,8 +206,7 @@ pub async fn get(
     ),
     responses(
         (status = 200, description = "The call", body = Call),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
         NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no journal entry with this id is visible to this credential, or \
@@ -244,11 +244,8 @@ pub async fn entry(
     ),
     responses(
         (status = 200, description = "The session is gone", body = Deleted),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
-            (`missing-scope`) or is an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
+        NeedsChatsDelete,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), or no session with this id that this credential may delete \
             (`not-found`)", body = Problem, content_type = "application/problem+json"),
@@ -286,9 +283,7 @@ pub async fn delete_session(
         (status = 200, description = "The day's sessions are gone", body = Deleted),
         (status = 400, description = "Not a date, or a bad `X-Purpose` or `X-Session-Id` \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `chats:read` or `chats:delete` \
-            (`missing-scope`) or is an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsDelete,
         JournalOffOrNoSession,
         SessionEnded,
         AccessProblems,

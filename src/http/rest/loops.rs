@@ -3,7 +3,7 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::ItemId;
@@ -120,8 +120,7 @@ pub async fn close(
     responses(
         (status = 200, description = "The item, as it stands for its author; no longer shown \
             to your account", body = Loop),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
         NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
             (`journal-off`), no item with this id is visible to this credential, or \

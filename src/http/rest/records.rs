@@ -2,7 +2,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
+use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::RecordId;
 use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
@@ -21,8 +21,7 @@ use axum::extract::{Path, State};
     params(JournalHeaders),
     responses(
         (status = 200, description = "The Records you can open", body = RecordList),
-        (status = 400, description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
+        BadHeaders,
         (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
             is an operator credential (`forbidden`)", body = Problem,
             content_type = "application/problem+json"),

@@ -4,7 +4,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders};
+use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::WebhookId;
 use crate::ops::webhooks::{
@@ -26,16 +26,6 @@ use utoipa::IntoResponses;
 )]
 #[allow(dead_code)] // documentation only; `Operation::check` refuses it
 pub struct NeedsWebhooksWrite(Problem);
-
-/// A bad journal header.
-#[derive(IntoResponses)]
-#[response(
-    status = 400,
-    description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; the journal headers are checked before the handler
-pub struct BadHeaders(Problem);
 
 /// A body not sent as JSON.
 #[derive(IntoResponses)]
