@@ -16,6 +16,8 @@
 \startpipeline
 -- step: begin
 BEGIN;
+-- step: account
+SELECT pg_advisory_xact_lock_shared(hashtextextended('n8v-account' || chr(58) || CAST(:acc AS text), 0));
 -- step: checks
 SELECT n8v_begin(CAST(:acc AS uuid), ('00000000-0000-0000-0000-' || lpad(CAST(:client_id AS text), 12, '0'))::uuid, 'assistantJournal', true);
 -- step: tenant

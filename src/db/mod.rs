@@ -211,23 +211,16 @@ impl Db {
     /// transaction re-checks them (see [`cache`]).
     #[tracing::instrument(skip_all, err)]
     pub async fn credential_by_hash(&self, hash: &[u8]) -> sqlx::Result<Option<CredentialRow>> {
-        let key = cache::CredentialKey::Hash(hash.to_vec());
-        if let Some(row) = self.cache.credential(&key) {
-            return Ok(Some(row));
-        }
-        let row = sqlx::query_as!(
+        let lookup = sqlx::query_as!(
             CredentialRow,
             r#"SELECT account_id, credential_id AS "credential_id!", scopes AS "scopes!",
                       repository, revoked_at, operator AS "operator!"
                  FROM n8v_credential_by_hash($1) LIMIT 1"#,
             hash
         )
-        .fetch_optional(&self.pool)
-        .await?;
-        if let Some(row) = &row {
-            self.cache.keep_credential(key, row);
-        }
-        Ok(row)
+        .fetch_optional(&self.pool);
+        self.cached(cache::CredentialKey::Hash(hash.to_vec()), lookup)
+            .await
     }
 
     #[tracing::instrument(skip_all, err)]
@@ -236,11 +229,7 @@ impl Db {
         account: uuid::Uuid,
         credential: uuid::Uuid,
     ) -> sqlx::Result<Option<CredentialRow>> {
-        let key = cache::CredentialKey::Id(account, credential);
-        if let Some(row) = self.cache.credential(&key) {
-            return Ok(Some(row));
-        }
-        let row = sqlx::query_as!(
+        let lookup = sqlx::query_as!(
             CredentialRow,
             r#"SELECT account_id, credential_id AS "credential_id!", scopes AS "scopes!",
                       repository, revoked_at, operator AS "operator!"
@@ -248,8 +237,22 @@ impl Db {
             account,
             credential
         )
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(&self.pool);
+        self.cached(cache::CredentialKey::Id(account, credential), lookup)
+            .await
+    }
+
+    /// The credential under `key` from the cache, or else from `lookup` (run only then), which
+    /// the cache then keeps.
+    async fn cached(
+        &self,
+        key: cache::CredentialKey,
+        lookup: impl Future<Output = sqlx::Result<Option<CredentialRow>>>,
+    ) -> sqlx::Result<Option<CredentialRow>> {
+        if let Some(row) = self.cache.credential(&key) {
+            return Ok(Some(row));
+        }
+        let row = lookup.await?;
         if let Some(row) = &row {
             self.cache.keep_credential(key, row);
         }
