@@ -1,6 +1,7 @@
 //! n8v-journal: records what AI assistants did through the API on an account's behalf, and
 //! why, and gives the next conversation a catch-up brief.
 
+pub mod accounts;
 pub mod admin;
 pub mod app;
 pub mod auth;

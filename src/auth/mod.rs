@@ -1,5 +1,6 @@
 //! Credentials: API keys, minted JWTs, scopes, rate limits, and the request principal.
 
+pub mod credentials;
 pub mod jwt;
 pub mod keys;
 pub mod limits;

@@ -21,7 +21,7 @@ mod tenant;
 
 pub use roles::{FUNCTIONS, QUEUE_GRANTS, TENANT_GRANTS, check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
-pub use tenant::{ACCOUNT_LOCK, Checks, Tenant, TenantTx};
+pub use tenant::{ACCOUNT_LOCK, Checks, Tenant, TenantTx, acting_for};
 
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;

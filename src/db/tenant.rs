@@ -238,6 +238,17 @@ fn literal(value: &str) -> String {
     out
 }
 
+/// A transaction on the owner's `pool` acting for `account` (the operator's commands: they
+/// also work where the owner is not a superuser and row-level security is forced on it).
+pub async fn acting_for(
+    pool: &sqlx::PgPool,
+    account: Uuid,
+) -> sqlx::Result<Transaction<'static, Postgres>> {
+    let mut tx = pool.begin().await?;
+    set_tenant(&mut tx, None, &Tenant::account(account)).await?;
+    Ok(tx)
+}
+
 /// Sets the role (when given) and the tenant for the rest of the transaction in one round trip.
 #[tracing::instrument(name = "db.tenant.set_tenant", skip_all, err)]
 pub(crate) async fn set_tenant(

@@ -1,0 +1,104 @@
+//! Accounts and organizations, as the operator makes them (`n8v-journal admin create-account`,
+//! `create-org`, `add-member`): each statement acting for the account it writes, on the
+//! owner's connection.
+
+use crate::db::acting_for;
+use crate::error::{Error, OnConstraint};
+use crate::ids::{self, Kind};
+use crate::records;
+use anyhow::{Context, bail};
+use sqlx::{PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+/// Fails unless `account` exists.
+pub async fn account_exists(
+    tx: &mut Transaction<'_, Postgres>,
+    account: Uuid,
+) -> anyhow::Result<()> {
+    let found = sqlx::query_scalar!(
+        "SELECT account_id FROM accounts WHERE account_id = $1",
+        account
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
+    if found.is_none() {
+        bail!("no account {}", ids::format(Kind::Account, account));
+    }
+    Ok(())
+}
+
+fn name_length() -> Error {
+    Error::BadRequest("name must be 1 to 200 characters".into())
+}
+
+/// Creates an account and its own Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn create_account(pool: &PgPool, name: &str, internal: bool) -> anyhow::Result<Uuid> {
+    let account = ids::new_id();
+    let mut tx = acting_for(pool, account).await?;
+    sqlx::query!(
+        "INSERT INTO accounts (account_id, name, kind) VALUES ($1, $2, $3)",
+        account,
+        name,
+        if internal { "internal" } else { "customer" }
+    )
+    .execute(&mut *tx)
+    .await
+    .on_constraint("accounts_name_check", name_length)?;
+    records::create(&mut tx, account, None, name).await?;
+    tx.commit().await?;
+    Ok(account)
+}
+
+/// Creates an organization owned by `owner`, and the organization's Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn create_org(pool: &PgPool, owner: Uuid, name: &str) -> anyhow::Result<Uuid> {
+    let org = ids::new_id();
+    let mut tx = acting_for(pool, owner).await?;
+    account_exists(&mut tx, owner).await?;
+    sqlx::query!(
+        "INSERT INTO organizations (account_id, organization_id, name) VALUES ($1, $2, $3)",
+        owner,
+        org,
+        name
+    )
+    .execute(&mut *tx)
+    .await
+    .on_constraint("organizations_name_check", name_length)?;
+    records::create(&mut tx, owner, Some(org), name).await?;
+    tx.commit().await?;
+    Ok(org)
+}
+
+/// Adds (or updates) a member; `can_read` lets the member open the organization's Record.
+#[tracing::instrument(skip_all, err(level = "info"))]
+pub async fn add_member(
+    pool: &PgPool,
+    org: Uuid,
+    member: Uuid,
+    can_read: bool,
+) -> anyhow::Result<()> {
+    let owner = sqlx::query_scalar!(
+        "SELECT account_id FROM organizations WHERE organization_id = $1",
+        org
+    )
+    .fetch_optional(pool)
+    .await?;
+    let owner = owner
+        .with_context(|| format!("no organization {}", ids::format(Kind::Organization, org)))?;
+    let mut tx = acting_for(pool, member).await?;
+    account_exists(&mut tx, member).await?;
+    sqlx::query!(
+        "INSERT INTO organization_members (account_id, organization_id, owner_account_id, can_read)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, organization_id) DO UPDATE SET can_read = EXCLUDED.can_read",
+        member,
+        org,
+        owner,
+        can_read
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
