@@ -13,7 +13,7 @@
 use super::handoff::Line;
 use super::loops::{self, Loop, LoopKind};
 use super::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
-use super::views::{self, Session};
+use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, ItemId, Kind, OrganizationId, RecordId, SessionId, TypedId};
@@ -293,7 +293,7 @@ pub async fn catch_up(
     let (sessions, more) = brief_sessions(tx, since).await?;
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
-    let purposes = views::marked_purposes(tx, &sessions).await?;
+    let purposes = session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
     let reader = AccountId(tx.tenant().account_id);
     let mut brief = Brief::default();
@@ -374,7 +374,7 @@ struct ActivityRow {
 
 /// Other accounts' calls on the Records of organizations the caller owns. Whether the caller
 /// may see them is the policy's business (`journal_calls_org_activity`: owners with
-/// `orgs:read`); naming the owned organizations (as `views::OWNED_ORGANIZATIONS` does) lets
+/// `orgs:read`); naming the owned organizations (as `sql::OWNED_ORGANIZATIONS` does) lets
 /// `journal_calls_by_org` serve the read.
 #[tracing::instrument(skip_all, err)]
 async fn organization_activity(

@@ -371,7 +371,8 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
                     _ => None,
                 })
                 .collect();
-            let purposes = super::views::marked_purposes(&mut reading.tx, &sessions).await?;
+            let purposes =
+                super::session_reads::marked_purposes(&mut reading.tx, &sessions).await?;
             markdown::render(&items, reader, &purposes, &mut reading.tally)
         }
     };

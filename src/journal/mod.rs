@@ -17,13 +17,15 @@ pub mod retention;
 pub mod search;
 pub mod session_reads;
 pub mod sessions;
+mod sql;
 pub mod summaries;
 mod views;
 pub mod window;
 
 pub use calls::{AuditRecord, CallRecord, record};
 pub use meta::Purpose;
-pub use views::{AuditEntry, Call, MARKED as MARKED_PURPOSES, Session};
+pub use session_reads::MARKED as MARKED_PURPOSES;
+pub use views::{AuditEntry, Call, Session};
 
 /// The implicit-session rules are settings (`N8V_*`), kept with the others.
 pub use crate::config::SessionRules;

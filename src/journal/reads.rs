@@ -2,14 +2,14 @@
 //! caller may not see is simply not found, exactly like one that does not exist.
 
 use super::session_reads::{self, COLUMNS as SESSION_COLUMNS, SessionRow};
-use super::views::{
-    AuditEntry, AuditRow, Call, CallRow, Session, conditions, escape_like, visible_sessions,
-};
+use super::sql::{conditions, escape_like, visible_sessions};
+use super::views::{AuditEntry, Call, Session};
 use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
+use uuid::Uuid;
 
 pub const MAX_SESSIONS_PAGE: i64 = 100;
 pub const MAX_ACTIONS_PAGE: i64 = 300;
@@ -180,4 +180,75 @@ pub async fn audit(tx: &mut TenantTx, id: AuditId) -> Result<AuditEntry> {
     .await?;
     row.map(AuditEntry::from)
         .ok_or_else(|| Error::not_found(Kind::Audit, &id.to_string()))
+}
+
+/// A `journal_calls` row, as the reads of calls take it (here and in the export).
+pub(crate) struct CallRow {
+    pub call_id: Uuid,
+    pub session_id: Uuid,
+    pub operation: String,
+    pub purpose: Option<String>,
+    pub target_ids: Vec<String>,
+    pub status: i32,
+    pub ok: bool,
+    pub input_shape: Option<serde_json::Value>,
+    pub result_ids: Vec<String>,
+    pub result_count: Option<i32>,
+    pub wrote: bool,
+    pub journal_read: bool,
+    pub duration_ms: i32,
+    pub audit_id: Option<Uuid>,
+    pub organization_id: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<CallRow> for Call {
+    fn from(r: CallRow) -> Self {
+        let audit_id = r.audit_id.map(AuditId);
+        Call {
+            id: CallId(r.call_id),
+            session_id: SessionId(r.session_id),
+            organization_id: r.organization_id.map(OrganizationId),
+            operation: r.operation,
+            purpose: r.purpose,
+            target_ids: r.target_ids,
+            status: r.status,
+            outcome: if r.ok { "ok" } else { "error" },
+            input_shape: r.input_shape,
+            result_ids: r.result_ids,
+            result_count: r.result_count,
+            wrote: r.wrote,
+            journal_read: r.journal_read,
+            duration_ms: r.duration_ms,
+            at: r.created_at,
+            audit_url: audit_id.as_ref().map(|a| format!("/api/v1/audit/{a}")),
+            audit_id,
+        }
+    }
+}
+
+/// An `audit_log` row, as [`audit`] reads it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct AuditRow {
+    pub audit_id: Uuid,
+    pub method: String,
+    pub path: String,
+    pub status: i32,
+    pub credential_id: Option<Uuid>,
+    pub request_id: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<AuditRow> for AuditEntry {
+    fn from(r: AuditRow) -> Self {
+        AuditEntry {
+            id: AuditId(r.audit_id),
+            method: r.method,
+            path: r.path,
+            status: r.status,
+            key_id: r.credential_id.map(KeyId),
+            request_id: r.request_id,
+            at: r.created_at,
+        }
+    }
 }

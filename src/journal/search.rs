@@ -3,7 +3,7 @@
 //! first among equals. Visibility is the policies' business, as for every read; sessions that
 //! only read the journal are left out, exactly as the session list leaves them out.
 
-use super::views::{conditions, escape_like};
+use super::sql::{conditions, escape_like};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{CallId, DigestId, OrganizationId, SessionId};

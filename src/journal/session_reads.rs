@@ -17,6 +17,7 @@ use super::views::{Provisional, Session};
 use crate::db::TenantTx;
 use crate::ids::{AccountId, KeyId, OrganizationId, SessionId};
 use chrono::{DateTime, Utc};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 /// How far a session's stored `last_activity_at` may lag its newest call: a call moves it only
@@ -132,7 +133,7 @@ macro_rules! session_rows {
 
 /// The visible sessions active since `$1`, the first `$2` of them in `$order` (descending,
 /// then by id): the caller's own, then other accounts' sessions of the organizations it owns,
-/// each from its own index and stopping at the page (see `views::visible_sessions`). `$3` is
+/// each from its own index and stopping at the page (see `sql::visible_sessions`). `$3` is
 /// `$1` less the activity slack: the stored bound lags the exact last activity by at most that.
 macro_rules! active_sessions {
     ($how:ident $order:tt $(, $arg:expr)* $(,)?) => {
@@ -263,4 +264,56 @@ pub(crate) async fn export_page(
     .fetch_all(tx.conn())
     .await?;
     Ok(rows.into_iter().map(Session::from).collect())
+}
+
+/// Hands [`MARKED`]'s text to a macro, after the tokens given with it (as `calls::RECORD`).
+macro_rules! marked_statement {
+    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
+        $($then)::+!(
+            $($before)*
+            r#"SELECT s.session_id, n8v_marked_purposes(ARRAY(SELECT c.purpose
+                   FROM journal_calls c
+                   WHERE c.account_id = s.account_id AND c.session_id = s.session_id
+                     AND c.created_at > s.counted_through AND c.purpose IS NOT NULL
+                   ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3),
+                 s.folded_marked) AS "purposes!"
+               FROM journal_sessions s
+               WHERE (s.account_id, s.session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))"#
+            $(, $arg)*
+        )
+    };
+}
+
+/// The statement [`marked_purposes`] runs (public for the plan test, `tests/api/plans.rs`):
+/// `$1` the sessions' accounts, `$2` their ids, `$3` how many of each one's unfolded calls.
+pub const MARKED: &str = marked_statement!(std::concat!());
+
+/// How many of an unsummarised session's newest calls made since its last fold are read for
+/// markers; the folded ones keep its newest 100 marked purposes (migration 0016).
+pub const MARKED_PURPOSE_CALLS: i64 = 100;
+
+/// For each session without a stored summary, its newest purposes that may hold a marker (a
+/// code summary reads all of them once the session closes): those of its calls made since its
+/// last fold, then the folded ones. Read as the caller, under the same policies as the sessions.
+#[tracing::instrument(skip_all, err)]
+pub async fn marked_purposes(
+    tx: &mut TenantTx,
+    sessions: &[Session],
+) -> sqlx::Result<HashMap<SessionId, Vec<String>>> {
+    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
+        .iter()
+        .filter(|s| s.summary.is_none())
+        .map(|s| (s.account_id.0, s.id.0))
+        .unzip();
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows = marked_statement!(sqlx::query!(), &accounts, &ids, MARKED_PURPOSE_CALLS)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter(|r| !r.purposes.is_empty())
+        .map(|r| (SessionId(r.session_id), r.purposes))
+        .collect())
 }

@@ -1,13 +1,11 @@
-//! What the journal answers with: sessions, calls and audit entries, with external IDs.
+//! What the journal answers with: sessions, calls and audit entries, with external IDs (the
+//! rows the statements read are theirs: `reads`, `session_reads`).
 
 use super::handoff::{self, Carried};
-use crate::db::TenantTx;
 use crate::ids::{AccountId, AuditId, CallId, KeyId, OrganizationId, SessionId};
 use crate::summarize::marked::Marked;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::HashMap;
-use uuid::Uuid;
 
 /// One assistant conversation: its goal, the calls made in it, and what happened.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -120,53 +118,6 @@ pub struct Provisional {
     pub recent_purposes: Vec<String>,
 }
 
-/// The rows of `relation` (`journal_sessions`, or the read model `journal_session_reads`) a
-/// caller may see that meet `conds` (SQL on it), as a FROM item to name (`FROM {this}
-/// journal_sessions`): its own, then other accounts' sessions on the organizations it owns; with
-/// `first`, only the first rows of each in that order (`"started_at DESC LIMIT $9"`), so the
-/// caller orders and cuts the two once more.
-///
-/// Row-level security still decides what is visible in both branches. The split is for the
-/// planner: the policy's `account_id = me OR organization_id IN (mine)` is not an index
-/// condition, so a read of the bare table scanned every account's sessions (200 ms at the caps
-/// in `bench/run`, issue 11). Here each branch has its index (`journal_sessions_list` or
-/// `_by_activity` for the account, `journal_sessions_by_org` for the organizations) and stops
-/// at the page. `conds` holds only conditions that apply: an optional filter written
-/// `($1 IS NULL OR …)` makes the planner expect to read everything and sort it. (The checked
-/// statements of `session_reads` spell the same split out.)
-pub(crate) fn visible_sessions(relation: &str, conds: &str, first: Option<&str>) -> String {
-    let first = first.map_or(String::new(), |f| format!(" ORDER BY {f}"));
-    format!(
-        "((SELECT * FROM {relation} WHERE account_id = n8v_account() AND {conds}{first}) \
-         UNION ALL \
-         (SELECT * FROM {relation} WHERE account_id <> n8v_account() \
-             AND organization_id = ANY ({OWNED_ORGANIZATIONS}) AND {conds}{first}))"
-    )
-}
-
-/// The organizations the caller owns, as an SQL array computed once per statement (the same
-/// one the policies compare against, migration 0012): what a read names so that an
-/// organization index serves it (the policies still decide what the caller sees).
-pub(crate) const OWNED_ORGANIZATIONS: &str = "CAST((SELECT n8v_owned_organizations()) AS uuid[])";
-
-/// `base` and each condition of `given` that is switched on, joined with `AND`: a read's
-/// optional filters become conditions only when given (see [`visible_sessions`]).
-pub(crate) fn conditions<'a>(base: &[&'a str], given: &[(bool, &'a str)]) -> String {
-    let on = given.iter().filter(|(on, _)| *on).map(|(_, cond)| *cond);
-    base.iter()
-        .copied()
-        .chain(on)
-        .collect::<Vec<_>>()
-        .join(" AND ")
-}
-
-/// `text` as a `LIKE` pattern matching itself: `\`, `%` and `_` escaped.
-pub(crate) fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
-}
-
 /// One call made in a session: what, why, on what, how it went, and the shape of its input.
 /// Never the payloads: no message bodies, transcripts or returned data.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -230,50 +181,6 @@ pub struct Call {
     pub audit_url: Option<String>,
 }
 
-pub(crate) struct CallRow {
-    pub call_id: Uuid,
-    pub session_id: Uuid,
-    pub operation: String,
-    pub purpose: Option<String>,
-    pub target_ids: Vec<String>,
-    pub status: i32,
-    pub ok: bool,
-    pub input_shape: Option<serde_json::Value>,
-    pub result_ids: Vec<String>,
-    pub result_count: Option<i32>,
-    pub wrote: bool,
-    pub journal_read: bool,
-    pub duration_ms: i32,
-    pub audit_id: Option<Uuid>,
-    pub organization_id: Option<Uuid>,
-    pub created_at: DateTime<Utc>,
-}
-
-impl From<CallRow> for Call {
-    fn from(r: CallRow) -> Self {
-        let audit_id = r.audit_id.map(AuditId);
-        Call {
-            id: CallId(r.call_id),
-            session_id: SessionId(r.session_id),
-            organization_id: r.organization_id.map(OrganizationId),
-            operation: r.operation,
-            purpose: r.purpose,
-            target_ids: r.target_ids,
-            status: r.status,
-            outcome: if r.ok { "ok" } else { "error" },
-            input_shape: r.input_shape,
-            result_ids: r.result_ids,
-            result_count: r.result_count,
-            wrote: r.wrote,
-            journal_read: r.journal_read,
-            duration_ms: r.duration_ms,
-            at: r.created_at,
-            audit_url: audit_id.as_ref().map(|a| format!("/api/v1/audit/{a}")),
-            audit_id,
-        }
-    }
-}
-
 /// An entry of the account's audit log: one per public API request, kept under the audit
 /// log's own rules.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -303,31 +210,6 @@ pub struct AuditEntry {
     pub at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct AuditRow {
-    pub audit_id: Uuid,
-    pub method: String,
-    pub path: String,
-    pub status: i32,
-    pub credential_id: Option<Uuid>,
-    pub request_id: String,
-    pub created_at: DateTime<Utc>,
-}
-
-impl From<AuditRow> for AuditEntry {
-    fn from(r: AuditRow) -> Self {
-        AuditEntry {
-            id: AuditId(r.audit_id),
-            method: r.method,
-            path: r.path,
-            status: r.status,
-            key_id: r.credential_id.map(KeyId),
-            request_id: r.request_id,
-            at: r.created_at,
-        }
-    }
-}
-
 impl Session {
     /// The decisions, open questions and next steps this session hands on (see `handoff`).
     /// With a stored summary its lists are the derived part; without one, what the goal, the
@@ -351,56 +233,4 @@ impl Session {
             next_steps: handoff::merge(&stated.next_steps, &[]),
         }
     }
-}
-
-/// Hands [`MARKED`]'s text to a macro, after the tokens given with it (as `calls::RECORD`).
-macro_rules! marked_statement {
-    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
-        $($then)::+!(
-            $($before)*
-            r#"SELECT s.session_id, n8v_marked_purposes(ARRAY(SELECT c.purpose
-                   FROM journal_calls c
-                   WHERE c.account_id = s.account_id AND c.session_id = s.session_id
-                     AND c.created_at > s.counted_through AND c.purpose IS NOT NULL
-                   ORDER BY c.created_at DESC, c.call_id DESC LIMIT $3),
-                 s.folded_marked) AS "purposes!"
-               FROM journal_sessions s
-               WHERE (s.account_id, s.session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))"#
-            $(, $arg)*
-        )
-    };
-}
-
-/// The statement [`marked_purposes`] runs (public for the plan test, `tests/api/plans.rs`):
-/// `$1` the sessions' accounts, `$2` their ids, `$3` how many of each one's unfolded calls.
-pub const MARKED: &str = marked_statement!(std::concat!());
-
-/// How many of an unsummarised session's newest calls made since its last fold are read for
-/// markers; the folded ones keep its newest 100 marked purposes (migration 0016).
-pub const MARKED_PURPOSE_CALLS: i64 = 100;
-
-/// For each session without a stored summary, its newest purposes that may hold a marker (a
-/// code summary reads all of them once the session closes): those of its calls made since its
-/// last fold, then the folded ones. Read as the caller, under the same policies as the sessions.
-#[tracing::instrument(skip_all, err)]
-pub async fn marked_purposes(
-    tx: &mut TenantTx,
-    sessions: &[Session],
-) -> sqlx::Result<HashMap<SessionId, Vec<String>>> {
-    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) = sessions
-        .iter()
-        .filter(|s| s.summary.is_none())
-        .map(|s| (s.account_id.0, s.id.0))
-        .unzip();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let rows = marked_statement!(sqlx::query!(), &accounts, &ids, MARKED_PURPOSE_CALLS)
-        .fetch_all(tx.conn())
-        .await?;
-    Ok(rows
-        .into_iter()
-        .filter(|r| !r.purposes.is_empty())
-        .map(|r| (SessionId(r.session_id), r.purposes))
-        .collect())
 }

@@ -129,7 +129,7 @@ pub async fn render(
     let since = now - Duration::days(WINDOW_DAYS);
     let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
-    let purposes = super::views::marked_purposes(tx, &sessions).await?;
+    let purposes = super::session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
     let entries: Vec<String> = sessions
         .iter()

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use uuid::Uuid;
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
 fn workers(app: &TestApp, gemini: Option<&str>) -> WorkerState {
     app.workers(|c| {

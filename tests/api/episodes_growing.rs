@@ -9,17 +9,15 @@ use n8v_journal::clock::Clock;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
-type Seen = Arc<Mutex<Vec<String>>>;
+type Seen = common::model::Model;
 
 async fn spawn(configure: impl FnOnce(&mut n8v_journal::config::Config)) -> (TestApp, Seen) {
-    let (url, seen) = common::recording_gemini(json!({"summary": "Fixed the login with the \
-        person.", "decisions": [], "work_started": [], "work_finished": ["Login fixed"],
-        "open_questions": []}))
-    .await;
+    let summary = json!({"summary": "Fixed the login with the person.", "decisions": [],
+        "work_started": [], "work_finished": ["Login fixed"], "open_questions": []});
+    let (url, seen) = common::model::gemini(summary, true).await;
     let app = common::spawn_app_configured(|c| {
         common::use_gemini(c, &url);
         configure(c);
@@ -29,7 +27,7 @@ async fn spawn(configure: impl FnOnce(&mut n8v_journal::config::Config)) -> (Tes
 }
 
 fn calls(seen: &Seen) -> Vec<String> {
-    seen.lock().unwrap().clone()
+    seen.requests().iter().map(ToString::to_string).collect()
 }
 
 /// The fixture's lines, then eight long turns (about 40,000 characters in all, so two parts)

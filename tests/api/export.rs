@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashSet};
 use uuid::Uuid;
 
-const ALL_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as ALL_SCOPES;
 const PURPOSE: &str = "take the journal elsewhere";
 
 /// The export as `token` reads it (`query` empty or `?…`): asserts 200 and the content type.

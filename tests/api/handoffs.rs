@@ -17,7 +17,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
 /// Opens a session with `goal`, appends once with `purpose`, ends it with `end`; returns its
 /// id. The clock moves ten minutes first, so sessions are ordered.
@@ -188,7 +188,7 @@ async fn stated_items_and_a_models_items_merge_without_duplicates() {
         "work_finished": ["Cache shipped"],
         "open_questions": ["should limit 1 be configurable"]
     });
-    let (gemini, _) = common::recording_gemini(summary).await;
+    let (gemini, _) = common::model::gemini(summary, true).await;
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;

@@ -9,10 +9,9 @@ use crate::common::hook::{
 use serde_json::json;
 
 async fn fake_gemini() -> String {
-    common::recording_gemini(json!({"summary": "Hooked work.", "decisions": [],
-        "work_started": [], "work_finished": ["Hooked"], "open_questions": []}))
-    .await
-    .0
+    let summary = json!({"summary": "Hooked work.", "decisions": [],
+        "work_started": [], "work_finished": ["Hooked"], "open_questions": []});
+    common::model::gemini(summary, true).await.0
 }
 
 /// The episode entries and the posts the service received.

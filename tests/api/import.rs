@@ -5,12 +5,11 @@
 use crate::common;
 
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
 
-async fn fake_gemini() -> (String, Arc<Mutex<Vec<String>>>) {
-    common::recording_gemini(json!({"summary": "Imported work.", "decisions": [],
-        "work_started": [], "work_finished": ["Imported"], "open_questions": []}))
-    .await
+async fn fake_gemini() -> (String, common::model::Model) {
+    let summary = json!({"summary": "Imported work.", "decisions": [],
+        "work_started": [], "work_finished": ["Imported"], "open_questions": []});
+    common::model::gemini(summary, true).await
 }
 
 async fn import(base: &str, token: &str, harness: &str, dir: &str) -> Value {
@@ -55,7 +54,7 @@ async fn importing_each_harness_twice_imports_once_and_sends_only_the_conversati
     assert_eq!(codex_again["already_there"], 1, "{codex_again}");
     assert_eq!(codex_again["imported"], 0, "{codex_again}");
 
-    let requests = seen.lock().unwrap().clone();
+    let requests: Vec<String> = seen.requests().iter().map(Value::to_string).collect();
     assert_eq!(
         requests.len(),
         4,

@@ -8,7 +8,7 @@ use chrono::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as ALL;
 
 /// The line every append here writes (the tests look at sessions and purposes, not lines).
 const LINE: &str = "checked the build";

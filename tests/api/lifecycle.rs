@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::sync::atomic::AtomicUsize;
 use uuid::Uuid;
 
-const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as ALL;
 
 fn workers(app: &TestApp, rules: Rules) -> WorkerState {
     app.workers(|c| c.lifecycle.retention = rules)
@@ -273,7 +273,7 @@ async fn two_passes_at_once_delete_and_count_every_row_once() {
 
 async fn rows_of(app: &TestApp, account: Uuid) -> Vec<(String, i64)> {
     let mut out = Vec::new();
-    for table in common::seed::account_tables(app).await {
+    for table in common::seed::account_tables(&app.owner).await {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT count(*) FROM {table} WHERE account_id = $1"
         )))

@@ -11,7 +11,7 @@ use n8v_journal::jobs;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
 /// Appends `count` lines to `record` in `session`, all at once (more requests in flight than
 /// the pooler has server connections).

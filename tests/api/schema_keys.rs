@@ -73,19 +73,10 @@ async fn owner_pool() -> PgPool {
 }
 
 async fn tenant_tables(pool: &PgPool) -> BTreeSet<String> {
-    sqlx::query_scalar(
-        "SELECT c.relname::text
-           FROM pg_class c
-           JOIN pg_namespace n ON n.oid = c.relnamespace
-           JOIN pg_attribute a ON a.attrelid = c.oid
-          WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-            AND a.attname = 'account_id' AND NOT a.attisdropped",
-    )
-    .fetch_all(pool)
-    .await
-    .unwrap()
-    .into_iter()
-    .collect()
+    common::seed::account_tables(pool)
+        .await
+        .into_iter()
+        .collect()
 }
 
 #[tokio::test]

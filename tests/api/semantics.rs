@@ -13,7 +13,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicUsize;
 
-const ALL: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as ALL;
 
 /// The test's own lock on one session's row (see `common::race`).
 const HOLD_SESSION: &str = "SELECT 1 FROM journal_sessions WHERE session_id = $1 FOR UPDATE";

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use uuid::Uuid;
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
 /// A local Gemini-speaking server answering the same structured summary with 500 prompt and
 /// 100 candidate tokens, its gate open or shut (see `common::model`).

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const ALL: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as ALL;
 
 /// The local Gemini-speaking server (500 prompt and 100 candidate tokens an answer), its gate
 /// open or shut (see `common::model`).

@@ -155,9 +155,9 @@ async fn seed(app: &common::TestApp, account: Uuid) {
 }
 
 /// The tenant tables the application role can read.
-async fn tenant_tables(app: &common::TestApp) -> Vec<String> {
+async fn readable_tables(app: &common::TestApp) -> Vec<String> {
     let mut readable = Vec::new();
-    for table in common::seed::account_tables(app).await {
+    for table in common::seed::account_tables(&app.owner).await {
         let granted: bool =
             sqlx::query_scalar("SELECT has_table_privilege($2, $1::regclass, 'SELECT')")
                 .bind(&table)
@@ -194,7 +194,7 @@ async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
         repository: None,
         service: false,
     };
-    for table in tenant_tables(&app).await {
+    for table in readable_tables(&app).await {
         let mut tx = TenantTx::begin(&app.db, &tenant).await.unwrap();
         let sql = format!("SELECT count(*) FILTER (WHERE account_id = $1), count(*) FROM {table}");
         let (own, all): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -302,7 +302,7 @@ async fn with_no_tenant_set_nothing_is_visible() {
     let app = common::spawn_app().await;
     let a = app.account("A", "chats:read").await;
     seed(&app, a.id).await;
-    for table in tenant_tables(&app).await {
+    for table in readable_tables(&app).await {
         let mut tx = app.owner.begin().await.unwrap();
         sqlx::query("SELECT set_config('role', $1, true)")
             .bind(app.db.app_role())

@@ -10,7 +10,7 @@ use n8v_journal::ids::{self, Kind};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const ALL_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as ALL_SCOPES;
 
 /// Every request here says why it is made.
 const PURPOSE: &str = "check who can see what";

@@ -40,7 +40,7 @@ impl Tally {
 }
 
 /// Items as markdown; `purposes` holds the marked purposes of the sessions among them without
-/// a summary (see `views::marked_purposes`).
+/// a summary (see `session_reads::marked_purposes`).
 pub fn render(
     items: &[ExportItem],
     reader: AccountId,

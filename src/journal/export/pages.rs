@@ -2,7 +2,7 @@
 //! `(time, id)`, at most a page, in compile-checked statements. (Sessions' pages are the read
 //! model's, `session_reads::export_page`; items' are `loops::export_page`.)
 //!
-//! Each statement names the sessions the list names, split as `views::visible_sessions`
+//! Each statement names the sessions the list names, split as `sql::visible_sessions`
 //! splits them (the caller's own through its index, then the organizations it owns through
 //! theirs); the policies still decide what is visible.
 
@@ -10,7 +10,8 @@ use super::SessionSummary;
 use crate::db::TenantTx;
 use crate::ids::SessionId;
 use crate::journal::digests::{Digest, DigestRow};
-use crate::journal::views::{Call, CallRow};
+use crate::journal::reads::CallRow;
+use crate::journal::views::Call;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 

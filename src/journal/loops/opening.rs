@@ -7,7 +7,7 @@ use super::{LoopKind, stale_after};
 use crate::db::TenantTx;
 use crate::ids::{self, SessionId};
 use crate::journal::session_reads;
-use crate::journal::views::{self, Session};
+use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
 use crate::webhooks::events::EventType;
 use chrono::{DateTime, Utc};
@@ -39,7 +39,7 @@ pub async fn open_from_closed(
     }
     let ids: Vec<Uuid> = sessions.iter().map(|s| s.0).collect();
     let sessions = session_reads::own_listed(tx, &ids).await?;
-    let purposes = views::marked_purposes(tx, &sessions).await?;
+    let purposes = session_reads::marked_purposes(tx, &sessions).await?;
     for session in &sessions {
         let marked: Vec<String> = pending
             .map(str::to_owned)

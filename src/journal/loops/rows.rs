@@ -4,11 +4,11 @@
 //! cursor are optional and so become conditions only when given ([`list_page`]).
 //!
 //! **Which items.** The account's own through its index, then members' items of organizations
-//! it owns through their sessions (as `views::visible_sessions` splits the sessions; the
+//! it owns through their sessions (as `sql::visible_sessions` splits the sessions; the
 //! policies still decide), each branch cut to the page; `visible` leaves out what the reader
 //! dismissed ([`super::dismissal`]), `readable` keeps it.
 
-use super::super::views::{OWNED_ORGANIZATIONS, conditions};
+use super::super::sql::{OWNED_ORGANIZATIONS, conditions};
 use super::{Loop, LoopCursor, LoopKind, MAX_CARRIED, stale_after, view};
 use crate::db::TenantTx;
 use crate::error::Result;
@@ -138,7 +138,7 @@ const LOOP_COLUMNS: &str = "account_id, account_id = n8v_account() AS own, loop_
 
 /// The list's page: the visible items that meet `state` (SQL on the item, or every item), the
 /// reader's own first, each newest first, `limit` of them after `cursor`. Written as
-/// [`loops_seen!`] writes it, with only the conditions given (see `views::visible_sessions`).
+/// [`loops_seen!`] writes it, with only the conditions given (see `sql::visible_sessions`).
 pub(super) async fn list_page(
     tx: &mut TenantTx,
     state: Option<&str>,

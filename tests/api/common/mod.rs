@@ -33,6 +33,11 @@ use uuid::Uuid;
 
 static SERVER: OnceCell<String> = OnceCell::const_new();
 
+/// The scopes of a key that works with Records and reads the journal.
+pub const JOURNAL_SCOPES: &str = "chats:read,records:read,records:write";
+/// [`JOURNAL_SCOPES`] and the organizations'.
+pub const JOURNAL_AND_ORG_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+
 /// A port nothing listens on now (the OS's pick, released at once).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -652,30 +657,4 @@ pub fn use_gemini(config: &mut Config, base_url: &str) {
         api_key: "test-key".into(),
         model: "gemini-3.1-flash-lite".into(),
     });
-}
-
-/// A local server speaking Gemini's generateContent: every call answers `summary` with 500
-/// prompt and 100 candidate tokens; the bodies it received are kept, in order.
-pub async fn recording_gemini(
-    summary: serde_json::Value,
-) -> (String, Arc<std::sync::Mutex<Vec<String>>>) {
-    type Seen = Arc<std::sync::Mutex<Vec<String>>>;
-    async fn generate(
-        axum::extract::State((seen, summary)): axum::extract::State<(Seen, serde_json::Value)>,
-        axum::Json(body): axum::Json<serde_json::Value>,
-    ) -> axum::Json<serde_json::Value> {
-        seen.lock().unwrap().push(body.to_string());
-        axum::Json(serde_json::json!({
-            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
-            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100}
-        }))
-    }
-    let seen: Seen = Arc::default();
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state((seen.clone(), summary));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
 }

@@ -7,7 +7,7 @@ use super::TestApp;
 use uuid::Uuid;
 
 /// Every table of the public schema with an `account_id` column, from the catalog.
-pub async fn account_tables(app: &TestApp) -> Vec<String> {
+pub async fn account_tables(owner: &sqlx::PgPool) -> Vec<String> {
     sqlx::query_scalar(
         "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') \
@@ -15,7 +15,7 @@ pub async fn account_tables(app: &TestApp) -> Vec<String> {
                          AND a.attname = 'account_id' AND NOT a.attisdropped) \
           ORDER BY 1",
     )
-    .fetch_all(&app.owner)
+    .fetch_all(owner)
     .await
     .unwrap()
 }
