@@ -5,8 +5,6 @@
 use crate::common;
 
 use crate::common::TestApp;
-use axum::Json;
-use axum::extract::State;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{self, WorkerState};
@@ -209,42 +207,16 @@ async fn digests_roll_up_at_their_boundaries_keep_every_decision_once_and_outliv
     assert!(digests(&app, &a.token, "?period=month").await.is_empty());
 }
 
-#[derive(Clone)]
-struct Fake {
-    calls: Arc<AtomicUsize>,
-    fail: bool,
-}
-
-async fn fake_gemini(fail: bool) -> (String, Arc<AtomicUsize>) {
-    async fn generate(State(fake): State<Fake>) -> axum::response::Response {
-        use axum::response::IntoResponse;
-        fake.calls.fetch_add(1, Ordering::SeqCst);
-        if fake.fail {
-            return (axum::http::StatusCode::INTERNAL_SERVER_ERROR, "down").into_response();
-        }
-        // The model drops one decision: the digest must keep it anyway.
-        let summary = json!({
-            "summary": "A week on the login fix.",
-            "decisions": ["Keep the cookie"],
-            "work_started": [], "work_finished": ["Login fix"], "open_questions": []
-        });
-        Json(json!({
-            "candidates": [{"content": {"parts": [{"text": summary.to_string()}]}}],
-            "usageMetadata": {"promptTokenCount": 1000, "candidatesTokenCount": 200}
-        }))
-        .into_response()
-    }
-    let calls = Arc::new(AtomicUsize::new(0));
-    let app = axum::Router::new()
-        .route("/v1beta/models/{call}", axum::routing::post(generate))
-        .with_state(Fake {
-            calls: calls.clone(),
-            fail,
-        });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, calls)
+/// A local Gemini-speaking server (`common::model`) answering with 1,000 prompt and 200
+/// candidate tokens, or failing every request.
+async fn fake_gemini(fail: bool) -> (String, common::model::Model) {
+    // The model drops one decision: the digest must keep it anyway.
+    let summary = json!({
+        "summary": "A week on the login fix.",
+        "decisions": ["Keep the cookie"],
+        "work_started": [], "work_finished": ["Login fix"], "open_questions": []
+    });
+    common::model::gemini_as(summary, true, (1000, 200), fail).await
 }
 
 #[tokio::test]
@@ -275,7 +247,7 @@ async fn a_failed_digest_leaves_its_inputs_and_the_next_pass_makes_it() {
         .await
         .unwrap();
     assert_eq!((failed.week_digests, failed.failed), (0, 1), "{failed:?}");
-    assert!(tried.load(Ordering::SeqCst) >= 1);
+    assert!(tried.count() >= 1);
     assert!(
         digests(&app, &a.token, "").await.is_empty(),
         "nothing stored"
@@ -294,7 +266,7 @@ async fn a_failed_digest_leaves_its_inputs_and_the_next_pass_makes_it() {
         .await
         .unwrap();
     assert_eq!(made.week_digests, 1, "{made:?}");
-    assert_eq!(calls.load(Ordering::SeqCst), 1, "one model call per digest");
+    assert_eq!(calls.count(), 1, "one model call per digest");
     let week = &digests(&app, &a.token, "").await[0];
     assert_eq!(week["model"], "gemini-3.1-flash-lite");
     assert_eq!(week["cost_usd"], "0.00055");
@@ -409,7 +381,7 @@ async fn a_digest_pass_killed_while_the_model_works_leaves_nothing_and_the_next_
         .await
         .unwrap();
     assert_eq!(made.week_digests, 1);
-    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(calls.count(), 1);
     let again = jobs::digests::roll_up(&workers(&app, Some(&up)))
         .await
         .unwrap();

@@ -12,6 +12,10 @@ pub struct Model {
     bodies: Arc<Mutex<Vec<Value>>>,
     gate: Arc<Semaphore>,
     summary: Value,
+    /// The prompt and candidate tokens each answer says it used.
+    tokens: (u32, u32),
+    /// Every answer is a `500` instead.
+    fail: bool,
 }
 
 impl Model {
@@ -35,21 +39,41 @@ impl Model {
 /// The server's URL and its handle. Every answer is `summary`, with 500 prompt and 100
 /// candidate tokens; `open` says whether answers go out at once or wait for `Model::open`.
 pub async fn gemini(summary: Value, open: bool) -> (String, Model) {
+    gemini_as(summary, open, (500, 100), false).await
+}
+
+/// [`gemini`], its answers saying they used `tokens` (prompt, candidates); with `fail`, every
+/// request (still kept) is answered `500`.
+pub async fn gemini_as(
+    summary: Value,
+    open: bool,
+    tokens: (u32, u32),
+    fail: bool,
+) -> (String, Model) {
     async fn generate(
         axum::extract::State(model): axum::extract::State<Model>,
         axum::Json(body): axum::Json<Value>,
-    ) -> axum::Json<Value> {
+    ) -> axum::response::Response {
+        use axum::response::IntoResponse;
         model.bodies.lock().unwrap().push(body);
+        if model.fail {
+            return (axum::http::StatusCode::INTERNAL_SERVER_ERROR, "down").into_response();
+        }
         let _ = model.gate.acquire().await;
+        let (prompt, candidates) = model.tokens;
         axum::Json(json!({
             "candidates": [{"content": {"role": "model", "parts": [{"text": model.summary.to_string()}]}, "finishReason": "STOP"}],
-            "usageMetadata": {"promptTokenCount": 500, "candidatesTokenCount": 100, "totalTokenCount": 600}
+            "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": candidates,
+                              "totalTokenCount": prompt + candidates}
         }))
+        .into_response()
     }
     let model = Model {
         bodies: Arc::default(),
         gate: Arc::new(Semaphore::new(0)),
         summary,
+        tokens,
+        fail,
     };
     if open {
         model.open();
