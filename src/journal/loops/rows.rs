@@ -54,19 +54,23 @@ macro_rules! loop_rows {
 pub(super) use loop_rows;
 
 /// A compile-checked `SELECT` of the items a caller sees (`visible`) or reads (`readable`)
-/// that meet `own` (its own) and `others` (members' items), each branch in `order` (with its
-/// `LIMIT`), then `tail` (the whole statement's order and limit).
+/// that meet `cond`, each branch in `order` (with its `LIMIT`), then `tail` (the whole
+/// statement's order and limit). (Only the list, built at run time, puts a different condition
+/// on each branch: its cursor.)
 macro_rules! loops_seen {
-    (visible [$($own:tt)+] [$($others:tt)+] $order:tt $tail:tt $(, $arg:expr)* $(,)?) => {
-        loops_seen!(readable [$($own)+] [$($others)+
+    (visible $cond:tt $order:tt $tail:tt $(, $arg:expr)* $(,)?) => {
+        loops_seen!(@seen $cond [$cond
             " AND NOT EXISTS (SELECT 1 FROM journal_loop_dismissals d
                 WHERE d.account_id = n8v_account() AND d.loop_account_id = journal_loops.account_id
                   AND d.loop_id = journal_loops.loop_id)"] $order $tail $(, $arg)*)
     };
-    (readable [$($own:tt)+] [$($others:tt)+] $order:tt $tail:tt $(, $arg:expr)* $(,)?) => {
+    (readable $cond:tt $order:tt $tail:tt $(, $arg:expr)* $(,)?) => {
+        loops_seen!(@seen $cond [$cond] $order $tail $(, $arg)*)
+    };
+    (@seen $own:tt [$($others:tt)+] $order:tt $tail:tt $(, $arg:expr)*) => {
         loop_rows!(["SELECT "] [
             " FROM ((SELECT * FROM journal_loops WHERE account_id = n8v_account() AND "
-            $($own)+ " ORDER BY " $order ")
+            $own " ORDER BY " $order ")
               UNION ALL
               (SELECT * FROM journal_loops WHERE account_id <> n8v_account() AND "
             $($others)+ "
@@ -83,8 +87,7 @@ macro_rules! loops_seen {
 #[tracing::instrument(skip_all, err)]
 pub async fn carried(tx: &mut TenantTx, kind: LoopKind, now: DateTime<Utc>) -> Result<Vec<Loop>> {
     let rows = loops_seen!(visible
-        ["state = 'open' AND created_at > $2 AND kind = $1"]
-        ["state = 'open' AND created_at > $2 AND kind = $1"]
+        "state = 'open' AND created_at > $2 AND kind = $1"
         "created_at DESC, loop_id LIMIT $3"
         "ORDER BY account_id = n8v_account() DESC, created_at DESC, loop_id LIMIT $3",
         kind.as_str(),
@@ -108,8 +111,7 @@ pub async fn export_page(
     now: DateTime<Utc>,
 ) -> Result<Vec<Loop>> {
     let rows = loops_seen!(visible
-        ["(created_at, loop_id) > ($1, $2)"]
-        ["(created_at, loop_id) > ($1, $2)"]
+        "(created_at, loop_id) > ($1, $2)"
         "created_at, loop_id LIMIT $3"
         "ORDER BY created_at, loop_id LIMIT $3",
         after.0,
@@ -124,7 +126,7 @@ pub async fn export_page(
 /// The item `id` as the caller reads it, dismissed or not.
 pub(super) async fn readable(tx: &mut TenantTx, id: ItemId) -> Result<Option<LoopRow>> {
     Ok(
-        loops_seen!(readable ["loop_id = $1"] ["loop_id = $1"] "loop_id LIMIT 1" "LIMIT 1", id.0)
+        loops_seen!(readable "loop_id = $1" "loop_id LIMIT 1" "LIMIT 1", id.0)
             .fetch_optional(tx.conn())
             .await?,
     )
