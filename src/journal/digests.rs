@@ -40,17 +40,17 @@ pub struct Digest {
     pub created_at: DateTime<Utc>,
 }
 
-/// A stored digest, as the statements read it (here and in the export's pages).
-pub(crate) struct DigestRow {
-    pub(crate) digest_id: Uuid,
-    pub(crate) period: String,
-    pub(crate) period_start: NaiveDate,
-    pub(crate) period_end: NaiveDate,
-    pub(crate) session_count: i32,
-    pub(crate) summary: serde_json::Value,
-    pub(crate) model: String,
-    pub(crate) cost_usd: rust_decimal::Decimal,
-    pub(crate) created_at: DateTime<Utc>,
+/// A stored digest, as the statements read it.
+struct DigestRow {
+    digest_id: Uuid,
+    period: String,
+    period_start: NaiveDate,
+    period_end: NaiveDate,
+    session_count: i32,
+    summary: serde_json::Value,
+    model: String,
+    cost_usd: rust_decimal::Decimal,
+    created_at: DateTime<Utc>,
 }
 
 impl From<DigestRow> for Digest {
@@ -331,4 +331,27 @@ pub async fn delete(tx: &mut TenantTx, id: DigestId) -> Result<DigestId> {
     .fetch_optional(tx.conn())
     .await?;
     gone.ok_or_else(|| Error::not_found(ids::Kind::Digest, &id.to_string()))
+}
+
+/// The digests the caller may read, in the order they were made, after `after`, `limit` of
+/// them: the export's pages.
+#[tracing::instrument(skip_all, err)]
+pub(crate) async fn export_page(
+    tx: &mut TenantTx,
+    after: (DateTime<Utc>, Uuid),
+    limit: i64,
+) -> sqlx::Result<Vec<Digest>> {
+    let rows = sqlx::query_as!(
+        DigestRow,
+        "SELECT digest_id, period, period_start, period_end, session_count, summary, model,
+                cost_usd, created_at
+           FROM journal_digests WHERE (created_at, digest_id) > ($1, $2)
+          ORDER BY created_at, digest_id LIMIT $3",
+        after.0,
+        after.1,
+        limit,
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.into_iter().map(Digest::from).collect())
 }

@@ -7,7 +7,7 @@
 //! tenant transaction and name the same sessions the list names (`visible_sessions`, without
 //! the sessions that only read the journal); a call or summary is exported with its session.
 
-use super::digests::Digest;
+use super::digests::{self, Digest};
 use super::loops::{self, Loop};
 use super::session_reads;
 use super::views::{Call, Session};
@@ -175,7 +175,7 @@ impl Source {
                 .into_iter()
                 .map(ExportItem::Summary)
                 .collect(),
-            Kind::Digest => pages::digests(tx, after, PAGE)
+            Kind::Digest => digests::export_page(tx, after, PAGE)
                 .await?
                 .into_iter()
                 .map(ExportItem::Digest)

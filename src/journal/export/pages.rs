@@ -1,6 +1,7 @@
-//! The export's pages of calls, summaries and digests: each kind oldest first after a
-//! `(time, id)`, at most a page, in compile-checked statements. (Sessions' pages are the read
-//! model's, `session_reads::export_page`; items' are `loops::export_page`.)
+//! The export's pages of calls and summaries: each kind oldest first after a `(time, id)`, at
+//! most a page, in compile-checked statements. (Sessions' pages are the read model's,
+//! `session_reads::export_page`; items' are `loops::export_page`, digests'
+//! `digests::export_page`.)
 //!
 //! Each statement names the sessions the list names, split as `sql::visible_sessions`
 //! splits them (the caller's own through its index, then the organizations it owns through
@@ -9,7 +10,6 @@
 use super::SessionSummary;
 use crate::db::TenantTx;
 use crate::ids::SessionId;
-use crate::journal::digests::{Digest, DigestRow};
 use crate::journal::reads::CallRow;
 use crate::journal::views::Call;
 use chrono::{DateTime, Utc};
@@ -119,26 +119,4 @@ pub(super) async fn summaries(
     .fetch_all(tx.conn())
     .await?;
     Ok(rows.into_iter().map(SessionSummary::from).collect())
-}
-
-/// The digests the caller may read, in the order they were made.
-#[tracing::instrument(skip_all, err)]
-pub(super) async fn digests(
-    tx: &mut TenantTx,
-    after: After,
-    limit: i64,
-) -> sqlx::Result<Vec<Digest>> {
-    let rows = sqlx::query_as!(
-        DigestRow,
-        "SELECT digest_id, period, period_start, period_end, session_count, summary, model,
-                cost_usd, created_at
-           FROM journal_digests WHERE (created_at, digest_id) > ($1, $2)
-          ORDER BY created_at, digest_id LIMIT $3",
-        after.0,
-        after.1,
-        limit,
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    Ok(rows.into_iter().map(Digest::from).collect())
 }
