@@ -7,7 +7,7 @@ use crate::error::{Error, OnConstraint};
 use crate::ids::{self, Kind};
 use crate::records;
 use anyhow::{Context, bail};
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
 /// Fails unless `account` exists.
@@ -101,4 +101,30 @@ pub async fn add_member(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// Runs `n8v_delete_account` for `account` (which the transaction acts for) as `actor`,
+/// holding the account's lock alone first (`db::ACCOUNT_LOCK`: it waits for the operations
+/// under way, and the next ones wait for it); returns the rows deleted per table. The CLI's
+/// `admin delete-account` runs it, and so does the account's own deletion
+/// (`ops::account::delete_account`).
+#[tracing::instrument(skip_all, err)]
+pub async fn delete_rows(
+    conn: &mut PgConnection,
+    account: Uuid,
+    actor: &str,
+) -> sqlx::Result<serde_json::Value> {
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+        crate::db::account_lock_key(account)
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query_scalar!(
+        r#"SELECT n8v_delete_account($1, $2) AS "deleted!""#,
+        account,
+        actor
+    )
+    .fetch_one(conn)
+    .await
 }

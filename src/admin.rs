@@ -49,7 +49,7 @@ pub async fn delete_account(
 ) -> anyhow::Result<serde_json::Value> {
     let mut tx = acting_for(pool, account).await?;
     account_exists(&mut tx, account).await?;
-    let counts = crate::ops::account::delete_rows(&mut tx, account, actor).await?;
+    let counts = crate::accounts::delete_rows(&mut tx, account, actor).await?;
     tx.commit().await?;
     Ok(counts)
 }

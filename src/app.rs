@@ -11,8 +11,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
-const EMBEDDED_DATABASE: &str = "n8v_journal";
-
 /// The database the process will use. Without `DATABASE_URL`, the embedded cluster in
 /// `N8V_DATA_DIR` is started (and must be stopped with [`Database::stop`]).
 pub struct Database {
@@ -47,8 +45,7 @@ impl Database {
         // beside a running `serve` only reuses it).
         tracing::info!(dir = %config.data_dir.display(), "DATABASE_URL is not set: using the embedded PostgreSQL");
         let pg = EmbeddedPostgres::start(&config.data_dir).await?;
-        create_database_if_missing(&pg.database_url("postgres"), EMBEDDED_DATABASE).await?;
-        let url = pg.database_url(EMBEDDED_DATABASE);
+        let url = pg.journal_database().await?;
         Ok(Self {
             owner_url: url.clone(),
             url,
@@ -64,25 +61,6 @@ impl Database {
             tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
         }
     }
-}
-
-#[tracing::instrument(skip_all, err)]
-pub async fn create_database_if_missing(server_url: &str, name: &str) -> anyhow::Result<()> {
-    use sqlx::Connection;
-    let mut conn = sqlx::PgConnection::connect(server_url).await?;
-    let exists = sqlx::query_scalar!(
-        r#"SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS "exists!""#,
-        name
-    )
-    .fetch_one(&mut conn)
-    .await?;
-    if !exists {
-        // `name` is a constant of ours.
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
-            .execute(&mut conn)
-            .await?;
-    }
-    Ok(())
 }
 
 /// What runs: `serve` = HTTP and workers, `api` = HTTP only, `worker` = workers only.

@@ -13,3 +13,5 @@ pub const DEADLOCK: &str = "40P01";
 pub const SERIALIZATION_FAILURE: &str = "40001";
 /// A foreign key violated: what a row referencing a row deleted meanwhile fails with.
 pub const FOREIGN_KEY_VIOLATION: &str = "23503";
+/// A database made by another process a moment before (`CREATE DATABASE`).
+pub const DUPLICATE_DATABASE: &str = "42P04";

@@ -16,8 +16,9 @@
 //! Durability settings stay at PostgreSQL's defaults (`fsync = on`): data safety comes first.
 //! PostgreSQL refuses to run as root, so as root the binaries run as `N8V_EMBEDDED_PG_USER`
 //! (default `postgres`) and the directory is handed to that user. Binaries: `N8V_PG_BIN_DIR`,
-//! else `initdb` on `PATH`, else the newest `/usr/lib/postgresql/*/bin`. Nothing here speaks
-//! SQL; only the `postgres` database exists at first, so the caller creates its own and migrates.
+//! else `initdb` on `PATH`, else the newest `/usr/lib/postgresql/*/bin`. The only SQL here makes
+//! the journal's database on the first start ([`EmbeddedPostgres::journal_database`]); the
+//! caller migrates it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -39,6 +40,10 @@ host    all          all   ::1/128       scram-sha-256\n\
 local   replication  all                 scram-sha-256\n\
 host    replication  all   127.0.0.1/32  scram-sha-256\n\
 host    replication  all   ::1/128       scram-sha-256\n";
+
+/// The database the journal keeps in the cluster (see [`EmbeddedPostgres::journal_database`],
+/// whose statements name it).
+pub const JOURNAL_DATABASE: &str = "n8v_journal";
 
 const OR_DATABASE_URL: &str = "or set DATABASE_URL to an existing server";
 
@@ -196,6 +201,34 @@ impl EmbeddedPostgres {
     pub fn database_url(&self, database: &str) -> String {
         let (password, port) = (&self.password, self.port);
         format!("postgres://postgres:{password}@127.0.0.1:{port}/{database}")
+    }
+
+    /// The journal's database in the cluster ([`JOURNAL_DATABASE`]), made on the first start,
+    /// and its URL. `CREATE DATABASE` takes no parameters, so the name is a constant of the
+    /// statement; two processes starting at once may both make it: the one that loses finds it.
+    #[tracing::instrument(skip_all, err)]
+    pub async fn journal_database(&self) -> sqlx::Result<String> {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.database_url("postgres")).await?;
+        let exists = sqlx::query_scalar!(
+            r#"SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'n8v_journal') AS "exists!""#
+        )
+        .fetch_one(&mut conn)
+        .await?;
+        if !exists {
+            match sqlx::query!("CREATE DATABASE n8v_journal")
+                .execute(&mut conn)
+                .await
+            {
+                Err(e)
+                    if e.as_database_error().and_then(|d| d.code()).as_deref()
+                        == Some(crate::sqlstate::DUPLICATE_DATABASE) => {}
+                made => {
+                    made?;
+                }
+            }
+        }
+        Ok(self.database_url(JOURNAL_DATABASE))
     }
 
     /// True when this call to `start` started the server (false when it reused a running one).

@@ -21,7 +21,7 @@ mod tenant;
 
 pub use roles::{FUNCTIONS, QUEUE_GRANTS, TENANT_GRANTS, check_separation, ensure_app_role};
 pub(crate) use tenant::set_tenant;
-pub use tenant::{ACCOUNT_LOCK, Checks, Tenant, TenantTx, acting_for};
+pub use tenant::{ACCOUNT_LOCK, Checks, Tenant, TenantTx, account_lock_key, acting_for};
 
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
@@ -346,17 +346,42 @@ fn pool_options(max: u32, acquire_timeout: Duration, idle_check: Duration) -> Pg
 #[tracing::instrument(skip_all, err)]
 pub async fn migrate(owner_url: &str, configured: Option<&str>) -> anyhow::Result<String> {
     let pool = PgPoolOptions::new()
-        .max_connections(2)
+        .max_connections(3)
         .connect(owner_url)
         .await?;
-    let app_role = app_role::resolve(&pool, configured).await?;
-    check_separation(&pool, &app_role, true).await?;
-    MIGRATOR.run(&pool).await?;
-    apalis_postgres::PostgresStorage::setup(&pool).await?;
-    ensure_app_role(&pool, &app_role, owner_url).await?;
+    // Replicas started together migrate together: one at a time, each after the last has
+    // finished, so the next finds nothing to do (the roles' statements race otherwise: `tuple
+    // concurrently updated`). The lock is the session's of a connection of its own, and goes
+    // with it.
+    let mut lock = pool.acquire().await?;
+    sqlx::query!(
+        "SELECT pg_advisory_lock(hashtextextended($1, 0))",
+        MIGRATE_LOCK
+    )
+    .execute(&mut *lock)
+    .await?;
+    let migrated = async {
+        let app_role = app_role::resolve(&pool, configured).await?;
+        check_separation(&pool, &app_role, true).await?;
+        MIGRATOR.run(&pool).await?;
+        apalis_postgres::PostgresStorage::setup(&pool).await?;
+        ensure_app_role(&pool, &app_role, owner_url).await?;
+        anyhow::Ok(app_role)
+    }
+    .await;
+    sqlx::query_scalar!(
+        r#"SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS "unlocked!""#,
+        MIGRATE_LOCK
+    )
+    .fetch_one(&mut *lock)
+    .await?;
+    drop(lock);
     pool.close().await;
-    Ok(app_role)
+    migrated
 }
+
+/// The key of the advisory lock `migrate` holds while it works (see [`migrate`]).
+const MIGRATE_LOCK: &str = "n8v-journal:migrate";
 
 /// Why tenant work could not log in as `login`, and what to do. A refused password (`28P01`)
 /// means it changed since `migrate` set it: by hand, or by another deployment's `migrate`

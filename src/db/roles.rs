@@ -267,6 +267,10 @@ async fn grant_exactly(pool: &PgPool, role: &str, login: &str) -> anyhow::Result
         // (another deployment's owner, if they shared it) could read this database.
         grantees.extend([legacy.to_owned(), super::login::login_role(legacy)]);
     }
+    if grants_exact(pool, role, &grantees[1..]).await? {
+        // Every start of every replica migrates: most find nothing to change.
+        return Ok(());
+    }
     let existing = sqlx::query_scalar!(
         r#"SELECT format('%I', rolname) AS "quoted!" FROM pg_roles
             WHERE rolname::text = ANY($1::text[])"#,
@@ -297,6 +301,53 @@ async fn grant_exactly(pool: &PgPool, role: &str, login: &str) -> anyhow::Result
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Whether `role` holds exactly the grants of the lists above in this database (on tables and
+/// views, functions and schemas, read from their ACLs), and `others` hold none. The names of
+/// the lists are resolved by the casts, so both sides are written the same way.
+async fn grants_exact(pool: &PgPool, role: &str, others: &[String]) -> anyhow::Result<bool> {
+    let tables = TENANT_GRANTS.iter().chain(QUEUE_GRANTS);
+    let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let (relations, privileges): (Vec<&str>, Vec<&str>) = tables.copied().unzip();
+    let (relations, privileges, functions) =
+        (owned(&relations), owned(&privileges), owned(FUNCTIONS));
+    let exact = sqlx::query_scalar!(
+        r#"WITH held AS (
+             SELECT a.grantee, a.privilege_type || ' ' || c.oid::regclass::text AS item
+               FROM pg_class c, aclexplode(c.relacl) a
+              WHERE c.relnamespace IN ('public'::regnamespace, 'apalis'::regnamespace)
+             UNION ALL
+             SELECT a.grantee, 'EXECUTE ' || p.oid::regprocedure::text
+               FROM pg_proc p, aclexplode(p.proacl) a
+              WHERE p.pronamespace IN ('public'::regnamespace, 'apalis'::regnamespace)
+             UNION ALL
+             SELECT a.grantee, a.privilege_type || ' schema ' || n.nspname
+               FROM pg_namespace n, aclexplode(n.nspacl) a
+              WHERE n.nspname IN ('public', 'apalis')),
+           expected AS (
+             SELECT trim(p) || ' ' || t::regclass::text AS item
+               FROM unnest($2::text[], $3::text[]) AS l(t, ps), unnest(string_to_array(ps, ',')) p
+             UNION ALL
+             SELECT 'EXECUTE ' || f::regprocedure::text FROM unnest($4::text[]) f
+             UNION ALL
+             SELECT 'USAGE schema ' || s FROM unnest(ARRAY['public', 'apalis']) s)
+           SELECT (SELECT array_agg(h.item ORDER BY h.item) FROM held h
+                    WHERE h.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1))
+                  IS NOT DISTINCT FROM (SELECT array_agg(item ORDER BY item) FROM expected)
+              AND NOT EXISTS (SELECT 1 FROM held h JOIN pg_roles r ON r.oid = h.grantee
+                               WHERE r.rolname::text = ANY($5::text[])) AS "exact!""#,
+        role,
+        &relations,
+        &privileges,
+        &functions,
+        others
+    )
+    .fetch_one(pool)
+    .await;
+    // A name in the lists that does not resolve (yet) means the grants are not as they should
+    // be: making them will say what is wrong.
+    Ok(exact.unwrap_or(false))
 }
 
 /// Refuses to go on when the owner and the application role are not kept apart: when the

@@ -5,6 +5,8 @@
 use super::Db;
 use crate::scopes::Scopes;
 use sqlx::{PgConnection, Postgres, Transaction};
+use std::sync::Arc;
+use std::time::Duration;
 use uuid::Uuid;
 
 /// Who the transaction acts for. `auth` produces it; the policies read it.
@@ -43,24 +45,28 @@ impl Tenant {
 pub struct TenantTx {
     tx: Transaction<'static, Postgres>,
     tenant: Tenant,
+    /// What the opening set, to set again after [`TenantTx::rollback_to_savepoint`].
+    role: Arc<str>,
+    idle: Duration,
+    lock: bool,
 }
 
-/// What the transaction checks at `BEGIN`, in the same round trip (see [`TenantTx::begin_with`]).
+/// What the transaction checks as it opens, in the same statement (see [`TenantTx::begin_with`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Checks {
     /// The flag (by name) and the value the caller believes it has; a different value fails
     /// the begin with SQLSTATE `N8VFL`.
     pub flag: Option<(&'static str, bool)>,
-    /// Opens `SAVEPOINT operation` right after the tenant is set.
+    /// Opens `SAVEPOINT operation` right after `BEGIN`.
     pub savepoint: bool,
     /// Holds the account's lock shared ([`ACCOUNT_LOCK`]), as operations do.
     pub account_lock: bool,
 }
 
 /// The account's lock: an advisory lock on the key `n8v-account:<account id>`, held to the
-/// end of the transaction. Operations take it shared, first in their begin's batch (before
+/// end of the transaction. Operations take it shared, as their opening's first step (before
 /// the credential is checked); the account's deletion takes it alone
-/// (`ops::account::delete_rows`). So a deletion waits for the operations under way, the next
+/// (`accounts::delete_rows`). So a deletion waits for the operations under way, the next
 /// ones wait for it and then find their credential gone (a 401), and the two never deadlock.
 /// Without it the deletion, which locks every row of the account and then its row, and an
 /// operation, which locks a few rows and then the account's row through a foreign key, took
@@ -70,73 +76,99 @@ pub struct Checks {
 /// a waiting deletion for ever.
 pub const ACCOUNT_LOCK: &str = "n8v-account:";
 
+/// The key of `account`'s lock ([`ACCOUNT_LOCK`]), as a value bound to a statement.
+pub fn account_lock_key(account: Uuid) -> String {
+    format!("{ACCOUNT_LOCK}{account}")
+}
+
+/// How a transaction begins: `BEGIN` (with the savepoint, when asked) as one constant
+/// simple-protocol message. Behind a pooler the server connection is whoever's last
+/// transaction left it, so its prepared statements are dropped first, and ours (`sqlx_s_<n>`,
+/// numbered per client connection, never reused by it) cannot meet a name already taken.
+fn begin_statement(pooled: bool, savepoint: bool) -> &'static str {
+    match (pooled, savepoint) {
+        (false, false) => "BEGIN",
+        (false, true) => "BEGIN; SAVEPOINT operation",
+        (true, false) => "DEALLOCATE ALL; BEGIN",
+        (true, true) => "DEALLOCATE ALL; BEGIN; SAVEPOINT operation",
+    }
+}
+
 impl TenantTx {
     pub async fn begin(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
         Self::begin_with(db, tenant, Checks::default()).await
     }
 
-    /// Begins the transaction, sets the role and the tenant, checks that the credential (if
-    /// any) is still live and the flag still has the expected value, and opens the savepoint:
-    /// one round trip, one batch of simple-protocol statements. The values are written as
-    /// escaped literals (the simple protocol has no parameters). A revoked credential fails
-    /// with SQLSTATE N8VRV (a 401), so a cached credential is never acted on once revoked.
+    /// Begins the transaction, then opens it for the tenant in one checked statement with
+    /// bound values (`n8v_open_tenant`, migration 0026): the application role, the account's
+    /// lock, the check that the credential (if any) is still live and the flag still has the
+    /// expected value, and the tenant's settings, all transaction-local. Two round trips:
+    /// sqlx waits for `BEGIN` before it sends the next statement. A revoked credential fails
+    /// with SQLSTATE N8VRV (a 401), so a cached credential is never acted on once revoked; the
+    /// refused transaction is rolled back as it is dropped.
+    ///
+    /// The savepoint comes before the opening (a savepoint is a statement of its own; after
+    /// the opening it would cost a third round trip), so rolling back to it undoes the
+    /// opening's settings too, and [`TenantTx::rollback_to_savepoint`] sets them again.
     pub async fn begin_with(db: &Db, tenant: &Tenant, checks: Checks) -> sqlx::Result<Self> {
-        // The role comes first: the login role the connection is holds nothing, not even
-        // the checks' function. Then the checks, in the implicit transaction that BEGIN then
-        // turns into the real one: when they refuse, nothing after them runs and no
-        // transaction stays open (and the role, local to it, is gone with it).
-        let mut sql = leftovers(db).to_owned();
-        sql.push_str(&format!(
-            "SELECT set_config('role', {}, true); ",
-            literal(db.app_role())
-        ));
-        if checks.account_lock {
-            sql.push_str(&format!(
-                "SELECT pg_advisory_xact_lock_shared(hashtextextended('{ACCOUNT_LOCK}{}', 0)); ",
-                tenant.account_id
-            ));
-        }
-        if tenant.credential_id.is_some() || checks.flag.is_some() {
-            let credential = tenant
-                .credential_id
-                .map_or("NULL".to_owned(), |c| format!("'{c}'"));
-            let (flag, expected) = checks.flag.map_or(("NULL".to_owned(), "NULL"), |(f, on)| {
-                (literal(f), if on { "true" } else { "false" })
-            });
-            sql.push_str(&format!(
-                "SELECT n8v_begin('{}', {credential}::uuid, {flag}, {expected}); ",
-                tenant.account_id
-            ));
-        }
-        sql.push_str("BEGIN; ");
-        sql.push_str(&settings(db, tenant));
-        if checks.savepoint {
-            sql.push_str("; SAVEPOINT operation");
-        }
-        let tx = begin_live(db, sql).await?;
-        Ok(Self {
+        let tx = begin_live(db, begin_statement(db.pooled, checks.savepoint)).await?;
+        let mut tx = Self {
             tx,
             tenant: tenant.clone(),
-        })
+            role: db.app_role.clone(),
+            idle: db.idle_in_transaction,
+            lock: checks.account_lock,
+        };
+        let flag = checks.flag.map(|(name, _)| name);
+        let expected = checks.flag.map(|(_, on)| on);
+        tx.open(flag, expected).await?;
+        Ok(tx)
     }
 
     /// A read-only transaction on one snapshot (`REPEATABLE READ`), for a read paged over many
-    /// statements (the export) that must see the same data throughout. `BEGIN` comes first
-    /// (the isolation level must precede any query), so it makes no checks that could refuse
-    /// inside the open transaction: it is for work an operation has just checked and recorded.
+    /// statements (the export) that must see the same data throughout, for work an operation
+    /// has just checked and recorded: it checks the credential again and nothing else. The
+    /// opening is its first statement, so the snapshot is taken there.
     pub async fn begin_snapshot(db: &Db, tenant: &Tenant) -> sqlx::Result<Self> {
-        let sql = format!(
-            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; {}\
-             SELECT set_config('role', {}, true); {}",
-            leftovers(db),
-            literal(db.app_role()),
-            settings(db, tenant)
-        );
-        let tx = begin_live(db, sql).await?;
-        Ok(Self {
-            tx,
+        let begin = if db.pooled {
+            // The isolation level must come before any statement of the transaction.
+            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; DEALLOCATE ALL"
+        } else {
+            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+        };
+        let mut tx = Self {
+            tx: begin_live(db, begin).await?,
             tenant: tenant.clone(),
-        })
+            role: db.app_role.clone(),
+            idle: db.idle_in_transaction,
+            lock: false,
+        };
+        tx.open(None, None).await?;
+        Ok(tx)
+    }
+
+    /// Sets the role, takes the account's lock (when this transaction holds it), checks that
+    /// the credential (if any) is live and the flag (if given) has the `expected` value, and
+    /// sets the tenant.
+    #[tracing::instrument(name = "db.tenant.open", skip_all, err)]
+    async fn open(&mut self, flag: Option<&str>, expected: Option<bool>) -> sqlx::Result<()> {
+        let tenant = &self.tenant;
+        sqlx::query!(
+            "SELECT FROM n8v_open_tenant($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            &*self.role,
+            format!("{}ms", self.idle.as_millis()),
+            self.lock.then(|| account_lock_key(tenant.account_id)),
+            tenant.account_id,
+            tenant.credential_id,
+            flag,
+            expected,
+            tenant.scopes.joined(),
+            tenant.repository.as_deref().unwrap_or_default(),
+            if tenant.service { "on" } else { "" },
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
     }
 
     pub fn tenant(&self) -> &Tenant {
@@ -155,14 +187,16 @@ impl TenantTx {
         self.tx.rollback().await
     }
 
-    /// Undoes everything since the savepoint [`Checks::savepoint`] opened at `BEGIN`; the
-    /// transaction goes on (a failed operation is still recorded in it).
+    /// Undoes everything since the savepoint [`Checks::savepoint`] opened at `BEGIN`, the
+    /// opening's role, lock and settings with it, and sets those again (the credential is
+    /// checked again, the flag not: the operation has read it); the transaction goes on (a
+    /// failed operation is still recorded in it).
     #[tracing::instrument(name = "db.tenant.rollback_to_savepoint", skip_all, err)]
     pub async fn rollback_to_savepoint(&mut self) -> sqlx::Result<()> {
         sqlx::query!("ROLLBACK TO SAVEPOINT operation")
             .execute(&mut *self.tx)
             .await?;
-        Ok(())
+        self.open(None, None).await
     }
 }
 
@@ -171,10 +205,10 @@ impl TenantTx {
 /// it out (see `db::IDLE_CHECK`), so the begin is the first to find one dead, and nothing has
 /// happened on it yet. sqlx closes such a connection when it comes back; the next one is
 /// tried, at most once per connection the pool holds (and once more, for a fresh one).
-async fn begin_live(db: &Db, sql: String) -> sqlx::Result<Transaction<'static, Postgres>> {
+async fn begin_live(db: &Db, sql: &'static str) -> sqlx::Result<Transaction<'static, Postgres>> {
     let mut left = db.tenant.size() + 1;
     loop {
-        match db.tenant.begin_with(sqlx::AssertSqlSafe(sql.clone())).await {
+        match db.tenant.begin_with(sql).await {
             Err(e) if left > 0 && gone(&e) => {
                 tracing::info!(error = %e, "a pooled connection was gone; trying another");
                 left -= 1;
@@ -191,51 +225,6 @@ fn gone(e: &sqlx::Error) -> bool {
     crate::error::is_unavailable(e)
         && !matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed)
         && !crate::error::is_refused_connection(e)
-}
-
-/// What a transaction's first message starts with: behind a pooler the server connection is
-/// whoever's last transaction left it, so its prepared statements are dropped, and ours
-/// (`sqlx_s_<n>`, numbered per client connection, never reused by it) cannot meet a name
-/// already taken.
-fn leftovers(db: &Db) -> &'static str {
-    if db.pooled { "DEALLOCATE ALL; " } else { "" }
-}
-
-/// The statement that sets the tenant's settings for the rest of the transaction, and how long
-/// it may sit idle (see `db::IDLE_IN_TRANSACTION`).
-fn settings(db: &Db, tenant: &Tenant) -> String {
-    format!(
-        "SELECT set_config('idle_in_transaction_session_timeout', '{}ms', true), \
-         set_config('app.account_id', '{}', true), \
-         set_config('app.credential_id', '{}', true), set_config('app.scopes', {}, true), \
-         set_config('app.repository', {}, true), set_config('app.service', '{}', true)",
-        db.idle_in_transaction.as_millis(),
-        tenant.account_id,
-        tenant
-            .credential_id
-            .map(|c| c.to_string())
-            .unwrap_or_default(),
-        literal(&tenant.scopes.joined()),
-        literal(tenant.repository.as_deref().unwrap_or_default()),
-        if tenant.service { "on" } else { "" },
-    )
-}
-
-/// A string as an SQL literal: `E'…'` with quotes and backslashes escaped, so the meaning
-/// does not depend on `standard_conforming_strings`; NUL (which text cannot hold) is dropped.
-fn literal(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 3);
-    out.push_str("E'");
-    for c in value.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\0' => {}
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
 }
 
 /// A transaction on the owner's `pool` acting for `account` (the operator's commands: they

@@ -7,8 +7,6 @@ use crate::db::{Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, KeyId};
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
-use uuid::Uuid;
 
 /// Deletes the caller's account: the confirmation a deletion needs.
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
@@ -48,7 +46,8 @@ pub async fn delete_account(
     // loses, as operations are (`ops::run`).
     let deleted = super::retried(|| async {
         let mut tx = TenantTx::begin(&services.db, tenant).await?;
-        let deleted = delete_rows(tx.conn(), tenant.account_id, &key.to_string()).await?;
+        let deleted =
+            crate::accounts::delete_rows(tx.conn(), tenant.account_id, &key.to_string()).await?;
         tx.commit().await?;
         Ok(deleted)
     })
@@ -58,30 +57,4 @@ pub async fn delete_account(
         account_id: account,
         deleted,
     })
-}
-
-/// Runs `n8v_delete_account` for `account` (which the transaction acts for) as `actor`,
-/// holding the account's lock alone first (`db::ACCOUNT_LOCK`: it waits for the operations
-/// under way, and the next ones wait for it); returns the rows deleted per table. The CLI's
-/// `admin delete-account` runs it too.
-#[tracing::instrument(skip_all, err)]
-pub(crate) async fn delete_rows(
-    conn: &mut PgConnection,
-    account: Uuid,
-    actor: &str,
-) -> sqlx::Result<serde_json::Value> {
-    sqlx::query!(
-        "SELECT pg_advisory_xact_lock(hashtextextended($1 || $2::uuid::text, 0))",
-        crate::db::ACCOUNT_LOCK,
-        account
-    )
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query_scalar!(
-        r#"SELECT n8v_delete_account($1, $2) AS "deleted!""#,
-        account,
-        actor
-    )
-    .fetch_one(conn)
-    .await
 }

@@ -65,17 +65,8 @@ fn terminate(child: &mut std::process::Child) -> std::process::ExitStatus {
 
 #[tokio::test]
 async fn admin_commands_print_json_and_take_effect() {
-    let server = common::server_url().await;
     // `migrate` on a database that has never been migrated.
-    let name = format!(
-        "n8v_test_{}_{}",
-        chrono::Utc::now().timestamp(),
-        uuid::Uuid::new_v4().simple()
-    );
-    n8v_journal::app::create_database_if_missing(&server, &name)
-        .await
-        .unwrap();
-    let db = common::with_database(&server, &name);
+    let db = common::empty_database().await;
     assert_eq!(ok(&db, &["migrate"]), serde_json::json!({"migrated": true}));
     assert_eq!(
         ok(&db, &["migrate"]),

@@ -16,6 +16,7 @@ mod export;
 mod export_bounds;
 mod exposure_visibility;
 mod exposures;
+mod fleet;
 mod handoffs;
 mod hooks;
 mod hooks_setup;

@@ -87,6 +87,15 @@ pub fn with_database(url: &str, name: &str) -> String {
 /// Creates a new, migrated database and returns its URL. Databases from runs older than an
 /// hour are dropped on the way (names carry their creation time).
 pub async fn fresh_database() -> String {
+    let url = empty_database().await;
+    db::migrate(&url, None)
+        .await
+        .expect("migrate test database");
+    url
+}
+
+/// Creates a new database that has never been migrated and returns its URL.
+pub async fn empty_database() -> String {
     let server = server_url().await;
     let admin_pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(1)
@@ -101,11 +110,7 @@ pub async fn fresh_database() -> String {
         .await
         .expect("create test database");
     admin_pool.close().await;
-    let url = with_database(&server, &name);
-    db::migrate(&url, None)
-        .await
-        .expect("migrate test database");
-    url
+    with_database(&server, &name)
 }
 
 async fn drop_stale_databases(pool: &PgPool) {

@@ -1,0 +1,116 @@
+//! Issue 44, finding 2: replicas started together. Every `serve` migrates first; on one
+//! database they did so at the same moment, and one of them exited (`applying migrations: …
+//! tuple concurrently updated`, from the application role's grants).
+
+use crate::common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_n8v-journal");
+
+/// Several `migrate`s of one database at once, as replicas starting together run them, round
+/// after round: every one succeeds.
+#[tokio::test]
+async fn migrations_run_at_once_all_succeed() {
+    for round in 0..6 {
+        let url = common::fresh_database().await;
+        let runs = (0..4).map(|_| n8v_journal::db::migrate(&url, None));
+        for (i, result) in futures::future::join_all(runs)
+            .await
+            .into_iter()
+            .enumerate()
+        {
+            if let Err(e) = result {
+                panic!("round {round}, migrator {i}: {e:#}");
+            }
+        }
+    }
+}
+
+/// A migration of a database that is up to date writes nothing to the catalog: the grants are
+/// read, found exact, and left alone (each rewrite was a chance to race another replica).
+#[tokio::test]
+async fn an_up_to_date_database_is_migrated_without_writing_grants() {
+    let url = common::fresh_database().await;
+    let owner = sqlx::PgPool::connect(&url).await.unwrap();
+    let versions = || async {
+        sqlx::query_as::<_, (String, String)>(
+            "SELECT (SELECT xmin::text FROM pg_class WHERE oid = 'journal_sessions'::regclass), \
+                    (SELECT xmin::text FROM pg_proc WHERE proname = 'n8v_begin')",
+        )
+        .fetch_one(&owner)
+        .await
+        .unwrap()
+    };
+    let before = versions().await;
+    n8v_journal::db::migrate(&url, None).await.unwrap();
+    assert_eq!(versions().await, before, "the grants' rows were rewritten");
+
+    // A grant taken away by hand is given back by the next migration.
+    let role = n8v_journal::db::app_role::resolve(&owner, None)
+        .await
+        .unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "REVOKE SELECT ON journal_sessions FROM \"{role}\""
+    )))
+    .execute(&owner)
+    .await
+    .unwrap();
+    n8v_journal::db::migrate(&url, None).await.unwrap();
+    let restored: bool =
+        sqlx::query_scalar("SELECT has_table_privilege($1, 'journal_sessions', 'SELECT')")
+            .bind(&role)
+            .fetch_one(&owner)
+            .await
+            .unwrap();
+    assert!(restored, "the revoked grant is back");
+}
+
+/// Three `serve` processes started in the same moment on one migrated database, several
+/// times: each becomes ready.
+#[tokio::test]
+async fn replicas_started_together_all_become_ready() {
+    let url = common::fresh_database().await;
+    for round in 0..3 {
+        let mut replicas: Vec<(std::process::Child, u16)> = (0..3)
+            .map(|_| {
+                let port = common::free_port();
+                let child = Command::new(BIN)
+                    .arg("serve")
+                    .env("DATABASE_URL", &url)
+                    .env_remove("N8V_MIGRATION_DATABASE_URL")
+                    .env("N8V_BIND", format!("127.0.0.1:{port}"))
+                    .env("RUST_LOG", "warn")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                (child, port)
+            })
+            .collect();
+        for (child, port) in &mut replicas {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    let mut said = String::new();
+                    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut said)
+                        .unwrap();
+                    panic!("round {round}: a replica exited ({status}): {said}");
+                }
+                let ready = reqwest::get(format!("http://127.0.0.1:{port}/readyz")).await;
+                if ready.is_ok_and(|r| r.status() == 200) {
+                    break;
+                }
+                assert!(Instant::now() < deadline, "round {round}: never ready");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        for (mut child, _) in replicas {
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            let _ = child.wait();
+        }
+    }
+}
