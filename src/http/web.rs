@@ -11,17 +11,6 @@ use crate::ops::journal::ReadMarkdown;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-
-#[derive(Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct WindowQuery {
-    /// The most characters to answer with: 1,000 to 400,000 (default `N8V_JOURNAL_MD_MAX_CHARS`,
-    /// 9,500).
-    #[param(minimum = 1000, maximum = 400000, example = 9500)]
-    pub max_chars: Option<usize>,
-}
 
 /// Read the recent journal as markdown.
 ///
@@ -32,7 +21,7 @@ pub struct WindowQuery {
     path = "/journal.md",
     operation_id = "getJournalMarkdown",
     tag = "journal",
-    params(WindowQuery, JournalHeaders),
+    params(ReadMarkdown, JournalHeaders),
     responses(
         (status = 200, description = "The recent sessions as markdown", body = String,
             content_type = "text/markdown"),
@@ -49,11 +38,8 @@ pub struct WindowQuery {
 pub async fn journal_md(
     State(state): State<AppState>,
     call: ApiCall,
-    ApiQuery(query): ApiQuery<WindowQuery>,
+    ApiQuery(input): ApiQuery<ReadMarkdown>,
 ) -> Response {
-    let input = ReadMarkdown {
-        max_chars: query.max_chars,
-    };
     Reply(call.run(&state, input).await).render(|markdown| {
         (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],

@@ -453,11 +453,19 @@ impl Op for ReadCatchUp {
     }
 }
 
-/// The recent journal as markdown, for session-start hooks.
-#[derive(Debug, Default, Clone)]
+/// The recent journal as markdown, for session-start hooks (`GET /journal.md`'s query, and
+/// the MCP resource's defaults).
+#[derive(Debug, Default, Clone, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ReadMarkdown {
+    /// The most characters to answer with: 1,000 to 400,000 (default `N8V_JOURNAL_MD_MAX_CHARS`,
+    /// 9,500).
+    #[param(minimum = 1000, maximum = 400000, example = 9500)]
     pub max_chars: Option<usize>,
 }
+// The attribute above takes literals only: they are the window's bounds.
+const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
 
 impl Op for ReadMarkdown {
     const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");

@@ -97,6 +97,24 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
         .map(|actor| (credential, actor)))
 }
 
+/// The operator signed in with this request (how the log names them, and the console cookie
+/// the form's CSRF token is bound to), or what to answer instead: a `404` to a customer
+/// credential, else the sign-in form with `status` and `problem`.
+async fn operator(
+    state: &AppState,
+    headers: &HeaderMap,
+    key: &CsrfKey,
+    status: StatusCode,
+    problem: Option<&str>,
+) -> Result<(String, String), Response> {
+    match signed_in(state, headers).await {
+        Err(e) => Err(error_page(&e, false)),
+        Ok(Some((_, actor))) => Ok((actor, cookie(headers, CONSOLE_COOKIE).unwrap_or_default())),
+        Ok(None) if carries_customer_credential(headers) => Err(not_found()),
+        Ok(None) => Err(sign_in_form(headers, key, status, problem)),
+    }
+}
+
 fn sign_in_form(
     headers: &HeaderMap,
     key: &CsrfKey,
@@ -128,17 +146,10 @@ async fn show(
     axum::Extension(key): axum::Extension<CsrfKey>,
     Query(q): Query<ShowQuery>,
 ) -> Response {
-    let operator_session = match signed_in(&state, &headers).await {
-        Ok(s) => s,
-        Err(e) => return error_page(&e, false),
+    let (actor, token) = match operator(&state, &headers, &key, StatusCode::OK, None).await {
+        Ok(signed_in) => signed_in,
+        Err(answer) => return answer,
     };
-    let Some((_, actor)) = operator_session else {
-        if carries_customer_credential(&headers) {
-            return not_found();
-        }
-        return sign_in_form(&headers, &key, StatusCode::OK, None);
-    };
-    let token = cookie(&headers, CONSOLE_COOKIE).unwrap_or_default();
     match console_data(&state, q.account.as_deref()).await {
         Ok(mut data) => {
             data["csrf"] = json!(key.token(&token));
@@ -220,22 +231,12 @@ async fn act(State(state): State<AppState>, request: Request) -> Response {
     if form.action == "sign-in" {
         return sign_in(&state, &headers, connect, &key, &form).await;
     }
-    let operator_session = match signed_in(&state, &headers).await {
-        Ok(s) => s,
-        Err(e) => return error_page(&e, false),
-    };
-    let Some((_, actor)) = operator_session else {
-        if carries_customer_credential(&headers) {
-            return not_found();
-        }
-        return sign_in_form(
-            &headers,
-            &key,
-            StatusCode::UNAUTHORIZED,
-            Some("Sign in again."),
-        );
-    };
-    let token = cookie(&headers, CONSOLE_COOKIE).unwrap_or_default();
+    let again = Some("Sign in again.");
+    let (actor, token) =
+        match operator(&state, &headers, &key, StatusCode::UNAUTHORIZED, again).await {
+            Ok(signed_in) => signed_in,
+            Err(answer) => return answer,
+        };
     if !key.verify(&token, &form.csrf) {
         return error_page(&super::user::csrf_refused(), false);
     }

@@ -17,6 +17,7 @@ use crate::ops::journal::{
     DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionList,
 };
 use crate::ops::loops::ListLoops;
+use crate::ops::parse_date;
 use crate::ops::search::SearchJournal;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -50,13 +51,9 @@ pub struct ListFilter {
     cursor: Option<String>,
 }
 
-fn day(name: &str, text: Option<&str>) -> Result<Option<NaiveDate>, Error> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(t) => crate::journal::meta::parse_day(name, t)
-            .map(Some)
-            .map_err(Error::BadRequest),
-    }
+/// A form's field as given: an empty field means not given.
+fn given(text: &Option<String>) -> Option<&str> {
+    text.as_deref().map(str::trim).filter(|t| !t.is_empty())
 }
 
 fn start_of(date: NaiveDate) -> DateTime<Utc> {
@@ -70,8 +67,8 @@ pub async fn sessions(
     Query(filter): Query<ListFilter>,
 ) -> Response {
     let (from, to) = match (
-        day("from", filter.from.as_deref()),
-        day("to", filter.to.as_deref()),
+        parse_date("from", given(&filter.from)),
+        parse_date("to", given(&filter.to)),
     ) {
         (Ok(f), Ok(t)) => (f, t),
         (Err(e), _) | (_, Err(e)) => return error_page(&e, true),
