@@ -1,13 +1,12 @@
 //! Closing items: one by its id (`POST /api/v1/journal/loops/{id}/close`), or those a
 //! session's end names as resolved.
 
-use super::rows::{LoopRow, loop_rows};
+use super::rows::{ChangedRow, LoopRow, loop_rows};
 use super::{Closing, Loop, LoopKind, view};
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{ItemId, SessionId};
 use crate::webhooks::events::{self, Event};
-use crate::webhooks::payloads::LoopChanged;
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use uuid::Uuid;
@@ -36,17 +35,7 @@ pub async fn close(
     .fetch_optional(tx.conn())
     .await?;
     if let Some(row) = closed {
-        let item = LoopChanged {
-            item: id,
-            kind: row.kind.clone(),
-            text: row.text.clone(),
-            state: row.state.clone(),
-            session: SessionId(row.session_id),
-            created_at: row.created_at,
-            closed_at: row.closed_at,
-            closed_session: Some(session),
-        };
-        events::emit(tx, Event::LoopClosed(item), now).await?;
+        events::emit(tx, Event::LoopClosed(row.closed_in(session)), now).await?;
         return Ok(view(row, now));
     }
     let found = closable(tx, &[id]).await?;
@@ -107,7 +96,8 @@ pub async fn resolve(
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     // Locked in id order first, as every transaction locks items (migration 0020), then
     // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
-    let mut closed = sqlx::query!(
+    let mut closed = sqlx::query_as!(
+        ChangedRow,
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
                             AND state = 'open' \
@@ -127,18 +117,8 @@ pub async fn resolve(
     .fetch_all(tx.conn())
     .await?;
     closed.sort_by_key(|r| (r.created_at, r.loop_id));
-    for r in closed {
-        let item = LoopChanged {
-            item: ItemId(r.loop_id),
-            kind: r.kind,
-            text: r.text,
-            state: r.state,
-            session: SessionId(r.session_id),
-            created_at: r.created_at,
-            closed_at: r.closed_at,
-            closed_session: Some(session),
-        };
-        events::emit(tx, Event::LoopClosed(item), now).await?;
+    for row in closed {
+        events::emit(tx, Event::LoopClosed(row.changed(Some(session))), now).await?;
     }
     Ok(not_resolved)
 }

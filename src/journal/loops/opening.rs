@@ -4,14 +4,14 @@
 //! close does. Never on the per-call write path. Each item opened is told of (`loop.opened`)
 //! with the row its insert returned.
 
+use super::rows::ChangedRow;
 use super::{LoopKind, stale_after};
 use crate::db::TenantTx;
-use crate::ids::{self, ItemId, SessionId};
+use crate::ids::{self, SessionId};
 use crate::journal::session_reads;
 use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
 use crate::webhooks::events::{self, Event};
-use crate::webhooks::payloads::LoopChanged;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -119,17 +119,16 @@ async fn open_lines(
     .await?;
     opened.sort_by_key(|r| r.loop_id);
     for r in opened {
-        let item = LoopChanged {
-            item: ItemId(r.loop_id),
+        let row = ChangedRow {
+            loop_id: r.loop_id,
             kind: r.kind,
             text: r.text,
             state: r.state,
-            session: SessionId(r.session_id),
+            session_id: r.session_id,
             created_at: r.created_at,
             closed_at: None,
-            closed_session: None,
         };
-        events::emit(tx, Event::LoopOpened(item), now).await?;
+        events::emit(tx, Event::LoopOpened(row.changed(None)), now).await?;
     }
     sqlx::query!(
         "INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key,
