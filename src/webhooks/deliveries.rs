@@ -306,10 +306,31 @@ async fn endpoint_run(
 /// session's words, which should not outlive the session by much (its deliveries go with it).
 pub const KEPT_FOR: chrono::Duration = chrono::Duration::days(30);
 
+/// Why a disabled endpoint's delivery ended without being sent (its `last_excerpt`).
+pub const ENDED_DISABLED: &str =
+    "not sent: the endpoint stayed disabled until the event was 30 days old";
+
 /// Deletes the events older than [`KEPT_FOR`] with no pending delivery (their deliveries go
-/// with them), at most `batch` of them; returns how many.
+/// with them), at most `batch` of them; returns how many. A disabled endpoint's deliveries of
+/// such events end first, as failed with the reason ([`ENDED_DISABLED`]): nothing is sent to it
+/// while it is disabled, so they would otherwise keep its events for as long as it stays so.
+/// (Turned on again within the 30 days, it is sent what is still pending.)
 #[tracing::instrument(skip_all, err)]
 pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Result<u64> {
+    let cutoff = now - KEPT_FOR;
+    sqlx::query!(
+        "UPDATE webhook_deliveries d SET status = 'failed', leased_until = NULL,
+                last_status = NULL, last_excerpt = $2
+           FROM webhook_endpoints e, webhook_events v
+          WHERE d.status = 'pending' AND NOT e.enabled
+            AND e.account_id = d.account_id AND e.endpoint_id = d.endpoint_id
+            AND v.account_id = d.event_account_id AND v.event_id = d.event_id
+            AND v.created_at < $1",
+        cutoff,
+        ENDED_DISABLED
+    )
+    .execute(pool)
+    .await?;
     let done = sqlx::query!(
         "DELETE FROM webhook_events e
           WHERE (e.account_id, e.event_id) IN (
@@ -319,7 +340,7 @@ pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Resul
                                     WHERE d.event_account_id = v.account_id
                                       AND d.event_id = v.event_id AND d.status = 'pending')
                  LIMIT $2)",
-        now - KEPT_FOR,
+        cutoff,
         batch
     )
     .execute(pool)
