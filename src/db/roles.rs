@@ -43,9 +43,10 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("oauth_grants", "SELECT"),
     // Webhook endpoints: managed by tenant work; their secrets are only added, through
     // n8v_webhook_add_secret, never read; events and deliveries are written by
-    // n8v_webhook_emit and the workers, and deliveries listed (0023).
+    // n8v_webhook_emit, deliveries listed, and settled by the workers as the service's tenant
+    // work for the endpoint's account (0023, 20261204030000).
     ("webhook_endpoints", "SELECT, INSERT, UPDATE, DELETE"),
-    ("webhook_deliveries", "SELECT"),
+    ("webhook_deliveries", "SELECT, UPDATE"),
 ];
 
 /// The job queue: tenant transactions enqueue (the summary of a session they close) and

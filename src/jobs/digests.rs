@@ -95,8 +95,8 @@ async fn make(
     let limits = budget.limits(config);
     match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
         Ok(outcome) => {
-            digests::store(&mut tx, id, &inputs, &outcome, outcome.fallback.as_deref()).await?;
-            crate::webhooks::events::digest_ready(&mut tx, id, now).await?;
+            let note = outcome.fallback.as_deref();
+            digests::store(&mut tx, id, &inputs, &outcome, note, now).await?;
             tx.commit().await?;
             Ok(Some(true))
         }

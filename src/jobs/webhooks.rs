@@ -39,8 +39,7 @@ pub async fn deliver_due(state: &WorkerState) -> sqlx::Result<Counts> {
             futures_util::future::join_all(claimed.iter().map(|c| send::send(c, config))).await;
         let done = state.clock.now();
         for (claimed, attempt) in claimed.iter().zip(&attempts) {
-            let settled =
-                deliveries::settle(state.db.pool(), claimed, attempt, done, config).await?;
+            let settled = deliveries::settle(&state.db, claimed, attempt, done, config).await?;
             match (attempt.ok, settled) {
                 (_, Settled::Lost) => {}
                 (true, _) => counts.delivered += 1,

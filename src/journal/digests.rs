@@ -13,6 +13,8 @@ use crate::error::{Error, Result};
 use crate::ids::{self, DigestId};
 use crate::summarize::marked::Marked;
 use crate::summarize::{DigestInput, Outcome, Summary};
+use crate::webhooks::events::{self, Event};
+use crate::webhooks::payloads::DigestReady;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -262,7 +264,8 @@ pub async fn claim(
     .await
 }
 
-/// Stores the digest in its claimed row.
+/// Stores the digest in its claimed row, and tells of it (`digest.ready`, with what the
+/// statement stored, to the endpoints whose maker holds the scopes it was read under).
 #[tracing::instrument(skip_all, err)]
 pub async fn store(
     tx: &mut TenantTx,
@@ -270,13 +273,15 @@ pub async fn store(
     inputs: &Inputs,
     outcome: &Outcome,
     note: Option<&str>,
+    now: DateTime<Utc>,
 ) -> sqlx::Result<()> {
     let summary =
         serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    sqlx::query!(
+    let stored = sqlx::query!(
         "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5,
              input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9
-         WHERE account_id = n8v_account() AND digest_id = $1",
+         WHERE account_id = n8v_account() AND digest_id = $1
+         RETURNING period, period_start, period_end, scopes, session_count, summary, model",
         id.0,
         &inputs.scopes,
         inputs.session_count,
@@ -287,9 +292,21 @@ pub async fn store(
         outcome.cost_usd,
         note
     )
-    .execute(tx.conn())
+    .fetch_optional(tx.conn())
     .await?;
-    Ok(())
+    let Some(r) = stored else { return Ok(()) };
+    let ready = DigestReady {
+        digest: id,
+        period: r.period,
+        period_start: r.period_start,
+        period_end: r.period_end,
+        session_count: r.session_count,
+        summary: r.summary,
+        model: r.model,
+    };
+    events::emit(tx, Event::DigestReady(ready, r.scopes), now)
+        .await
+        .map(drop)
 }
 
 /// The digests the caller can read, newest first.

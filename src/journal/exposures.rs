@@ -38,9 +38,12 @@ use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{ExposureId, Kind, SessionId};
 use crate::scrub::Found;
+use crate::webhooks::events::{self, Event};
+use crate::webhooks::payloads::ExposureSeen;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use uuid::Uuid;
 
@@ -127,6 +130,8 @@ impl std::fmt::Debug for ServerSecret {
 /// Exposures are written in fingerprint order, so two calls holding the same credentials lock
 /// their rows in one order; the upsert locks an existing exposure until commit, so a deletion
 /// of its other sessions meanwhile (migration 0019's trigger) waits and sees this sighting.
+/// A credential seen in a kind of text it had not been seen in in this session is told of
+/// (`exposure.seen`), from what the statement returned.
 #[tracing::instrument(skip_all, err)]
 pub async fn record(
     tx: &mut TenantTx,
@@ -164,7 +169,7 @@ pub async fn record(
            SELECT DISTINCT ON (fingerprint) n8v_account(), exposure_id, rule, fingerprint, $6 \
              FROM seen ORDER BY fingerprint, n \
            ON CONFLICT (account_id, fingerprint) DO UPDATE SET rule = journal_exposures.rule \
-           RETURNING exposure_id, fingerprint) \
+           RETURNING exposure_id, fingerprint, rule) \
          INSERT INTO journal_exposure_sightings AS x (account_id, exposure_id, session_id, \
              field, count, first_seen, last_seen) \
          SELECT n8v_account(), e.exposure_id, $5, s.field, count(*), $6, $6 \
@@ -175,7 +180,8 @@ pub async fn record(
             SET count = x.count + excluded.count, \
                 first_seen = least(x.first_seen, excluded.first_seen), \
                 last_seen = greatest(x.last_seen, excluded.last_seen) \
-         RETURNING exposure_id, field, (xmax = 0) AS \"first!\"",
+         RETURNING exposure_id, field, (xmax = 0) AS \"first!\", \
+             (SELECT e.rule FROM exposure e WHERE e.exposure_id = x.exposure_id) AS \"rule!\"",
         &rules as &[&str],
         &fingerprints,
         &fields as &[&str],
@@ -185,14 +191,25 @@ pub async fn record(
     )
     .fetch_all(tx.conn())
     .await?;
-    let seen: Vec<(Uuid, String)> = sightings
-        .into_iter()
-        .filter(|r| r.first)
-        .map(|r| (r.exposure_id, r.field))
-        .collect();
-    crate::webhooks::events::exposure_seen(tx, session, &seen, at)
-        .await
-        .map_err(Into::into)
+    // Told once per exposure, of the kinds of text it was first seen in here (the rule and its
+    // label, never the credential nor any part of it).
+    let mut first: BTreeMap<Uuid, (String, Vec<String>)> = BTreeMap::new();
+    for r in sightings.into_iter().filter(|r| r.first) {
+        let (_, fields) = first.entry(r.exposure_id).or_insert((r.rule, Vec::new()));
+        fields.push(r.field);
+    }
+    for (exposure, (rule, fields)) in first {
+        let seen = ExposureSeen {
+            exposure: ExposureId(exposure),
+            label: crate::scrub::label(&rule),
+            rule,
+            fields,
+            session,
+            seen_at: at,
+        };
+        events::emit(tx, Event::ExposureSeen(seen), at).await?;
+    }
+    Ok(())
 }
 
 /// How many of an exposure's sightings each kind of text holds.

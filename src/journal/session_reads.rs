@@ -182,28 +182,6 @@ pub(crate) async fn own_listed(tx: &mut TenantTx, ids: &[Uuid]) -> sqlx::Result<
     Ok(rows.into_iter().map(Session::from).collect())
 }
 
-/// The call counts of the caller's own sessions of `ids` (a closed session's summary job takes
-/// its count as the snapshot it describes).
-#[tracing::instrument(skip_all, err)]
-pub(crate) async fn own_call_counts(
-    tx: &mut TenantTx,
-    ids: &[Uuid],
-) -> sqlx::Result<Vec<(Uuid, i32)>> {
-    let rows = sqlx::query!(
-        r#"SELECT session_id AS "session_id!", call_count AS "call_count!"
-             FROM journal_session_reads
-            WHERE account_id = n8v_account() AND session_id = ANY ($1)
-            ORDER BY session_id"#,
-        ids
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| (r.session_id, r.call_count))
-        .collect())
-}
-
 /// The order of [`active`]'s sessions.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Active {

@@ -2,17 +2,19 @@
 //! the policies let only that credential write it, and these queries look only at its own.
 
 use super::handoff::Handoff;
-use super::loops;
 use super::session_reads::{self, ACTIVITY_SLACK};
 use super::views::Session;
 use crate::config::SessionRules;
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
-use crate::queue::SummarizeSession;
-use crate::webhooks::events::SummaryState;
+use crate::webhooks::payloads::SummaryState;
 use chrono::{DateTime, Utc};
+use close::{ClosedRow, closed, closing};
 use uuid::Uuid;
+
+mod close;
+pub use close::settled_part;
 
 // Every statement that closes a session (or moves its stored last activity, see [`touch`])
 // folds its calls into its counts and folded purposes: the row is written anyway. What the
@@ -111,7 +113,7 @@ pub async fn check_explicit(tx: &mut TenantTx, id: SessionId) -> Result<SessionI
 
 /// Retires the caller's stale implicit sessions of `assistant` with these scopes: those whose
 /// exact last activity (the read model's) is past the quiet time, or that are too old. Each
-/// closes as every session closes (its summary job, its event, its items).
+/// closes as every session closes (the close step: its event, its summary job, its items).
 async fn retire_stale(
     tx: &mut TenantTx,
     scopes: &[String],
@@ -120,8 +122,9 @@ async fn retire_stale(
     rules: SessionRules,
 ) -> Result<()> {
     let (fresh_after, born_after) = (now - rules.quiet, now - rules.max_age);
-    let retired = sqlx::query_scalar!(
-        r#"UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired',
+    let retired = closing!(
+        [
+            r#"UPDATE journal_sessions SET ended_at = $4, end_reason = 'retired',
                (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
                    (SELECT * FROM n8v_session_fold(journal_sessions, $4))
            WHERE account_id = n8v_account() AND credential_id = n8v_credential()
@@ -129,8 +132,8 @@ async fn retire_stale(
              AND (started_at <= $3
                   OR (SELECT r.last_activity_at FROM journal_session_reads r
                        WHERE r.account_id = journal_sessions.account_id
-                         AND r.session_id = journal_sessions.session_id) <= $2)
-           RETURNING session_id"#,
+                         AND r.session_id = journal_sessions.session_id) <= $2)"#
+        ],
         scopes,
         fresh_after,
         born_after,
@@ -140,13 +143,7 @@ async fn retire_stale(
     .fetch_all(tx.conn())
     .await?;
     crate::telemetry::sessions_closed("retired", retired.len() as u64);
-    if !retired.is_empty() {
-        for (session, calls) in session_reads::own_call_counts(tx, &retired).await? {
-            enqueue_summary(tx, session, calls, now).await?;
-        }
-        let closed: Vec<SessionId> = retired.into_iter().map(SessionId).collect();
-        loops::open_from_closed(tx, &closed, None, now).await?;
-    }
+    closed(tx, retired, SummaryState::Pending, None, now).await?;
     Ok(())
 }
 
@@ -256,8 +253,8 @@ pub async fn start(tx: &mut TenantTx, opening: &Opening, now: DateTime<Utc>) -> 
 
 /// Closes one of the caller's own open sessions with its outcome, exactly once: the update
 /// only matches an open session, so of two concurrent ends (or an end racing the quiet sweep)
-/// one closes it, enqueues its summary and opens its items (`loops`; `purpose` is the end
-/// call's own, not recorded yet), and the other is told it has ended (409).
+/// one closes it (through the close step, [`close`]: its event, its summary job and its items;
+/// `purpose` is the end call's own, not recorded yet), and the other is told it has ended (409).
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn end(
     tx: &mut TenantTx,
@@ -271,14 +268,15 @@ pub async fn end(
         .map(serde_json::to_value)
         .transpose()
         .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    let ended = sqlx::query_scalar!(
-        r#"UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3,
+    let ended = closing!(
+        [
+            r#"UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3,
                handoff = $4, last_activity_at = GREATEST(last_activity_at, $2),
                (counted_calls, counted_writes, counted_through, folded_purposes, folded_marked) =
                    (SELECT * FROM n8v_session_fold(journal_sessions, $2))
            WHERE account_id = n8v_account() AND credential_id = n8v_credential()
-             AND session_id = $1 AND ended_at IS NULL
-           RETURNING session_id AS "session_id: SessionId""#,
+             AND session_id = $1 AND ended_at IS NULL"#
+        ],
         id.0,
         now,
         outcome,
@@ -286,7 +284,7 @@ pub async fn end(
     )
     .fetch_optional(tx.conn())
     .await?;
-    let Some(id) = ended else {
+    let Some(row) = ended else {
         // Not one of ours (404), or closed already (409). The id came in the path, so the
         // answer speaks of that, not of the X-Session-Id header the caller may never have sent.
         return Err(match own_session_end(tx, id).await? {
@@ -299,14 +297,13 @@ pub async fn end(
         });
     };
     let session = written(tx, id).await?;
-    enqueue_summary(tx, id.0, session.call_count, now).await?;
-    loops::open_from_closed(tx, &[id], purpose, now).await?;
+    closed(tx, vec![row], SummaryState::Pending, purpose, now).await?;
     crate::telemetry::sessions_closed("ended", 1);
     Ok(session)
 }
 
 /// Closes a session the sweep found quiet (unless a call came in meanwhile or it was closed
-/// already), with its summary job and its items (`loops`); returns whether it closed it.
+/// already), through the close step ([`close`]); returns whether it closed it.
 #[tracing::instrument(skip_all, err)]
 pub async fn close_quiet(
     tx: &mut TenantTx,
@@ -317,8 +314,9 @@ pub async fn close_quiet(
     // The candidate's stored bound is past the cutoff; its exact last activity decides. A
     // session still active gets its stored bound brought up to date instead, so the sweep does
     // not find it again.
-    let closed = sqlx::query_scalar!(
-        r#"WITH exact AS (SELECT last_activity_at AS at FROM journal_session_reads
+    let row = closing!(
+        [
+            r#"WITH exact AS (SELECT last_activity_at AS at FROM journal_session_reads
                WHERE account_id = n8v_account() AND session_id = $1)
            UPDATE journal_sessions SET last_activity_at = exact.at,
                ended_at = CASE WHEN exact.at <= $2 THEN $3::timestamptz END,
@@ -327,21 +325,18 @@ pub async fn close_quiet(
                    (SELECT * FROM n8v_session_fold(journal_sessions, $3))
            FROM exact
            WHERE account_id = n8v_account() AND session_id = $1 AND ended_at IS NULL
-             AND last_activity_at <= $2
-           RETURNING ended_at IS NOT NULL AS "closed!""#,
+             AND last_activity_at <= $2"#
+        ],
         session,
         cutoff,
         now
     )
     .fetch_optional(tx.conn())
     .await?;
-    if closed != Some(true) {
+    let Some(row) = row.filter(|r| r.ended_at.is_some()) else {
         return Ok(false);
-    }
-    for (session, calls) in session_reads::own_call_counts(tx, &[session]).await? {
-        enqueue_summary(tx, session, calls, now).await?;
-    }
-    loops::open_from_closed(tx, &[SessionId(session)], None, now).await?;
+    };
+    closed(tx, vec![row], SummaryState::Pending, None, now).await?;
     Ok(true)
 }
 
@@ -372,23 +367,6 @@ async fn written(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
     session_reads::one(tx, id)
         .await?
         .ok_or_else(|| Error::not_found(ids::Kind::Session, &id.to_string()))
-}
-
-/// A closed session's summary job and its `session.ended` webhook event, in the same
-/// transaction as the close (every way a session closes passes here).
-async fn enqueue_summary(
-    tx: &mut TenantTx,
-    session: Uuid,
-    snapshot: i32,
-    now: DateTime<Utc>,
-) -> sqlx::Result<()> {
-    crate::webhooks::events::session_ended(tx, session, SummaryState::Pending, now).await?;
-    let job = SummarizeSession {
-        account_id: tx.tenant().account_id,
-        session_id: session,
-        snapshot,
-    };
-    crate::queue::enqueue_summary(tx.conn(), &job).await
 }
 
 /// Deletes one session on purpose (with its calls and summaries); 404 unless the caller may

@@ -9,7 +9,10 @@
 
 use crate::config::{CustomerProvider, ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
+use crate::ids::SessionId;
 use crate::summarize::{Budget, CallFact, Gemini, Limits, Outcome, Provider, Proxy, SessionFacts};
+use crate::webhooks::events::{self, Event};
+use crate::webhooks::payloads::SummaryReady;
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -110,7 +113,8 @@ pub async fn claim(
     Ok(claimed.is_some())
 }
 
-/// Stores the summary in the claimed row and on the session.
+/// Stores the summary in the claimed row and on the session, and tells of it (`summary.ready`,
+/// with what it stored).
 #[tracing::instrument(skip_all, err)]
 pub async fn store(
     tx: &mut TenantTx,
@@ -138,7 +142,16 @@ pub async fn store(
     .execute(tx.conn())
     .await?;
     set_on_session(tx, session, outcome, note, Some(snapshot)).await?;
-    crate::webhooks::events::summary_ready(tx, session, now).await
+    let ready = SummaryReady {
+        session: SessionId(session),
+        summary: Some(summary),
+        summary_model: Some(outcome.model.clone()),
+        summary_note: note.map(str::to_owned),
+        snapshot: Some(snapshot),
+    };
+    events::emit(tx, Event::SummaryReady(ready), now)
+        .await
+        .map(drop)
 }
 
 /// Puts a summary on its session (what reads show), with the snapshot it describes (none for an

@@ -34,7 +34,6 @@ use crate::journal::meta::{MAX_REPOSITORY_CHARS, REPOSITORY_PATTERN, parse_repos
 use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
-use crate::webhooks::events::SummaryState;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -377,11 +376,9 @@ async fn write_entry(
     )
     .await?;
     if !open {
-        // Settled: it ends as a closed session does, its items opened and its end told.
+        // Settled: it ends as a closed session does, its end told and its items opened.
         let now = op.now();
-        crate::journal::loops::open_from_closed(op.tx(), &[session], None, now).await?;
-        crate::webhooks::events::session_ended(op.tx(), session.0, SummaryState::Written, now)
-            .await?;
+        crate::journal::sessions::settled_part(op.tx(), session, now).await?;
     }
     Ok(())
 }

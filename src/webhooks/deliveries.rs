@@ -1,6 +1,7 @@
 //! Deliveries: one event to one endpoint. Listed by the endpoint's account (tenant work, under
-//! row-level security); claimed and settled by the workers on the owner's connection, across
-//! accounts.
+//! row-level security); claimed by the workers on the owner's connection, across accounts
+//! (sending needs the secrets, which no tenant transaction reads), and settled as the service's
+//! own work for the endpoint's account, in a tenant transaction.
 //!
 //! A worker claims due deliveries with `FOR UPDATE SKIP LOCKED` and leases them (commits
 //! `leased_until`) before it sends anything, so workers in several processes never send one
@@ -8,9 +9,11 @@
 //! worker sends it again, with the same `webhook-id`. A result is recorded only while the lease
 //! is still the worker's.
 
+use super::events::{self, Event};
+use super::payloads::EndpointDisabled;
 use crate::config::WebhookConfig;
 use crate::cursor::Cursor;
-use crate::db::TenantTx;
+use crate::db::{Db, Tenant, TenantTx};
 use crate::error::{Error, Result};
 use crate::ids::{DeliveryId, EventId, WebhookId};
 use chrono::{DateTime, Utc};
@@ -216,30 +219,31 @@ pub enum Settled {
 
 /// Records `attempt` of `claimed` while its lease is still this worker's: delivered, or tried
 /// again later (backoff), or failed for good after the last attempt; and the endpoint's run of
-/// failures, disabling it (with an `endpoint.disabled` event) at the limit.
+/// failures, disabling it (with an `endpoint.disabled` event) at the limit. Tenant work: a
+/// transaction acting for the endpoint's account (the service's own), so the event is written
+/// as every event is ([`events::emit`]) and the policies keep it to that account.
 #[tracing::instrument(skip_all, err)]
 pub async fn settle(
-    pool: &PgPool,
+    db: &Db,
     claimed: &Claimed,
     attempt: &Attempt,
     now: DateTime<Utc>,
     config: &WebhookConfig,
 ) -> sqlx::Result<Settled> {
-    let mut tx = pool.begin().await?;
+    let mut tx = TenantTx::begin(db, &Tenant::service(claimed.account_id)).await?;
     let wait = chrono::Duration::from_std(config.retry_wait(claimed.attempts))
         .unwrap_or(chrono::Duration::hours(10));
     let next = now + wait;
     let excerpt = excerpt(&attempt.excerpt);
     let status = attempt.status.map(i32::from);
     let kept = sqlx::query_scalar!(
-        r#"UPDATE webhook_deliveries SET leased_until = NULL, last_status = $4, last_excerpt = $5,
-               status = CASE WHEN $3 THEN 'delivered'
-                             WHEN attempts >= $7 THEN 'failed' ELSE 'pending' END,
-               delivered_at = CASE WHEN $3 THEN $6::timestamptz END,
-               next_attempt_at = CASE WHEN $3 THEN next_attempt_at ELSE $8 END
-            WHERE account_id = $1 AND delivery_id = $2 AND leased_until = $9
+        r#"UPDATE webhook_deliveries SET leased_until = NULL, last_status = $3, last_excerpt = $4,
+               status = CASE WHEN $2 THEN 'delivered'
+                             WHEN attempts >= $6 THEN 'failed' ELSE 'pending' END,
+               delivered_at = CASE WHEN $2 THEN $5::timestamptz END,
+               next_attempt_at = CASE WHEN $2 THEN next_attempt_at ELSE $7 END
+            WHERE account_id = n8v_account() AND delivery_id = $1 AND leased_until = $8
            RETURNING delivery_id"#,
-        claimed.account_id,
         claimed.delivery_id,
         attempt.ok,
         status,
@@ -249,7 +253,7 @@ pub async fn settle(
         next,
         claimed.leased_until
     )
-    .fetch_optional(&mut *tx)
+    .fetch_optional(tx.conn())
     .await?;
     if kept.is_none() {
         return Ok(Settled::Lost);
@@ -259,9 +263,10 @@ pub async fn settle(
     Ok(settled)
 }
 
-/// The endpoint's run of failures after this attempt; disabled at the limit.
+/// The endpoint's run of failures after this attempt; disabled at the limit, and told of
+/// (`endpoint.disabled`, to the account's other endpoints that ask for it).
 async fn endpoint_run(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut TenantTx,
     claimed: &Claimed,
     ok: bool,
     now: DateTime<Utc>,
@@ -269,47 +274,31 @@ async fn endpoint_run(
 ) -> sqlx::Result<Settled> {
     let disabled = sqlx::query!(
         r#"UPDATE webhook_endpoints SET
-               failures = CASE WHEN $3 THEN 0 ELSE failures + 1 END,
-               enabled = enabled AND ($3 OR failures + 1 < $4),
-               disabled_at = CASE WHEN enabled AND NOT $3 AND failures + 1 >= $4 THEN $5
+               failures = CASE WHEN $2 THEN 0 ELSE failures + 1 END,
+               enabled = enabled AND ($2 OR failures + 1 < $3),
+               disabled_at = CASE WHEN enabled AND NOT $2 AND failures + 1 >= $3 THEN $4
                                   ELSE disabled_at END
-            WHERE account_id = $1 AND endpoint_id = $2
-           RETURNING url, failures, (disabled_at = $5 AND NOT enabled) AS "now_disabled!""#,
-        claimed.account_id,
+            WHERE account_id = n8v_account() AND endpoint_id = $1
+           RETURNING url, failures, (disabled_at = $4 AND NOT enabled) AS "now_disabled!""#,
         claimed.endpoint_id,
         ok,
         config.disable_after,
         now
     )
-    .fetch_optional(&mut *tx)
+    .fetch_optional(tx.conn())
     .await?;
     let Some(row) = disabled.filter(|r| r.now_disabled) else {
         return Ok(Settled::Recorded);
     };
     tracing::warn!(endpoint = %WebhookId(claimed.endpoint_id), failures = row.failures,
         "webhook endpoint disabled after a run of failures");
-    sqlx::query!(
-        "SELECT set_config('app.account_id', $1, true)",
-        claimed.account_id.to_string()
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    let data = super::payloads::data(&super::payloads::EndpointDisabled {
+    let disabled = EndpointDisabled {
         webhook: WebhookId(claimed.endpoint_id),
         url: row.url,
         failures: row.failures,
         disabled_at: now,
-    });
-    let body = super::events::body(super::events::EventType::EndpointDisabled, data, now);
-    sqlx::query!(
-        "SELECT n8v_webhook_emit($1, $2, $3, NULL, NULL, false, $4)",
-        crate::ids::new_id(),
-        super::events::EventType::EndpointDisabled.as_str(),
-        body,
-        now
-    )
-    .fetch_one(&mut *tx)
-    .await?;
+    };
+    events::emit(tx, Event::EndpointDisabled(disabled), now).await?;
     Ok(Settled::Disabled)
 }
 
@@ -317,10 +306,31 @@ async fn endpoint_run(
 /// session's words, which should not outlive the session by much (its deliveries go with it).
 pub const KEPT_FOR: chrono::Duration = chrono::Duration::days(30);
 
+/// Why a disabled endpoint's delivery ended without being sent (its `last_excerpt`).
+pub const ENDED_DISABLED: &str =
+    "not sent: the endpoint stayed disabled until the event was 30 days old";
+
 /// Deletes the events older than [`KEPT_FOR`] with no pending delivery (their deliveries go
-/// with them), at most `batch` of them; returns how many.
+/// with them), at most `batch` of them; returns how many. A disabled endpoint's deliveries of
+/// such events end first, as failed with the reason ([`ENDED_DISABLED`]): nothing is sent to it
+/// while it is disabled, so they would otherwise keep its events for as long as it stays so.
+/// (Turned on again within the 30 days, it is sent what is still pending.)
 #[tracing::instrument(skip_all, err)]
 pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Result<u64> {
+    let cutoff = now - KEPT_FOR;
+    sqlx::query!(
+        "UPDATE webhook_deliveries d SET status = 'failed', leased_until = NULL,
+                last_status = NULL, last_excerpt = $2
+           FROM webhook_endpoints e, webhook_events v
+          WHERE d.status = 'pending' AND NOT e.enabled
+            AND e.account_id = d.account_id AND e.endpoint_id = d.endpoint_id
+            AND v.account_id = d.event_account_id AND v.event_id = d.event_id
+            AND v.created_at < $1",
+        cutoff,
+        ENDED_DISABLED
+    )
+    .execute(pool)
+    .await?;
     let done = sqlx::query!(
         "DELETE FROM webhook_events e
           WHERE (e.account_id, e.event_id) IN (
@@ -330,7 +340,7 @@ pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Resul
                                     WHERE d.event_account_id = v.account_id
                                       AND d.event_id = v.event_id AND d.status = 'pending')
                  LIMIT $2)",
-        now - KEPT_FOR,
+        cutoff,
         batch
     )
     .execute(pool)

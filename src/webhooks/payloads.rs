@@ -34,6 +34,24 @@ pub struct SessionEnded {
     pub summary_state: String,
 }
 
+/// Where a `session.ended` event's summary stands (its `summary_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryState {
+    /// A closed session's: a `summary.ready` event follows once its summary is stored.
+    Pending,
+    /// A settled episode part's: its entry was drafted as it settled, and is in the journal.
+    Written,
+}
+
+impl SummaryState {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SummaryState::Pending => "pending",
+            SummaryState::Written => "written",
+        }
+    }
+}
+
 /// `summary.ready`: a closed session's summary was stored.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct SummaryReady {

@@ -166,10 +166,11 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("records", "SELECT"),
         ("session_summaries", "DELETE INSERT SELECT UPDATE"),
         ("summary_budget", "INSERT SELECT UPDATE"),
-        // Webhook endpoints are the account's to manage; deliveries are only listed. Secrets,
-        // events and the rest of deliveries are reached only through the functions below and
-        // the workers (the owner).
-        ("webhook_deliveries", "SELECT"),
+        // Webhook endpoints are the account's to manage; deliveries are listed, and settled by
+        // the workers as tenant work for the endpoint's account. Secrets, events and the
+        // claiming of deliveries are reached only through the functions below and the workers
+        // (the owner).
+        ("webhook_deliveries", "SELECT UPDATE"),
         ("webhook_endpoints", "DELETE INSERT SELECT UPDATE"),
     ];
     let functions = [

@@ -1,7 +1,8 @@
 //! Who hears of an event, and with which secret: another account's events never reach an
 //! endpoint; an organization's sessions reach its owner's endpoints made with `orgs:read` (never
 //! a member's exposures); a rotated secret keeps signing beside the new one for its grace
-//! period; an endpoint failing a run of attempts is disabled, and the others are told.
+//! period; an endpoint failing a run of attempts is disabled, and the others are told; a
+//! disabled endpoint's deliveries end when their events are due to go, so the events go on time.
 
 use crate::common::receiver::{Answer, Receiver, verified, verify};
 use crate::webhooks::{SCOPES, ended_session, endpoint, private_app, workers};
@@ -182,6 +183,45 @@ async fn an_endpoint_failing_a_run_of_attempts_is_disabled_and_the_others_are_to
         .await;
     let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
     assert_eq!(counts.delivered, 1, "{counts:?}");
+}
+
+#[tokio::test]
+async fn a_disabled_endpoints_pending_deliveries_end_so_its_events_go_after_thirty_days() {
+    let app = private_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let failing = Receiver::start().await;
+    failing.answer(Answer::Fail);
+    let (broken, _) = endpoint(&app, &a.token, &failing.url(), &["session.ended"]).await;
+    let state = app.workers(|c| {
+        c.webhooks.allow_private = true;
+        c.webhooks.disable_after = 1;
+    });
+    ended_session(&app, &a.token, json!({})).await;
+    jobs::webhooks::deliver_due(&state).await.unwrap();
+    let path = format!("/api/v1/webhooks/{broken}");
+    let endpoint = app.call(Method::GET, &path).token(&a.token).ok(200).await;
+    assert_eq!(endpoint["enabled"], false, "{endpoint}");
+    // Pending while it may still be turned on again (and then sent, see above).
+    let deliveries = format!("{path}/deliveries");
+    let page = app
+        .call(Method::GET, &deliveries)
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(page["deliveries"][0]["status"], "pending", "{page}");
+    // Still disabled when the event is 30 days old: the delivery ends, and the event (which
+    // holds the session's words) goes on time, with it.
+    app.clock.advance(Duration::days(31));
+    let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(counts.pruned, 1, "{counts:?}");
+    let page = app
+        .call(Method::GET, &deliveries)
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(page["deliveries"], json!([]), "{page}");
+    assert_eq!(failing.received().len(), 1, "nothing more was sent to it");
 }
 
 #[tokio::test]

@@ -1,12 +1,12 @@
 //! Closing items: one by its id (`POST /api/v1/journal/loops/{id}/close`), or those a
 //! session's end names as resolved.
 
-use super::rows::{LoopRow, loop_rows};
+use super::rows::{ChangedRow, LoopRow, loop_rows};
 use super::{Closing, Loop, LoopKind, view};
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{ItemId, SessionId};
-use crate::webhooks::events::EventType;
+use crate::webhooks::events::{self, Event};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use uuid::Uuid;
@@ -35,7 +35,7 @@ pub async fn close(
     .fetch_optional(tx.conn())
     .await?;
     if let Some(row) = closed {
-        crate::webhooks::events::loops(tx, EventType::LoopClosed, &[id.0], now).await?;
+        events::emit(tx, Event::LoopClosed(row.closed_in(session)), now).await?;
         return Ok(view(row, now));
     }
     let found = closable(tx, &[id]).await?;
@@ -96,7 +96,8 @@ pub async fn resolve(
     let uuids: Vec<Uuid> = known.iter().map(|i| i.0).collect();
     // Locked in id order first, as every transaction locks items (migration 0020), then
     // closed: an `UPDATE … = ANY` alone would lock them in the order it finds them.
-    let closed: Vec<Uuid> = sqlx::query_scalar!(
+    let mut closed = sqlx::query_as!(
+        ChangedRow,
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
                             AND state = 'open' \
@@ -106,7 +107,7 @@ pub async fn resolve(
              closed_at = $4, closed_session_id = $5 \
          WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked) \
            AND state = 'open' \
-         RETURNING loop_id",
+         RETURNING loop_id, kind, text, state, session_id, created_at, closed_at",
         &uuids,
         LoopKind::Question.resolved().as_str(),
         LoopKind::NextStep.resolved().as_str(),
@@ -115,6 +116,9 @@ pub async fn resolve(
     )
     .fetch_all(tx.conn())
     .await?;
-    crate::webhooks::events::loops(tx, EventType::LoopClosed, &closed, now).await?;
+    closed.sort_by_key(|r| (r.created_at, r.loop_id));
+    for row in closed {
+        events::emit(tx, Event::LoopClosed(row.changed(Some(session))), now).await?;
+    }
     Ok(not_resolved)
 }

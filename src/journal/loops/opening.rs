@@ -1,15 +1,17 @@
-//! Opening items as sessions close: the end (`sessions::end`), the retired implicit sessions
-//! (`sessions::join_or_issue`) and the quiet sweep (`sessions::close_quiet`) each call
-//! [`open_from_closed`] in the closing transaction, so a session's items exist exactly when
-//! its close does. Never on the per-call write path.
+//! Opening items as sessions close: every close (the end, a retired implicit session, the quiet
+//! sweep, an episode's settled part) calls [`open_from_closed`] through the close step
+//! (`sessions::close`) in the closing transaction, so a session's items exist exactly when its
+//! close does. Never on the per-call write path. Each item opened is told of (`loop.opened`)
+//! with the row its insert returned.
 
+use super::rows::ChangedRow;
 use super::{LoopKind, stale_after};
 use crate::db::TenantTx;
 use crate::ids::{self, SessionId};
 use crate::journal::session_reads;
 use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
-use crate::webhooks::events::EventType;
+use crate::webhooks::events::{self, Event};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -98,12 +100,13 @@ async fn open_lines(
             .filter(|(_, joined)| !**joined)
             .map(|(line, _)| line),
     );
-    sqlx::query!(
+    let mut opened = sqlx::query!(
         "INSERT INTO journal_loops (account_id, loop_id, kind, item_key, text, stated,
              session_id, created_at)
          SELECT n8v_account(), t.id, t.kind, t.key, t.text, t.stated, $6, $7
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bool[])
-                AS t(id, kind, key, text, stated)",
+                AS t(id, kind, key, text, stated)
+         RETURNING loop_id, kind, text, state, session_id, created_at",
         &new.ids,
         &new.kinds as &[&str],
         &new.keys as &[&str],
@@ -112,9 +115,21 @@ async fn open_lines(
         session.id.0,
         now
     )
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
-    crate::webhooks::events::loops(tx, EventType::LoopOpened, &new.ids, now).await?;
+    opened.sort_by_key(|r| r.loop_id);
+    for r in opened {
+        let row = ChangedRow {
+            loop_id: r.loop_id,
+            kind: r.kind,
+            text: r.text,
+            state: r.state,
+            session_id: r.session_id,
+            created_at: r.created_at,
+            closed_at: None,
+        };
+        events::emit(tx, Event::LoopOpened(row.changed(None)), now).await?;
+    }
     sqlx::query!(
         "INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key,
              text, stated, created_at)

@@ -12,7 +12,8 @@ use super::super::sql::{OWNED_ORGANIZATIONS, conditions};
 use super::{Loop, LoopCursor, LoopKind, MAX_CARRIED, stale_after, view};
 use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::ItemId;
+use crate::ids::{ItemId, SessionId};
+use crate::webhooks::payloads::LoopChanged;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -29,6 +30,50 @@ pub(super) struct LoopRow {
     pub created_at: DateTime<Utc>,
     pub closed_at: Option<DateTime<Utc>>,
     pub closed_session_id: Option<Uuid>,
+}
+
+/// An item as the statement that opened or closed it returned it: what its `loop.opened` or
+/// `loop.closed` event tells.
+pub(super) struct ChangedRow {
+    pub loop_id: Uuid,
+    pub kind: String,
+    pub text: String,
+    pub state: String,
+    pub session_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+impl ChangedRow {
+    /// Its event's payload; `closing` is the session that closed it (none while open).
+    pub(super) fn changed(self, closing: Option<SessionId>) -> LoopChanged {
+        LoopChanged {
+            item: ItemId(self.loop_id),
+            kind: self.kind,
+            text: self.text,
+            state: self.state,
+            session: SessionId(self.session_id),
+            created_at: self.created_at,
+            closed_at: self.closed_at,
+            closed_session: closing,
+        }
+    }
+}
+
+impl LoopRow {
+    /// What its `loop.closed` event tells, closed in `closing`.
+    pub(super) fn closed_in(&self, closing: SessionId) -> LoopChanged {
+        ChangedRow {
+            loop_id: self.loop_id,
+            kind: self.kind.clone(),
+            text: self.text.clone(),
+            state: self.state.clone(),
+            session_id: self.session_id,
+            created_at: self.created_at,
+            closed_at: self.closed_at,
+        }
+        .changed(Some(closing))
+    }
 }
 
 /// A compile-checked statement reading [`LoopRow`]s: the pieces `before` (string literals),
