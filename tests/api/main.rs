@@ -43,6 +43,7 @@ mod scrub;
 mod scrub_paths;
 mod search;
 mod security;
+mod security_addresses;
 mod semantics;
 mod summaries;
 mod summarize;
