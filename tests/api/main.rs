@@ -6,12 +6,14 @@ mod common;
 
 mod auth;
 mod bad_input;
+mod bad_input_text;
 mod browser;
 mod cli;
 mod digests;
 mod doors;
 mod edge;
 mod episodes_growing;
+mod episodes_text;
 mod export;
 mod export_bounds;
 mod exposure_visibility;
