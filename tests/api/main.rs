@@ -33,6 +33,7 @@ mod mcp_surface;
 mod oauth;
 mod oauth_flow;
 mod openapi;
+mod openapi_session_header;
 mod otlp;
 mod pages;
 mod pgbouncer;
