@@ -42,6 +42,11 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
             "a redirect URI is longer than {MAX_URI_CHARS} characters"
         ));
     }
+    // The URL parser would percent-encode them, but the URI is kept as sent (a NUL, which
+    // PostgreSQL text cannot hold, among them): a 400, never a 500.
+    if uri.chars().any(char::is_control) {
+        return Err(format!("{uri:?} holds a control character"));
+    }
     let url = url::Url::parse(uri).map_err(|e| format!("{uri:?} is not an absolute URI: {e}"))?;
     if url.fragment().is_some() {
         return Err(format!("{uri:?} has a fragment; redirect URIs may not"));

@@ -140,6 +140,9 @@ pub async fn find(
     client_id: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<Client>, OAuthError> {
+    if crate::ids::has_control(client_id) {
+        return Ok(None); // no client's id holds one (nor can PostgreSQL text hold a NUL)
+    }
     if documents::is_document_id(client_id) {
         let cached = sqlx::query_as!(
             Client,

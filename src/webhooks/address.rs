@@ -46,8 +46,8 @@ pub fn parse(text: &str, allow_private: bool) -> Result<url::Url, Refusal> {
 
 fn private(host: &str) -> Refusal {
     format!(
-        "url's host {host} is a loopback, private or link-local address; webhooks are sent \
-         only to public addresses"
+        "url's host {host} is a loopback, private, link-local or otherwise not globally \
+         reachable address; webhooks are sent only to public addresses"
     )
 }
 

@@ -89,7 +89,9 @@ pub fn events(names: &[String]) -> Result<Vec<String>> {
         .collect())
 }
 
-/// A description: trimmed, scrubbed, at most [`MAX_DESCRIPTION_CHARS`]; empty is none.
+/// A description: trimmed, scrubbed, at most [`MAX_DESCRIPTION_CHARS`]; empty is none. One
+/// line without control characters, as every other stored one-line text (a NUL, which
+/// PostgreSQL text cannot hold, among them): a 400, never a 500.
 pub fn description(text: Option<&str>) -> Result<Option<String>> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
@@ -98,6 +100,11 @@ pub fn description(text: Option<&str>) -> Result<Option<String>> {
         return Err(Error::BadRequest(format!(
             "description is longer than {MAX_DESCRIPTION_CHARS} characters"
         )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(Error::BadRequest(
+            "description must be one line without control characters (a NUL, a newline…)".into(),
+        ));
     }
     Ok(Some(crate::scrub::scrub(text).into_owned()))
 }

@@ -4,7 +4,7 @@
 
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders};
+use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
 use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::WebhookId;
 use crate::ops::webhooks::{
@@ -38,15 +38,27 @@ pub struct NeedsWebhooksWrite(Problem);
 #[allow(dead_code)] // documentation only; the JSON extractor refuses it
 pub struct NotJson(Problem);
 
-/// No such endpoint of this account.
+/// No such endpoint of this account, or no such session of this credential.
 #[derive(IntoResponses)]
 #[response(
     status = 404,
-    description = "No webhook endpoint with this id in this account (`not-found`)",
+    description = "No webhook endpoint with this id in this account, or `X-Session-Id` names \
+                   no session of this credential (`not-found`)",
     content_type = "application/problem+json"
 )]
 #[allow(dead_code)] // documentation only
 pub struct NoSuchWebhook(Problem);
+
+/// The not-found of the operations on no endpoint in particular: `X-Session-Id` names a
+/// session that is not the caller's (checked for every operation, journalled or not).
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "`X-Session-Id` names no session of this credential (`not-found`)",
+    content_type = "application/problem+json"
+)]
+#[allow(dead_code)] // documentation only; `journal::sessions::check_explicit` refuses it
+pub struct NoSuchSession(Problem);
 
 /// Make a webhook endpoint.
 ///
@@ -68,10 +80,13 @@ pub struct NoSuchWebhook(Problem);
         (status = 201, description = "The endpoint, with its secret (shown once)",
             body = CreatedWebhook),
         (status = 400, description = "A URL that is not https, not public or does not resolve, \
-            an unknown event type, a description too long, or malformed JSON (`bad-request`)",
+            an unknown event type, a description too long, malformed JSON, or a bad \
+            `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         NeedsWebhooksWrite,
-        (status = 409, description = "The account has as many endpoints as it may (`conflict`)",
+        NoSuchSession,
+        (status = 409, description = "The account has as many endpoints as it may, or \
+            `X-Session-Id` names a session that has ended (`conflict`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "JSON of the wrong shape, unknown fields included \
             (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
@@ -101,6 +116,8 @@ pub async fn create(
         (status = 200, description = "The endpoints", body = WebhookList),
         BadHeaders,
         NeedsWebhooksWrite,
+        NoSuchSession,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -124,6 +141,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<Webhook
         BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -150,10 +168,12 @@ pub async fn get(
     request_body(content = UpdateWebhook, content_type = "application/json"),
     responses(
         (status = 200, description = "The endpoint, changed", body = Webhook),
-        (status = 400, description = "A refused URL, an unknown event type, or malformed JSON \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A refused URL, an unknown event type, malformed JSON, or \
+            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
+            content_type = "application/problem+json"),
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         (status = 422, description = "JSON of the wrong shape, unknown fields included \
             (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
         NotJson,
@@ -188,6 +208,7 @@ pub async fn update(
         BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -216,6 +237,7 @@ pub async fn delete(
         BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -242,10 +264,12 @@ pub async fn rotate_secret(
         JournalHeaders),
     responses(
         (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
-        (status = 400, description = "A bad `limit` or `cursor`, or an unknown query parameter \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, \
+            or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
+            content_type = "application/problem+json"),
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -274,6 +298,7 @@ pub async fn deliveries(
         BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
+        SessionEnded,
         AccessProblems,
     ),
     security(("bearer" = []))

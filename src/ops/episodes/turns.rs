@@ -11,7 +11,7 @@ use crate::summarize::marked::{Marked, Source};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-/// A turn kept: who said it, and its text without format characters (not yet scrubbed).
+/// A turn kept: who said it, and its text as [`visible`] reads it (not yet scrubbed).
 pub(super) struct Kept {
     pub from_user: bool,
     pub visible: String,
@@ -27,14 +27,29 @@ pub(super) fn kept_turns(turns: Vec<EpisodeTurn>) -> (Vec<Kept>, usize) {
         .filter(|t| t.role == "user" || t.role == "assistant")
         .map(|t| Kept {
             from_user: t.role == "user",
-            visible: crate::scrub::strip_format_chars(t.text.trim())
-                .trim()
-                .to_owned(),
+            visible: visible(&t.text),
         })
         .filter(|t| !t.visible.is_empty())
         .collect();
     let dropped = total - kept.len();
     (kept, dropped)
+}
+
+/// A turn's text as everything after reads it: control characters other than whitespace (a
+/// NUL, an escape, DEL, the C1 controls) and format characters dropped, then trimmed.
+///
+/// Dropped, not refused. A harness posts the whole conversation at every turn, so a turn
+/// refused for one character would refuse every later post of the conversation: it would be
+/// lost for good, as it was when a NUL reached code's entry (which quotes the first request
+/// and the last reply into a `jsonb` column, where PostgreSQL refuses `\u0000`) and answered
+/// 500. The characters carry nothing a reader of an entry needs (tabs and line breaks stay),
+/// and dropping them before the scrub, like format characters, keeps them from splitting a
+/// credential out of its rules' sight. Text that is not Unicode at all (a lone surrogate,
+/// `\ud800`) never gets here: the JSON is refused with a `400` as it is read.
+fn visible(text: &str) -> String {
+    let shown = |c: &char| !c.is_control() || c.is_whitespace();
+    let text: String = text.chars().filter(shown).collect();
+    crate::scrub::strip_format_chars(&text).trim().to_owned()
 }
 
 /// The turns as a model may see them: credentials scrubbed.
@@ -107,6 +122,27 @@ mod tests {
             from_user,
             visible: text.to_owned(),
         }
+    }
+
+    #[test]
+    fn control_characters_are_dropped_and_whitespace_kept() {
+        assert_eq!(
+            visible(" a\u{0}b\u{1b}[0m\u{7f}c\u{9b}\td\r\ne\u{200b}f\u{0} "),
+            "ab[0mc\td\r\nef"
+        );
+        let turn = |text: &str| EpisodeTurn {
+            role: "user".into(),
+            text: text.into(),
+            kind: None,
+            private: false,
+        };
+        let (kept, dropped) = kept_turns(vec![turn("\u{0}\u{1}\u{200b}"), turn("ok\u{0}")]);
+        assert_eq!(
+            (kept.len(), dropped),
+            (1, 1),
+            "a turn of nothing visible is dropped"
+        );
+        assert_eq!(kept[0].visible, "ok");
     }
 
     #[test]

@@ -3488,6 +3488,14 @@ export type ListWebhooksErrors = {
      */
     403: Problem;
     /**
+     * `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
      * The path and query are longer than 2 KiB.
      */
     414: Problem;
@@ -3536,7 +3544,7 @@ export type CreateWebhookData = {
 
 export type CreateWebhookErrors = {
     /**
-     * A URL that is not https, not public or does not resolve, an unknown event type, a description too long, or malformed JSON (`bad-request`)
+     * A URL that is not https, not public or does not resolve, an unknown event type, a description too long, malformed JSON, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -3548,7 +3556,11 @@ export type CreateWebhookErrors = {
      */
     403: Problem;
     /**
-     * The account has as many endpoints as it may (`conflict`)
+     * `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The account has as many endpoints as it may, or `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
     /**
@@ -3625,9 +3637,13 @@ export type DeleteWebhookErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
@@ -3694,9 +3710,13 @@ export type GetWebhookErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
@@ -3751,7 +3771,7 @@ export type UpdateWebhookData = {
 
 export type UpdateWebhookErrors = {
     /**
-     * A refused URL, an unknown event type, or malformed JSON (`bad-request`)
+     * A refused URL, an unknown event type, malformed JSON, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -3763,9 +3783,13 @@ export type UpdateWebhookErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
@@ -3837,7 +3861,7 @@ export type ListWebhookDeliveriesData = {
 
 export type ListWebhookDeliveriesErrors = {
     /**
-     * A bad `limit` or `cursor`, or an unknown query parameter (`bad-request`)
+     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -3849,9 +3873,13 @@ export type ListWebhookDeliveriesErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
@@ -3918,9 +3946,13 @@ export type RotateWebhookSecretErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
@@ -3987,9 +4019,13 @@ export type SendWebhookTestEventErrors = {
      */
     403: Problem;
     /**
-     * No webhook endpoint with this id in this account (`not-found`)
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
     /**
      * The path and query are longer than 2 KiB.
      */
