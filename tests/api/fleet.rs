@@ -2,12 +2,7 @@
 //! database they did so at the same moment, and one of them exited (`applying migrations: …
 //! tuple concurrently updated`, from the application role's grants).
 
-use crate::common;
-
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_n8v-journal");
+use crate::common::{self, replicas::Replica};
 
 /// Several `migrate`s of one database at once, as replicas starting together run them, round
 /// after round: every one succeeds.
@@ -72,45 +67,10 @@ async fn an_up_to_date_database_is_migrated_without_writing_grants() {
 #[tokio::test]
 async fn replicas_started_together_all_become_ready() {
     let url = common::fresh_database().await;
-    for round in 0..3 {
-        let mut replicas: Vec<(std::process::Child, u16)> = (0..3)
-            .map(|_| {
-                let port = common::free_port();
-                let child = Command::new(BIN)
-                    .arg("serve")
-                    .env("DATABASE_URL", &url)
-                    .env_remove("N8V_MIGRATION_DATABASE_URL")
-                    .env("N8V_BIND", format!("127.0.0.1:{port}"))
-                    .env("RUST_LOG", "warn")
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                (child, port)
-            })
-            .collect();
-        for (child, port) in &mut replicas {
-            let deadline = Instant::now() + Duration::from_secs(60);
-            loop {
-                if let Some(status) = child.try_wait().unwrap() {
-                    let mut said = String::new();
-                    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut said)
-                        .unwrap();
-                    panic!("round {round}: a replica exited ({status}): {said}");
-                }
-                let ready = reqwest::get(format!("http://127.0.0.1:{port}/readyz")).await;
-                if ready.is_ok_and(|r| r.status() == 200) {
-                    break;
-                }
-                assert!(Instant::now() < deadline, "round {round}: never ready");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        }
-        for (mut child, _) in replicas {
-            let _ = Command::new("kill")
-                .args(["-TERM", &child.id().to_string()])
-                .status();
-            let _ = child.wait();
+    for _round in 0..3 {
+        let mut replicas: Vec<Replica> = (0..3).map(|_| Replica::start(&url, None, &[])).collect();
+        for replica in &mut replicas {
+            replica.ready().await;
         }
     }
 }

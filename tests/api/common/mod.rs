@@ -14,7 +14,9 @@ pub mod oauth;
 pub mod page;
 pub mod pgbouncer;
 pub mod race;
+
 pub mod receiver;
+pub mod replicas;
 pub mod scan;
 pub mod seed;
 
