@@ -64,21 +64,21 @@ pub fn routes(state: &AppState) -> Router<AppState> {
 
 async fn asset_js() -> Response {
     asset(
-        include_str!("../../../templates/assets/journal.js"),
+        include_str!("../../templates/assets/journal.js"),
         "text/javascript",
     )
 }
 
 async fn console_js() -> Response {
     asset(
-        include_str!("../../../templates/assets/console.js"),
+        include_str!("../../templates/assets/console.js"),
         "text/javascript",
     )
 }
 
 async fn asset_css() -> Response {
     asset(
-        include_str!("../../../templates/assets/style.css"),
+        include_str!("../../templates/assets/style.css"),
         "text/css",
     )
 }
