@@ -325,7 +325,8 @@ impl Operation {
             result_ids: std::mem::take(&mut self.result_ids),
             result_count: self.result_count,
             wrote: self.wrote && status < 400,
-            journal_read: matches!(self.spec.journal, JournalUse::Read | JournalUse::Capture),
+            journal_read: self.context.own
+                || matches!(self.spec.journal, JournalUse::Read | JournalUse::Capture),
             duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
             at: self.now,
         });

@@ -94,6 +94,7 @@ impl FromRequestParts<AppState> for ApiCall {
             request_id: header(headers, "x-request-id")?,
             method: parts.method.as_str(),
             path: parts.uri.path(),
+            own: false,
         };
         let context = CallContext::new(raw).map_err(|e| match e {
             ContextError::Purpose(e) => Error::BadRequest(format!("X-Purpose: {e}")),

@@ -77,10 +77,7 @@ async fn console_js() -> Response {
 }
 
 async fn asset_css() -> Response {
-    asset(
-        include_str!("../../templates/assets/style.css"),
-        "text/css",
-    )
+    asset(include_str!("../../templates/assets/style.css"), "text/css")
 }
 
 fn asset(body: &'static str, kind: &'static str) -> Response {

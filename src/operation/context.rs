@@ -30,6 +30,10 @@ pub struct CallContext {
     /// Credentials scrubbed from the purpose and the targets: the call keeps those texts
     /// whether its operation succeeds or fails.
     pub exposed: Vec<Exposed>,
+    /// The journal's own traffic (its pages): every call is kept as a journal read, so the
+    /// session holding them stays out of the session list, the timeline and the brief, as the
+    /// importer's does, and the reads are still recorded.
+    pub own: bool,
 }
 
 /// What an adapter read of a call, as the text arrived: nothing checked yet.
@@ -51,6 +55,8 @@ pub struct RawContext<'a> {
     pub method: &'a str,
     /// The path as requested; stored as the audit log keeps paths.
     pub path: &'a str,
+    /// See [`CallContext::own`].
+    pub own: bool,
 }
 
 /// The part of a caller's context that was refused, and why; each adapter words the answer.
@@ -94,6 +100,7 @@ impl CallContext {
             request_id: raw.request_id.unwrap_or("-").to_owned(),
             method: raw.method.to_owned(),
             path: crate::scrub::audit_path(raw.path),
+            own: raw.own,
         })
     }
 }

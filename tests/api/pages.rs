@@ -471,3 +471,69 @@ async fn signing_out_ends_the_cookie_on_the_server_for_pages_and_console() {
         .await;
     assert_eq!(set.status(), 401);
 }
+
+/// Issue 45, finding 4: looking at the journal does not write to it. The pages' own calls
+/// (signing in, Settings, a session's page) are recorded, as the journal's own traffic: the
+/// session holding them is in no list, no timeline and no brief.
+#[tokio::test]
+async fn the_pages_own_calls_are_recorded_but_form_no_session_anyone_is_shown() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", common::JOURNAL_SCOPES).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    let worked = app
+        .append(&a.token, &record, None, Some("Note the fix"), "fixed")
+        .await;
+    let cookie = format!(
+        "n8v_journal={}",
+        common::page::sign_in(&app, &a.token).await
+    );
+    let browser = Browser::new(&app);
+    for path in [
+        "/journal/settings",
+        &format!("/journal/sessions/{worked}"),
+        "/journal",
+    ] {
+        let page = browser.get(path, &cookie).await;
+        assert!(
+            page.status().is_success() || page.status().is_redirection(),
+            "{path}: {}",
+            page.status()
+        );
+    }
+    let recorded: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM journal_calls c JOIN journal_sessions s USING (account_id, session_id) \
+          WHERE c.account_id = $1 AND s.assistant = 'n8v journal pages'",
+    )
+    .bind(a.id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(recorded >= 1, "the pages' calls are recorded ({recorded})");
+
+    let list = app
+        .call(reqwest::Method::GET, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let assistants: Vec<&str> = list["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["assistant"].as_str().unwrap_or_default())
+        .collect();
+    assert!(!assistants.contains(&"n8v journal pages"), "{list}");
+    assert!(list["sessions"].to_string().contains(&worked), "{list}");
+    let brief = app
+        .call(reqwest::Method::GET, "/api/v1/journal/catch-up")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert!(!brief.to_string().contains("n8v journal pages"), "{brief}");
+    let timeline = browser.get("/journal", &cookie).await;
+    let timeline = timeline.text().await.unwrap();
+    assert!(
+        !timeline.contains("n8v journal pages"),
+        "the timeline shows the pages' session"
+    );
+}

@@ -67,6 +67,7 @@ impl JournalMcp {
             request_id: Some(&request_id),
             method: "MCP",
             path: &call.path,
+            own: false,
         };
         let context = match CallContext::new(raw) {
             Ok(context) => context,

@@ -45,11 +45,13 @@ impl PageUser {
     }
 }
 
-/// Page calls carry no purpose or session; they are recorded under the pages' own name.
+/// Page calls carry no purpose or session; they are recorded under the pages' own name, as
+/// the journal's own traffic (a person looking at the journal is no assistant's work).
 fn context(parts: &Parts) -> Result<CallContext, ContextError> {
     let raw = RawContext {
         via: Via::Rest,
         assistant: Some(ASSISTANT),
+        own: true,
         request_id: parts
             .headers
             .get("x-request-id")
