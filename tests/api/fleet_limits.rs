@@ -96,3 +96,46 @@ async fn the_registration_budget_holds_across_replicas() {
     }
     assert_eq!(statuses, [201, 201, 201, 429, 429, 429]);
 }
+
+#[tokio::test]
+async fn the_shared_buckets_are_the_owners_and_full_ones_are_pruned() {
+    let replicas = two_replicas(|c| c.auth_failures_per_minute = 5).await;
+    for replica in &replicas {
+        assert_eq!(
+            replica.get("n8v_sk_nope", "/api/v1/records").await.status(),
+            401
+        );
+    }
+    let app = &replicas[0];
+    let count = || sqlx::query_scalar::<_, i64>("SELECT count(*) FROM limit_buckets");
+    assert_eq!(
+        count().fetch_one(&app.owner).await.unwrap(),
+        1,
+        "one address"
+    );
+    // Not tenant data: the application role reaches neither the table nor its functions.
+    let reach: (bool, bool) = sqlx::query_as(
+        "SELECT has_table_privilege($1, 'limit_buckets', 'SELECT, INSERT, UPDATE, DELETE'), \
+                has_function_privilege($1, \
+                  'n8v_limit_take(text, text, integer, integer, integer)', 'EXECUTE')",
+    )
+    .bind(app.db.app_role())
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(reach, (false, false));
+    // A bucket that has refilled is dropped; one still counting stays.
+    sqlx::query("UPDATE limit_buckets SET tat = now() - interval '1 second'")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO limit_buckets VALUES ('registration', '192.0.2.1', now() + interval '1 minute')")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let gone = n8v_journal::auth::limits::shared::prune(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(gone, 1);
+    assert_eq!(count().fetch_one(&app.owner).await.unwrap(), 1);
+}
