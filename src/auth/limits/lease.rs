@@ -119,11 +119,17 @@ impl Leases {
             return Ok(Err(self.refused(taken.next_in)));
         }
         let mut held = self.held.entry(credential).or_insert(Held::empty(now));
-        // Another request of this replica may have taken a lease meanwhile: both are kept.
+        // Another request of this replica may have taken a lease meanwhile: both are kept,
+        // until the older one's end (no token outlives its own lease: that is the bound).
         let kept = if held.expires > now { held.tokens } else { 0 };
+        let expires = if kept > 0 {
+            held.expires
+        } else {
+            now + self.ttl()
+        };
         *held = Held {
             tokens: kept + taken.granted - 1,
-            expires: now + self.ttl(),
+            expires,
             bucket_remaining: taken.remaining,
             full_at: now + taken.full_in,
             refused_until: None,
