@@ -13,9 +13,8 @@ pub mod grants;
 pub mod metadata;
 pub mod tokens;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use crate::auth::limits::shared::{AddressBudget, Kind};
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 
 /// An OAuth error (RFC 6749 §5.2, RFC 7591 §3.2.2): its code, a description for the client
 /// (never a secret), the HTTP status. A server fault keeps its cause for the log only.
@@ -60,31 +59,26 @@ impl From<sqlx::Error> for OAuthError {
     }
 }
 
-/// The authorization server's own state: the per-address budget of dynamic registrations.
+/// The authorization server's own state: the per-address budget of dynamic registrations,
+/// counted for the deployment (`auth::limits::shared`).
 pub struct OAuthState {
-    registrations: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    registrations: AddressBudget,
 }
 
 impl OAuthState {
     pub fn new(config: &crate::config::OAuthConfig) -> Self {
         Self {
-            registrations: NonZeroU32::new(config.registrations_per_minute)
-                .map(|n| RateLimiter::keyed(Quota::per_minute(n))),
+            registrations: AddressBudget::new(Kind::Registration, config.registrations_per_minute),
         }
     }
 
-    /// `Err(seconds)` when `address` has registered too many clients this minute.
-    pub fn check_registration(&self, address: IpAddr) -> Result<(), u64> {
-        let Some(limiter) = &self.registrations else {
-            return Ok(());
-        };
-        limiter.retain_recent();
-        limiter.check_key(&address).map_err(|not_until| {
-            use governor::clock::{Clock, DefaultClock};
-            not_until
-                .wait_time_from(DefaultClock::default().now())
-                .as_secs()
-                .max(1)
-        })
+    /// `Ok(Err(seconds))` when `address` has registered too many clients this minute, on
+    /// any replica; `Err` when the database failed.
+    pub async fn check_registration(
+        &self,
+        pool: &sqlx::PgPool,
+        address: IpAddr,
+    ) -> sqlx::Result<Result<(), u64>> {
+        self.registrations.spend(pool, address).await
     }
 }

@@ -1,5 +1,7 @@
 //! Rate limits: requests per credential per minute, and failed authentications per client
-//! address.
+//! address, counted for the deployment: every replica takes from the same buckets in
+//! PostgreSQL ([`shared`]; the requests in leases, [`lease`]), so two replicas allow what one
+//! does (issue 44, finding 3; `docs/scaling.md`).
 //!
 //! An address over its failure limit gets 429 for every *failed* attempt until its bucket
 //! refills, so guessing keys gains nothing; a valid credential from that address is still
@@ -10,6 +12,11 @@
 //! Every other forwarding header is the client's own words and is ignored: a proxy that only
 //! appends `X-Forwarded-For` passes a client's `Forwarded` through untouched.
 //!
+//! A failure is counted in the shared bucket, after this replica's own count (a sound fast
+//! path: an address that failed the limit's worth here alone is refused without asking); an
+//! address refused is remembered here until its next token, so a flood of bad credentials
+//! from it costs the database nothing.
+//!
 //! Keyed state is pruned as the request path goes by (at most once per [`PRUNE_EVERY`]): an
 //! entry whose bucket has refilled is dropped, so memory follows the addresses that failed
 //! within one refill window. A hard cap ([`MAX_TRACKED_ADDRESSES`]) bounds it whatever the
@@ -17,19 +24,24 @@
 //! over (a flood from that many addresses gains little from it: each address has its own
 //! budget anyway).
 
+mod address;
+pub mod lease;
+pub mod shared;
+
+use address::{canonical, forwarded_for};
 use axum::http::{HeaderMap, HeaderName};
 use dashmap::DashMap;
 use governor::clock::{Clock, DefaultClock};
-use governor::middleware::StateInformationMiddleware;
-use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ipnet::IpNet;
+use sqlx::PgPool;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub use crate::config::parse_trusted_proxies;
+pub use lease::lease_size;
 use uuid::Uuid;
 
 /// How often stale limiter state is dropped.
@@ -37,9 +49,6 @@ pub const PRUNE_EVERY: Duration = Duration::from_secs(10);
 
 /// The most client addresses whose failures are remembered at once.
 pub const MAX_TRACKED_ADDRESSES: usize = 50_000;
-
-type CredentialLimiter =
-    RateLimiter<Uuid, DefaultKeyedStateStore<Uuid>, DefaultClock, StateInformationMiddleware>;
 
 /// Where a credential stands against its limit: what the `RateLimit-*` headers say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +76,7 @@ impl RateLimitSlot {
 }
 
 pub struct Limits {
-    per_credential: Option<(CredentialLimiter, u32)>,
+    per_credential: Option<lease::Leases>,
     auth_failures: Option<(std::sync::RwLock<DefaultKeyedRateLimiter<IpAddr>>, u32)>,
     blocked: DashMap<IpAddr, Instant>,
     trusted_proxies: Vec<IpNet>,
@@ -79,11 +88,7 @@ pub struct Limits {
 impl Limits {
     pub fn new(per_minute: u32, auth_failures_per_minute: u32) -> Self {
         Self {
-            per_credential: NonZeroU32::new(per_minute).map(|n| {
-                let limiter = RateLimiter::keyed(Quota::per_minute(n))
-                    .with_middleware::<StateInformationMiddleware>();
-                (limiter, n.get())
-            }),
+            per_credential: NonZeroU32::new(per_minute).map(|n| lease::Leases::new(n.get())),
             auth_failures: NonZeroU32::new(auth_failures_per_minute).map(|n| {
                 let limiter = RateLimiter::keyed(Quota::per_minute(n));
                 (std::sync::RwLock::new(limiter), n.get())
@@ -125,33 +130,19 @@ impl Limits {
         self
     }
 
-    /// `Ok(status)` while the credential is within its limit (`None` when limits are off),
-    /// `Err(status)` with `reset_secs` = the wait when it is over.
-    pub fn check_credential(
+    /// `Ok(status)` while the credential is within the deployment's limit (`None` when limits
+    /// are off), `Err(status)` with `reset_secs` = the wait when it is over; the outer `Err` is
+    /// the database failing.
+    pub async fn check_credential(
         &self,
+        pool: &PgPool,
         credential: Uuid,
-    ) -> Result<Option<RateLimitStatus>, RateLimitStatus> {
-        self.prune_if_due();
-        let Some((limiter, limit)) = &self.per_credential else {
-            return Ok(None);
+    ) -> sqlx::Result<Result<Option<RateLimitStatus>, RateLimitStatus>> {
+        self.prune_if_due(Some(pool));
+        let Some(leases) = &self.per_credential else {
+            return Ok(Ok(None));
         };
-        let per_request = 60.0 / f64::from(*limit);
-        match limiter.check_key(&credential) {
-            Ok(snapshot) => {
-                let remaining = snapshot.remaining_burst_capacity();
-                let used = f64::from(limit - remaining);
-                Ok(Some(RateLimitStatus {
-                    limit: *limit,
-                    remaining,
-                    reset_secs: (used * per_request).ceil() as u64,
-                }))
-            }
-            Err(not_until) => Err(RateLimitStatus {
-                limit: *limit,
-                remaining: 0,
-                reset_secs: retry_after(not_until.wait_time_from(DefaultClock::default().now())),
-            }),
-        }
+        Ok(leases.spend(pool, credential).await?.map(Some))
     }
 
     /// `Err(seconds)` while the address is blocked for failing too often. Only failed
@@ -167,9 +158,40 @@ impl Limits {
         Ok(())
     }
 
-    /// Counts a failed authentication; `Err(seconds)` when the address is now over the limit.
-    pub fn record_failure(&self, addr: IpAddr) -> Result<(), u64> {
-        self.prune_if_due();
+    /// Counts a failed authentication for the deployment; `Ok(Err(seconds))` when the address
+    /// is now over the limit, `Err` when the database failed.
+    pub async fn record_failure(
+        &self,
+        pool: &PgPool,
+        addr: IpAddr,
+    ) -> sqlx::Result<Result<(), u64>> {
+        self.prune_if_due(Some(pool));
+        let Some(per_minute) = self.auth_failures.as_ref().map(|(_, n)| *n) else {
+            return Ok(Ok(()));
+        };
+        if let Err(wait) = self.record_failure_here(addr) {
+            return Ok(Err(wait));
+        }
+        let taken = shared::take(
+            pool,
+            shared::Kind::AuthFailure,
+            &addr.to_string(),
+            per_minute,
+            1,
+            0,
+        )
+        .await?;
+        if taken.granted > 0 {
+            return Ok(Ok(()));
+        }
+        self.block(addr, taken.next_in);
+        Ok(Err(retry_after(taken.next_in)))
+    }
+
+    /// Counts a failure in this replica's own count (a lower bound of the deployment's);
+    /// `Err(seconds)` when that alone is over the limit.
+    fn record_failure_here(&self, addr: IpAddr) -> Result<(), u64> {
+        self.prune_if_due(None);
         let Some((limiter, per_minute)) = &self.auth_failures else {
             return Ok(());
         };
@@ -196,11 +218,16 @@ impl Limits {
         }
         checked.map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            if self.blocked.len() < MAX_TRACKED_ADDRESSES {
-                self.blocked.insert(addr, Instant::now() + wait);
-            }
+            self.block(addr, wait);
             retry_after(wait)
         })
+    }
+
+    /// Refuses failures from `addr` here for `wait`, without asking the shared bucket.
+    fn block(&self, addr: IpAddr, wait: Duration) {
+        if self.blocked.len() < MAX_TRACKED_ADDRESSES {
+            self.blocked.insert(addr, Instant::now() + wait);
+        }
     }
 
     /// Failures per minute per address (0 = off).
@@ -212,28 +239,31 @@ impl Limits {
     pub fn tracked(&self) -> usize {
         self.auth_failures.as_ref().map_or(0, |(l, _)| {
             l.read().unwrap_or_else(|e| e.into_inner()).len()
-        }) + self.per_credential.as_ref().map_or(0, |(l, _)| l.len())
+        }) + self
+            .per_credential
+            .as_ref()
+            .map_or(0, lease::Leases::tracked)
             + self.blocked.len()
     }
 
     /// Drops the state of every address and credential whose bucket has refilled (it would
-    /// start from a full bucket again anyway).
+    /// start from a full bucket again anyway), and every expired lease.
     pub fn prune(&self) {
         if let Some((limiter, _)) = &self.auth_failures {
             let limiter = limiter.read().unwrap_or_else(|e| e.into_inner());
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
-        if let Some((limiter, _)) = &self.per_credential {
-            limiter.retain_recent();
-            limiter.shrink_to_fit();
+        if let Some(leases) = &self.per_credential {
+            leases.prune();
         }
         let now = Instant::now();
         self.blocked.retain(|_, until| *until > now);
         self.blocked.shrink_to_fit();
     }
 
-    fn prune_if_due(&self) {
+    /// Prunes when due; with `pool`, the shared buckets too (off the request's path).
+    fn prune_if_due(&self, pool: Option<&PgPool>) {
         let due = {
             let Ok(mut last) = self.last_prune.try_lock() else {
                 return; // another request is pruning
@@ -246,6 +276,11 @@ impl Limits {
         };
         if due {
             self.prune();
+            if let Some(pool) = pool.cloned() {
+                tokio::spawn(async move {
+                    let _ = shared::prune(&pool).await; // logged by its span; retried next time
+                });
+            }
         }
     }
 
@@ -275,72 +310,7 @@ impl Limits {
     }
 }
 
-/// IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) as the IPv4 address they are.
-fn canonical(addr: IpAddr) -> IpAddr {
-    match addr {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map(IpAddr::V4)
-            .unwrap_or(IpAddr::V6(v6)),
-        v4 => v4,
-    }
-}
-
-/// The addresses a request passed through, client first, from `header` alone: RFC 7239 `for=`
-/// elements when it is `Forwarded`, else a comma-separated list (`X-Forwarded-For` and its
-/// kin). Unparsable elements (`unknown`, obfuscated names) end the chain there, so nothing
-/// after a gap is trusted.
-fn forwarded_for(headers: &HeaderMap, header: &HeaderName) -> Vec<IpAddr> {
-    let values = headers
-        .get_all(header)
-        .iter()
-        .filter_map(|v| v.to_str().ok());
-    let elements: Vec<String> = if header == axum::http::header::FORWARDED {
-        values
-            .flat_map(|v| v.split(','))
-            .map(|element| {
-                element
-                    .split(';')
-                    .filter_map(|pair| pair.split_once('='))
-                    .find(|(k, _)| k.trim().eq_ignore_ascii_case("for"))
-                    .map(|(_, v)| v.trim().to_owned())
-                    .unwrap_or_default()
-            })
-            .collect()
-    } else {
-        values
-            .flat_map(|v| v.split(','))
-            .map(|s| s.trim().to_owned())
-            .collect()
-    };
-    let parsed: Vec<Option<IpAddr>> = elements.iter().map(|e| parse_node(e)).collect();
-    // Keep only the part after the last unparsable element: the proxies nearest to us.
-    let start = parsed
-        .iter()
-        .rposition(Option::is_none)
-        .map_or(0, |i| i + 1);
-    parsed[start..]
-        .iter()
-        .flatten()
-        .map(|a| canonical(*a))
-        .collect()
-}
-
-/// One node: `192.0.2.1`, `192.0.2.1:8080`, `"[2001:db8::1]:443"`, `2001:db8::1`.
-fn parse_node(node: &str) -> Option<IpAddr> {
-    let node = node.trim().trim_matches('"');
-    if let Ok(addr) = node.parse::<IpAddr>() {
-        return Some(addr);
-    }
-    if let Some(rest) = node.strip_prefix('[') {
-        return rest.split_once(']')?.0.parse().ok();
-    }
-    let (host, port) = node.rsplit_once(':')?;
-    port.parse::<u16>().ok()?;
-    host.parse::<std::net::Ipv4Addr>().ok().map(IpAddr::V4)
-}
-
-fn retry_after(wait: Duration) -> u64 {
+pub(crate) fn retry_after(wait: Duration) -> u64 {
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 
@@ -420,11 +390,11 @@ mod tests {
         let started = Instant::now();
         for i in 0..100_000u32 {
             let addr = IpAddr::V6(std::net::Ipv6Addr::from(u128::from(i) + 1));
-            let _ = limits.record_failure(addr);
+            let _ = limits.record_failure_here(addr);
             peak = peak.max(limits.tracked());
         }
         std::thread::sleep(Duration::from_millis(100));
-        let _ = limits.record_failure("192.0.2.1".parse().unwrap());
+        let _ = limits.record_failure_here("192.0.2.1".parse().unwrap());
         let after = limits.tracked();
         println!(
             "100,000 addresses in {:?}: peak {peak} tracked, {after} after pruning",
@@ -441,7 +411,7 @@ mod tests {
         let mut peak = 0;
         for i in 0..100_000u32 {
             let addr = IpAddr::V6(std::net::Ipv6Addr::from(u128::from(i) + 1));
-            let _ = limits.record_failure(addr);
+            let _ = limits.record_failure_here(addr);
             peak = peak.max(limits.tracked());
         }
         println!("100,000 fresh addresses: peak {peak} tracked");

@@ -176,7 +176,10 @@ async fn resolve(parts: &mut Parts, ctx: &AuthContext) -> Result<Resolved> {
         Ok(resolved) => resolved,
         Err(reason) => {
             blocked.map_err(failure_limited)?;
-            ctx.limits.record_failure(addr).map_err(failure_limited)?;
+            ctx.limits
+                .record_failure(ctx.db.pool(), addr)
+                .await?
+                .map_err(failure_limited)?;
             return Err(Error::Unauthorized(reason.into()));
         }
     };
@@ -184,7 +187,10 @@ async fn resolve(parts: &mut Parts, ctx: &AuthContext) -> Result<Resolved> {
         Resolved::Account(p) => p.credential_id(),
         Resolved::Operator(o) => o.credential_id,
     };
-    let status = ctx.limits.check_credential(credential);
+    let status = ctx
+        .limits
+        .check_credential(ctx.db.pool(), credential)
+        .await?;
     if let Some(slot) = parts.extensions.get::<RateLimitSlot>()
         && let Some(status) = status.unwrap_or_else(Some)
     {

@@ -84,10 +84,16 @@ async fn register(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Err(retry_after) = state
+    let address = peer(connect, &headers, &state);
+    let budget = match state
         .oauth
-        .check_registration(peer(connect, &headers, &state))
+        .check_registration(state.db.pool(), address)
+        .await
     {
+        Ok(budget) => budget,
+        Err(e) => return OAuthError::server(e).into_response(),
+    };
+    if let Err(retry_after) = budget {
         let mut response = OAuthError {
             error: "slow_down",
             description: "too many registrations from this address; try again later".into(),

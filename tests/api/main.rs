@@ -19,6 +19,7 @@ mod export_bounds;
 mod exposure_visibility;
 mod exposures;
 mod fleet;
+mod fleet_limits;
 mod fleet_traffic;
 mod handoffs;
 mod hooks;

@@ -204,6 +204,19 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Config)) -> TestAp
     spawn_on(db_url, config, db).await
 }
 
+/// Another replica of a deployment: an app of its own (its own process state: limiters,
+/// caches, workers) on the database at `db_url`, which another [`TestApp`] already serves.
+pub async fn spawn_app_on(db_url: &str, configure: impl FnOnce(&mut Config)) -> TestApp {
+    let mut config = Config::for_database(db_url);
+    config.rate_limit_per_minute = 10_000;
+    config.auth_failures_per_minute = 10_000;
+    configure(&mut config);
+    let db = Db::connect(db_url, config.app_role.as_deref(), 5)
+        .await
+        .expect("connect app pool");
+    spawn_on(db_url.to_owned(), config, db).await
+}
+
 /// The app with tenant work going through `bouncer` (PgBouncer in transaction mode) and the
 /// rest straight to the server, as `N8V_DATABASE_POOLER=transaction` runs it.
 pub async fn spawn_app_through(bouncer: &pgbouncer::PgBouncer) -> TestApp {
