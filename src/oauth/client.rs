@@ -1,6 +1,6 @@
 //! What a client is, however it was registered (dynamically or by a metadata document), and
-//! the rules its name and redirect URIs keep: shared by [`super::clients`] and
-//! [`super::documents`].
+//! the rules its name and redirect URIs keep: shared by the [`super::registry`] (which keeps
+//! clients) and [`super::documents`] (which fetches them).
 
 /// The longest redirect URI accepted.
 const MAX_URI_CHARS: usize = 2_000;

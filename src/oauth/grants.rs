@@ -11,7 +11,7 @@
 
 use super::OAuthError;
 use super::client::Client;
-use super::clients;
+use super::registry;
 use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
 use crate::auth::jwt::{AccessClaims, JwtKeys};
 use crate::config::Config;
@@ -78,7 +78,7 @@ pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sql
     .execute(&mut *tx)
     .await?;
     insert_token(&mut tx, account, credential, &code, "code", now + CODE_TTL).await?;
-    clients::mark_used(&mut tx, &approval.client.client_id, now).await?;
+    registry::mark_used(&mut tx, &approval.client.client_id, now).await?;
     tx.commit().await?;
     Ok(code)
 }

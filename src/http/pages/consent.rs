@@ -14,9 +14,9 @@ use super::user::{PageUser, csrf_refused};
 use crate::error::Error;
 use crate::http::AppState;
 use crate::oauth::client::Client;
-use crate::oauth::clients;
 use crate::oauth::grants::{self, Approval};
 use crate::oauth::metadata::{self, MCP_SCOPES};
+use crate::oauth::registry;
 use crate::oauth::tokens;
 use crate::scopes::Scopes;
 use axum::Form;
@@ -120,7 +120,7 @@ async fn client_and_redirect(
         return Err(bad("the authorization request names no client_id"));
     }
     let now = state.clock.now();
-    let client = match clients::find(&state.db, &state.config, &request.client_id, now).await {
+    let client = match registry::find(&state.db, &state.config, &request.client_id, now).await {
         Ok(Some(client)) => client,
         Ok(None) => {
             return Err(bad(
