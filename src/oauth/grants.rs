@@ -10,7 +10,7 @@
 //! account's policies.
 
 use super::OAuthError;
-use super::client::Client;
+use super::authorize::{Checked, Reply};
 use super::registry;
 use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
 use crate::auth::jwt::{AccessClaims, JwtKeys};
@@ -25,24 +25,34 @@ use uuid::Uuid;
 /// How long an authorization code works.
 pub const CODE_TTL: chrono::Duration = chrono::Duration::seconds(60);
 
-/// What the person approved on the consent page, checked.
-pub struct Approval<'a> {
-    /// The signed-in credential that approved: its scopes and repository are the ceiling.
-    pub approver: &'a Tenant,
-    pub client: &'a Client,
-    pub redirect_uri: &'a str,
-    pub code_challenge: &'a str,
-    /// Already the intersection of what was asked and what the approver holds.
-    pub scopes: &'a Scopes,
-    pub resource: &'a str,
+/// Makes the grant the person approved on the consent page: the request is checked once more
+/// ([`Checked`] is made only by checking it), then the grant's credential, the grant, and a
+/// fresh authorization code, sent back to the client in the answer.
+#[tracing::instrument(skip_all)]
+pub async fn approve(
+    db: &Db,
+    config: &Config,
+    checked: &Checked,
+    now: DateTime<Utc>,
+) -> Result<Reply, OAuthError> {
+    checked
+        .recheck(config)
+        .map_err(|rule| OAuthError::server(anyhow::anyhow!("approving a grant: {rule}")))?;
+    let code = tokens::generate(CODE_PREFIX);
+    insert_grant(db, checked, &code, now).await?;
+    Ok(checked.code(code))
 }
 
-/// Makes the grant's credential and the grant, and returns a fresh authorization code for it.
-#[tracing::instrument(skip_all, err)]
-pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sqlx::Result<String> {
-    let account = approval.approver.account_id;
+async fn insert_grant(
+    db: &Db,
+    checked: &Checked,
+    code: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    let approver = checked.approver();
+    let client = checked.client();
+    let account = approver.account_id;
     let credential = ids::new_id();
-    let code = tokens::generate(CODE_PREFIX);
     let mut tx = acting_for(db, account).await?;
     // The grant's credential has no bearer secret of its own: its hash is of a random value
     // never handed out, so it is reached only through the grant's tokens.
@@ -52,10 +62,10 @@ pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sql
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
         account,
         credential,
-        format!("OAuth: {}", approval.client.client_name),
+        format!("OAuth: {}", client.client_name),
         unusable,
-        &approval.scopes.names(),
-        approval.approver.repository,
+        &checked.granted().names(),
+        approver.repository,
         now
     )
     .execute(&mut *tx)
@@ -66,21 +76,20 @@ pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sql
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         account,
         credential,
-        approval.client.client_id,
-        approval.client.client_name,
-        approval.resource,
-        approval.redirect_uri,
-        approval.code_challenge,
-        approval.approver.credential_id,
-        &approval.scopes.names(),
+        client.client_id,
+        client.client_name,
+        checked.resource(),
+        checked.redirect_uri(),
+        checked.code_challenge(),
+        approver.credential_id,
+        &checked.granted().names(),
         now
     )
     .execute(&mut *tx)
     .await?;
-    insert_token(&mut tx, account, credential, &code, "code", now + CODE_TTL).await?;
-    registry::mark_used(&mut tx, &approval.client.client_id, now).await?;
-    tx.commit().await?;
-    Ok(code)
+    insert_token(&mut tx, account, credential, code, "code", now + CODE_TTL).await?;
+    registry::mark_used(&mut tx, &client.client_id, now).await?;
+    tx.commit().await
 }
 
 /// The token endpoint's answer (RFC 6749 §5.1).
