@@ -72,8 +72,8 @@ async fn insert_grant(
     .await?;
     sqlx::query!(
         "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource,
-                                   redirect_uri, code_challenge, approved_by, scopes, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                                   redirect_uri, code_challenge, approved_by, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         account,
         credential,
         client.client_id,
@@ -82,7 +82,6 @@ async fn insert_grant(
         checked.redirect_uri(),
         checked.code_challenge(),
         approver.credential_id,
-        &checked.granted().names(),
         now
     )
     .execute(&mut *tx)
@@ -445,9 +444,11 @@ pub struct GrantView {
 /// The acting account's live grants, newest first (as the application role, under the policy).
 pub async fn list(tx: &mut TenantTx) -> sqlx::Result<Vec<GrantView>> {
     let rows = sqlx::query!(
-        "SELECT credential_id, client_name, client_id, scopes, created_at, last_used_at
+        r#"SELECT credential_id, client_name, client_id,
+                  COALESCE(n8v_grant_scopes(credential_id), '{}') AS "scopes!", created_at,
+                  last_used_at
            FROM oauth_grants WHERE revoked_at IS NULL
-          ORDER BY created_at DESC LIMIT 200"
+          ORDER BY created_at DESC LIMIT 200"#
     )
     .fetch_all(tx.conn())
     .await?;
