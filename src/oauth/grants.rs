@@ -256,7 +256,8 @@ pub struct Refresh<'a> {
     pub resource: Option<&'a str>,
 }
 
-/// The refresh token grant: rotates the refresh token (once).
+/// The refresh token grant: rotates the refresh token (once). Only a refresh that is served
+/// spends the token; a second use of a spent one is a replay and revokes the grant.
 #[tracing::instrument(skip_all)]
 pub async fn refresh(
     db: &Db,
@@ -314,7 +315,9 @@ pub async fn refresh(
         Ok(())
     };
     if let Err(e) = checked {
-        tx.commit().await?;
+        // A refused refresh spends nothing (RFC 6749 §6): the token stays usable, so the
+        // client's retry is served, not taken for a replay that revokes the grant.
+        tx.rollback().await?;
         return Err(e);
     }
     let set = issue(&mut tx, jwt, config, &found, scope, now).await?;
