@@ -118,12 +118,7 @@ impl AuthorizeRequest {
             }
         };
         let redirect_uri = match &self.redirect_uri {
-            Some(uri) if client.allows_redirect(uri) => uri.clone(),
-            Some(_) => {
-                return Err(unaddressed(
-                    "redirect_uri is not one the client registered (they must match exactly)",
-                ));
-            }
+            Some(uri) => uri.clone(),
             None if client.redirect_uris.len() == 1 => client.redirect_uris[0].clone(),
             None => {
                 return Err(unaddressed(
@@ -131,6 +126,11 @@ impl AuthorizeRequest {
                 ));
             }
         };
+        if !client.allows_redirect(&redirect_uri) {
+            return Err(unaddressed(
+                "redirect_uri is not one the client registered (they must match exactly)",
+            ));
+        }
         Ok(Addressed {
             request: self,
             client,

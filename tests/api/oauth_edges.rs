@@ -3,9 +3,11 @@
 //! takes only the redirect URIs RFC 8252 allows native apps and the web, and a code whose
 //! request named a redirect URI is exchanged only with it (OAuth 2.1 §4.1.3).
 
-use crate::common::oauth::{self, mcp_request, refresh, tokens_for};
-use crate::common::spawn_app;
-use serde_json::Value;
+use crate::common::oauth::{self, mcp_request, pkce, refresh, register, tokens_for};
+use crate::common::page::client;
+use crate::common::{spawn_app, spawn_app_configured};
+use reqwest::header::{ACCEPT, COOKIE, LOCATION};
+use serde_json::{Value, json};
 
 fn text(v: &Value, key: &str) -> String {
     v[key].as_str().unwrap_or_default().to_owned()
@@ -45,4 +47,76 @@ async fn a_refused_refresh_leaves_the_refresh_token_usable() {
     // The rotated-away token is still spent: its reuse is a replay as before.
     let (status, _) = refresh(&app, &client_id, &refresh_token).await;
     assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn registration_takes_https_loopback_http_and_private_use_schemes_only() {
+    // More registrations than a minute's budget.
+    let app = spawn_app_configured(|c| c.oauth.registrations_per_minute = 100).await;
+    for refused in [
+        "ftp://example.com/cb",
+        "ws://127.0.0.1:9/cb",
+        "wss://example.com/cb",
+        "ssh://example.com/cb",
+        "mailto:someone@example.com",
+        "tel:+15550100",
+        "http://example.com/cb",
+    ] {
+        let response = app
+            .http
+            .post(app.url("/oauth/register"))
+            .json(&json!({"client_name": "x", "redirect_uris": [refused]}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 400, "{refused}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(
+            answer["error"], "invalid_redirect_uri",
+            "{refused}: {answer}"
+        );
+    }
+    for taken in [
+        "https://claude.ai/api/mcp/auth_callback",
+        "http://127.0.0.1:33418/callback",
+        "http://[::1]:8080/cb",
+        "com.example.app:/oauth2redirect",
+        "cursor://anysphere.cursor-retrieval/oauth/callback",
+    ] {
+        register(&app, "App", taken).await;
+    }
+    // A client kept from before the rule, with an ftp redirect URI: never sent there, and the
+    // consent page's policy never names it.
+    let account = app.account("A", "chats:read").await;
+    sqlx::query(
+        "INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, used_at) \
+         VALUES ('n8v_cl_legacy', 'registered', 'Legacy', ARRAY['ftp://example.com/cb'], now())",
+    )
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let path = oauth::authorize_path(
+        "n8v_cl_legacy",
+        "ftp://example.com/cb",
+        None,
+        &pkce().challenge,
+        &app,
+    );
+    let cookie = crate::common::page::sign_in(&app, &account.token).await;
+    let page = client()
+        .get(app.url(&path))
+        .header(ACCEPT, "text/html")
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 400);
+    assert!(page.headers().get(LOCATION).is_none());
+    let csp = page
+        .headers()
+        .get("content-security-policy")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    assert!(!csp.contains("ftp:"), "{csp}");
+    assert!(page.text().await.unwrap().contains("redirect_uri"));
 }
