@@ -281,12 +281,18 @@ impl Checked {
         &self.resource
     }
 
+    /// Whether the request named its redirect URI (else it is the client's only one): the
+    /// code's exchange must then name it too (OAuth 2.1 §4.1.3).
+    pub(super) fn redirect_uri_named(&self) -> bool {
+        self.addressed.request.redirect_uri.is_some()
+    }
+
     pub(super) fn code_challenge(&self) -> &str {
         &self.addressed.request.code_challenge
     }
 
-    /// The request's parameters as the consent form carries them back, with the redirect URI
-    /// it resolved to.
+    /// The request's parameters as the consent form carries them back: as they were given
+    /// (a redirect URI it did not name stays unnamed, so the grant knows it was not).
     pub fn form_fields(&self) -> BTreeMap<String, String> {
         let mut fields = BTreeMap::new();
         if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(&self.addressed.request) {
@@ -296,7 +302,6 @@ impl Checked {
                 }
             }
         }
-        fields.insert("redirect_uri".into(), self.redirect_uri().to_owned());
         fields
     }
 
@@ -400,8 +405,11 @@ mod tests {
         assert_eq!(checked.resource(), config.mcp_resource());
         assert_eq!(checked.recheck(&config), Ok(()));
         let fields = checked.form_fields();
-        assert_eq!(fields["redirect_uri"], "http://127.0.0.1:9/callback");
+        assert_eq!(fields["scope"], "chats:read records:write");
         assert!(!fields.contains_key("resource"));
+        // Not named, it stays unnamed (and the exchange may leave it out).
+        assert!(!fields.contains_key("redirect_uri"));
+        assert!(!checked.redirect_uri_named());
         let location = checked.denied().location("https://issuer").unwrap();
         assert_eq!(
             location.as_str(),

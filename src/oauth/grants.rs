@@ -72,14 +72,16 @@ async fn insert_grant(
     .await?;
     sqlx::query!(
         "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource,
-                                   redirect_uri, code_challenge, approved_by, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                                   redirect_uri, redirect_uri_named, code_challenge, approved_by,
+                                   created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         account,
         credential,
         client.client_id,
         client.client_name,
         checked.resource(),
         checked.redirect_uri(),
+        checked.redirect_uri_named(),
         checked.code_challenge(),
         approver.credential_id,
         now
@@ -120,6 +122,8 @@ struct Found {
     client_name: String,
     resource: String,
     redirect_uri: String,
+    /// Whether the authorization request named the redirect URI (the exchange must then).
+    redirect_uri_named: bool,
     code_challenge: String,
     scopes: Vec<String>,
     revoked: bool,
@@ -129,7 +133,7 @@ async fn find(db: &Db, secret: &str, kind: &str) -> sqlx::Result<Option<Found>> 
     sqlx::query_as!(
         Found,
         r#"SELECT t.account_id, t.credential_id, t.expires_at, g.client_id, g.client_name,
-                  g.resource, g.redirect_uri, g.code_challenge, c.scopes,
+                  g.resource, g.redirect_uri, g.redirect_uri_named, g.code_challenge, c.scopes,
                   (g.revoked_at IS NOT NULL OR c.revoked_at IS NOT NULL) AS "revoked!"
              FROM oauth_tokens t
              JOIN oauth_grants g ON g.account_id = t.account_id AND g.credential_id = t.credential_id
@@ -220,6 +224,11 @@ pub async fn exchange_code(
     {
         Err(refused(
             "redirect_uri is not the one the code was issued for",
+        ))
+    } else if exchange.redirect_uri.is_none() && found.redirect_uri_named {
+        // OAuth 2.1 §4.1.3: required when the authorization request named one.
+        Err(refused(
+            "redirect_uri is required: the authorization request named one",
         ))
     } else if found.expires_at <= now {
         Err(refused("the authorization code has expired"))

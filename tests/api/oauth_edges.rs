@@ -3,7 +3,10 @@
 //! takes only the redirect URIs RFC 8252 allows native apps and the web, and a code whose
 //! request named a redirect URI is exchanged only with it (OAuth 2.1 §4.1.3).
 
-use crate::common::oauth::{self, mcp_request, pkce, refresh, register, tokens_for};
+use crate::common::oauth::{
+    self, REDIRECT, code_for, mcp_request, pkce, redirect_params, refresh, register,
+    sign_in_through, tokens_for,
+};
 use crate::common::page::client;
 use crate::common::{spawn_app, spawn_app_configured};
 use reqwest::header::{ACCEPT, COOKIE, LOCATION};
@@ -119,4 +122,69 @@ async fn registration_takes_https_loopback_http_and_private_use_schemes_only() {
         .unwrap_or_default();
     assert!(!csp.contains("ftp:"), "{csp}");
     assert!(page.text().await.unwrap().contains("redirect_uri"));
+}
+
+#[tokio::test]
+async fn a_code_is_exchanged_with_the_redirect_uri_its_request_named() {
+    let app = spawn_app().await;
+    let account = app.account("A", "chats:read").await;
+    let client_id = register(&app, "Tool", REDIRECT).await;
+    let resource = app.url("/mcp");
+    // The request named its redirect URI: the exchange must name it too.
+    let (code, verifier) = code_for(&app, &account.token, &client_id, None).await;
+    let (status, body) = oauth::token(
+        &app,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("client_id", &client_id),
+            ("code_verifier", &verifier),
+            ("resource", &resource),
+        ],
+    )
+    .await;
+    assert_eq!(
+        (status, text(&body, "error")),
+        (400, "invalid_grant".into()),
+        "an exchange without redirect_uri: {body}"
+    );
+    assert!(
+        text(&body, "error_description").contains("redirect_uri"),
+        "{body}"
+    );
+    // A request that named none (the client registered one) is exchanged without it.
+    let pkce = pkce();
+    let path = format!(
+        "/oauth/authorize?{}",
+        serde_urlencoded::to_string([
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("state", "st-123"),
+            ("code_challenge", pkce.challenge.as_str()),
+            ("code_challenge_method", "S256"),
+            ("resource", resource.as_str()),
+        ])
+        .unwrap()
+    );
+    let (cookie, consent) = sign_in_through(&app, &account.token, &path).await;
+    let approved = oauth::decide(&app, &cookie, &consent, "approve").await;
+    assert!(
+        approved.headers()[LOCATION]
+            .to_str()
+            .unwrap()
+            .starts_with(REDIRECT)
+    );
+    let code = redirect_params(&approved)["code"].clone();
+    let (status, body) = oauth::token(
+        &app,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("client_id", &client_id),
+            ("code_verifier", &pkce.verifier),
+            ("resource", &resource),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 }
