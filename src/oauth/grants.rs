@@ -15,7 +15,7 @@ use super::registry;
 use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
 use crate::auth::jwt::{AccessClaims, JwtKeys};
 use crate::config::Config;
-use crate::db::{Db, Tenant, TenantTx};
+use crate::db::{Db, Tenant};
 use crate::ids::{self, Kind};
 use crate::scopes::Scopes;
 use chrono::{DateTime, Utc};
@@ -176,7 +176,10 @@ async fn revoke_found(db: &Db, found: &Found) -> sqlx::Result<()> {
     Ok(())
 }
 
-async fn revoke_in(conn: &mut sqlx::PgConnection, credential: Uuid) -> sqlx::Result<bool> {
+pub(super) async fn revoke_in(
+    conn: &mut sqlx::PgConnection,
+    credential: Uuid,
+) -> sqlx::Result<bool> {
     sqlx::query_scalar!(r#"SELECT n8v_revoke_grant($1) AS "revoked!""#, credential)
         .fetch_one(conn)
         .await
@@ -439,47 +442,6 @@ pub async fn revoke_token(
     tx.commit().await?;
     db.cache().forget_credential(credential);
     Ok(())
-}
-
-/// A connected assistant, as the settings page lists it.
-#[derive(Debug, Serialize)]
-pub struct GrantView {
-    /// The grant's credential (`key_…`).
-    pub id: String,
-    pub client_name: String,
-    pub client_id: String,
-    pub scopes: Vec<String>,
-    pub created_at: DateTime<Utc>,
-    pub last_used_at: Option<DateTime<Utc>>,
-}
-
-/// The acting account's live grants, newest first (as the application role, under the policy).
-pub async fn list(tx: &mut TenantTx) -> sqlx::Result<Vec<GrantView>> {
-    let rows = sqlx::query!(
-        r#"SELECT credential_id, client_name, client_id,
-                  COALESCE(n8v_grant_scopes(credential_id), '{}') AS "scopes!", created_at,
-                  last_used_at
-           FROM oauth_grants WHERE revoked_at IS NULL
-          ORDER BY created_at DESC LIMIT 200"#
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| GrantView {
-            id: ids::format(Kind::Key, r.credential_id),
-            client_name: r.client_name,
-            client_id: r.client_id,
-            scopes: r.scopes,
-            created_at: r.created_at,
-            last_used_at: r.last_used_at,
-        })
-        .collect())
-}
-
-/// Revokes one of the acting account's grants; `false` when it has no live grant of that id.
-pub async fn revoke(tx: &mut TenantTx, credential: Uuid) -> sqlx::Result<bool> {
-    revoke_in(tx.conn(), credential).await
 }
 
 async fn insert_token(
