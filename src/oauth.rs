@@ -1,16 +1,20 @@
 //! The OAuth 2.1 authorization server for MCP clients, as the MCP authorization specification
-//! describes it (revisions 2025-11-25 and 2026-07-28): discovery ([`metadata`]), client
-//! registration ([`clients`], [`documents`]), grants ([`grants`]) and their secrets
-//! ([`tokens`]). Each approved grant is a credential (a row of `credentials`), so every rule
-//! keyed by credential holds for it; its access tokens are JWTs carrying that credential, like
-//! tokens minted from an API key, and are refused on the next request once it is revoked.
-//! The HTTP handlers (`http::oauth`) and the consent page stay thin over this room.
+//! describes it (revisions 2025-11-25 and 2026-07-28): discovery ([`metadata`]), clients (what
+//! a [`client`] is; the [`registry`] that registers and finds them; metadata [`documents`]),
+//! the authorization request and its rules ([`authorize`]), grants ([`grants`]), the account's
+//! [`connected`] assistants, and the grants' secrets ([`tokens`]). Each approved grant is a
+//! credential (a row of `credentials`), so every rule keyed by credential holds for it; its
+//! access tokens are JWTs carrying that credential, like tokens minted from an API key, and
+//! are refused on the next request once it is revoked. The HTTP handlers (`http::oauth`) and
+//! the consent page stay thin over this room.
 
+pub mod authorize;
 pub mod client;
-pub mod clients;
+pub mod connected;
 pub mod documents;
 pub mod grants;
 pub mod metadata;
+pub mod registry;
 pub mod tokens;
 
 use crate::auth::limits::shared::{AddressBudget, Kind};

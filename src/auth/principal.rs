@@ -1,7 +1,7 @@
 //! Who is calling: the bearer credential resolved to a tenant, or an operator.
 //! Resolved once per request and kept in the request's extensions.
 
-use super::jwt::JwtKeys;
+use super::jwt::{AccessClaims, Claims, JwtKeys};
 use super::keys;
 use super::limits::{Limits, RateLimitSlot, RateLimitStatus};
 use crate::clock::Clock;
@@ -235,62 +235,96 @@ async fn authenticate(
             Some(row) => Ok(Resolved::Account(principal(row, None))),
         });
     }
-    let Some(claims) = ctx.jwt.verify(token) else {
-        return oauth_access(token, ctx).await;
+    let bearer = match ctx.jwt.verify(token) {
+        Some(claims) => Bearer::minted(claims),
+        None => match ctx.jwt.verify_access(token, &ctx.issuer) {
+            Some(claims) => Bearer::oauth(claims),
+            None => return Ok(Err("invalid or expired access token")),
+        },
     };
+    by_token(bearer, ctx).await
+}
+
+/// A verified token's claim on a credential, whichever kind it is: one minted from an API key
+/// (`POST /api/v1/auth/token`, or a page's sign-in cookie), or an OAuth grant's access token
+/// (see `crate::oauth`). Both carry the credential and narrowed scopes, and resolve alike.
+struct Bearer {
+    acc: String,
+    sub: String,
+    scopes: Vec<String>,
+    /// A sign-in cookie's own id (signing out ends it before it expires).
+    sign_in: Option<Uuid>,
+    /// What the token says beyond its credential, for an OAuth access token.
+    oauth: Option<OAuthAccess>,
+}
+
+impl Bearer {
+    fn minted(claims: Claims) -> Self {
+        Self {
+            sign_in: claims.token_id(),
+            acc: claims.acc,
+            sub: claims.sub,
+            scopes: claims.scopes,
+            oauth: None,
+        }
+    }
+
+    fn oauth(claims: AccessClaims) -> Self {
+        Self {
+            acc: claims.acc,
+            sub: claims.sub,
+            scopes: claims.scopes,
+            sign_in: None,
+            oauth: Some(OAuthAccess {
+                client_id: claims.client_id,
+                client_name: claims.client_name,
+                audience: claims.aud,
+            }),
+        }
+    }
+
+    /// How a refusal names the credential: the key a token was minted from, or the grant.
+    fn credential_gone(&self) -> &'static str {
+        match self.oauth {
+            None => "the key this token was minted from no longer exists",
+            Some(_) => "the grant this token was issued for no longer exists",
+        }
+    }
+
+    fn credential_revoked(&self) -> &'static str {
+        match self.oauth {
+            None => "the key this token was minted from has been revoked",
+            Some(_) => "the grant this token was issued for has been revoked",
+        }
+    }
+}
+
+/// A verified token's principal: its credential, live and unrevoked, with the token's scopes
+/// (never more than the credential's).
+async fn by_token(
+    bearer: Bearer,
+    ctx: &AuthContext,
+) -> Result<std::result::Result<Resolved, &'static str>> {
     let (Some(account), Some(credential)) = (
-        ids::parse(Kind::Account, &claims.acc),
-        ids::parse(Kind::Key, &claims.sub),
+        ids::parse(Kind::Account, &bearer.acc),
+        ids::parse(Kind::Key, &bearer.sub),
     ) else {
         return Ok(Err("invalid access token"));
     };
-    let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {
+    let Ok(scopes) = Scopes::from_names(bearer.scopes.iter().map(String::as_str)) else {
         return Ok(Err("invalid access token"));
     };
-    // Only the pages' cookies carry an id: signing out ends them before they expire.
-    if let Some(id) = claims.token_id()
+    if let Some(id) = bearer.sign_in
         && ctx.db.signed_out(id).await?
     {
         return Ok(Err("this sign-in has ended; sign in again"));
     }
     Ok(match ctx.db.credential_by_id(account, credential).await? {
-        None => Err("the key this token was minted from no longer exists"),
-        Some(row) if row.revoked_at.is_some() => {
-            Err("the key this token was minted from has been revoked")
-        }
-        Some(row) => Ok(Resolved::Account(principal(row, Some(scopes)))),
-    })
-}
-
-/// An OAuth access token (see `crate::oauth`): its grant's credential, live and unrevoked.
-async fn oauth_access(
-    token: &str,
-    ctx: &AuthContext,
-) -> Result<std::result::Result<Resolved, &'static str>> {
-    let Some(claims) = ctx.jwt.verify_access(token, &ctx.issuer) else {
-        return Ok(Err("invalid or expired access token"));
-    };
-    let (Some(account), Some(credential)) = (
-        ids::parse(Kind::Account, &claims.acc),
-        ids::parse(Kind::Key, &claims.sub),
-    ) else {
-        return Ok(Err("invalid access token"));
-    };
-    let Ok(scopes) = Scopes::from_names(claims.scopes.iter().map(String::as_str)) else {
-        return Ok(Err("invalid access token"));
-    };
-    Ok(match ctx.db.credential_by_id(account, credential).await? {
-        None => Err("the grant this token was issued for no longer exists"),
-        Some(row) if row.revoked_at.is_some() => {
-            Err("the grant this token was issued for has been revoked")
-        }
+        None => Err(bearer.credential_gone()),
+        Some(row) if row.revoked_at.is_some() => Err(bearer.credential_revoked()),
         Some(row) => {
             let mut principal = principal(row, Some(scopes));
-            principal.oauth = Some(OAuthAccess {
-                client_id: claims.client_id,
-                client_name: claims.client_name,
-                audience: claims.aud,
-            });
+            principal.oauth = bearer.oauth;
             Ok(Resolved::Account(principal))
         }
     })

@@ -96,6 +96,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_lock_for_deletion(uuid[])",
     // Revoking one of the acting account's OAuth grants (0022).
     "n8v_revoke_grant(uuid)",
+    // A grant's scopes, which its credential holds, for the settings page's list.
+    "n8v_grant_scopes(uuid)",
     // Webhooks: a new secret for an own endpoint, and an event with its deliveries (0023).
     "n8v_webhook_add_secret(uuid, uuid, text, timestamptz, timestamptz)",
     "n8v_webhook_emit(uuid, text, jsonb, uuid, text[], boolean, timestamptz)",

@@ -5,9 +5,9 @@
 
 use super::AppState;
 use crate::oauth::OAuthError;
-use crate::oauth::clients::{self, Registration};
 use crate::oauth::grants::{self, CodeExchange};
 use crate::oauth::metadata;
+use crate::oauth::registry::{self, Registration};
 use crate::scopes::Scopes;
 use axum::Router;
 use axum::body::Bytes;
@@ -116,7 +116,7 @@ async fn register(
             .into_response();
         }
     };
-    match clients::register(&state.db, &state.config, registration, state.clock.now()).await {
+    match registry::register(&state.db, &state.config, registration, state.clock.now()).await {
         Ok(client) => json(StatusCode::CREATED, client),
         Err(e) => e.into_response(),
     }

@@ -1,6 +1,6 @@
 //! What a client is, however it was registered (dynamically or by a metadata document), and
-//! the rules its name and redirect URIs keep: shared by [`super::clients`] and
-//! [`super::documents`].
+//! the rules its name and redirect URIs keep: shared by the [`super::registry`] (which keeps
+//! clients) and [`super::documents`] (which fetches them).
 
 /// The longest redirect URI accepted.
 const MAX_URI_CHARS: usize = 2_000;
@@ -16,9 +16,11 @@ pub struct Client {
 }
 
 impl Client {
-    /// Whether `uri` is one of the registered redirect URIs, exactly (no prefix or pattern).
+    /// Whether `uri` is one of the registered redirect URIs, exactly (no prefix or pattern),
+    /// and one [`check_redirect_uri`] allows (a client kept from before a rule was added is
+    /// never sent where the rule now refuses, nor is the consent page's policy opened to it).
     pub fn allows_redirect(&self, uri: &str) -> bool {
-        self.redirect_uris.iter().any(|r| r == uri)
+        self.redirect_uris.iter().any(|r| r == uri) && check_redirect_uri(uri).is_ok()
     }
 }
 
@@ -34,8 +36,11 @@ pub fn clean_name(name: &str) -> Option<String> {
     (!cleaned.is_empty()).then(|| cleaned.to_owned())
 }
 
-/// Checks one redirect URI: absolute, no fragment; `http` only to a loopback host (RFC 8252
-/// §7.3, native apps); no scheme that runs or reads in the browser.
+/// Checks one redirect URI: absolute, no fragment, and one of the three kinds a client may be
+/// sent back to (RFC 8252 §7, OAuth 2.1 §2.3.1): `https`; `http` only to a loopback host
+/// (§7.3, native apps); or a private-use scheme of a native app (§7.1), which is no scheme
+/// with a meaning of its own ([`is_private_use`]). Nothing else: not `ftp`, `ws`, `mailto`,
+/// nor any scheme that runs or reads in the browser.
 pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
     if uri.len() > MAX_URI_CHARS {
         return Err(format!(
@@ -61,10 +66,34 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
                 "{uri:?}: plain http is allowed only to a loopback address"
             )),
         },
-        "javascript" | "data" | "file" | "vbscript" | "about" | "blob" => {
-            Err(format!("{uri:?}: that scheme cannot be a redirect URI"))
-        }
-        // Private-use schemes of native apps (`cursor://…`, `vscode://…`).
-        _ => Ok(()),
+        scheme if is_private_use(scheme) => Ok(()),
+        _ => Err(format!(
+            "{uri:?}: a redirect URI is https, http to a loopback address, or an app's \
+             private-use scheme (RFC 8252)"
+        )),
     }
+}
+
+/// Schemes with a meaning of their own, registered (IANA's URI schemes) or given one by
+/// browsers and systems: never an app's private-use scheme.
+#[rustfmt::skip]
+const NOT_PRIVATE_USE: &[&str] = &[
+    "about", "acap", "acct", "afp", "blob", "chrome", "chrome-extension", "cid", "coap", "coaps",
+    "content", "data", "dav", "dict", "dns", "edge", "facetime", "fax", "feed", "file",
+    "filesystem", "ftp", "ftps", "geo", "git", "go", "gopher", "h323", "http", "https", "iax",
+    "icap", "im", "imap", "imaps", "info", "intent", "ipp", "ipps", "irc", "ircs", "itms",
+    "itms-apps", "jabber", "javascript", "ldap", "ldaps", "magnet", "mailto", "market", "mid",
+    "mms", "moz-extension", "msrp", "msrps", "mtqp", "mupdate", "news", "nfs", "nntp", "pop",
+    "pres", "resource", "rsync", "rtmp", "rtsp", "rtsps", "rtspu", "s3", "sftp", "shttp", "sieve",
+    "sip", "sips", "skype", "smb", "sms", "snews", "snmp", "ssh", "stun", "stuns", "svn", "tag",
+    "tel", "telnet", "tftp", "tip", "tn3270", "turn", "turns", "tv", "urn", "vbscript",
+    "view-source", "vnc", "webcal", "ws", "wss", "xmpp", "z39.50r", "z39.50s",
+];
+
+/// Whether `scheme` (as `url` gives it: lowercase) can be a native app's private-use scheme
+/// (RFC 8252 §7.1): RFC 8252 asks for a reverse domain name (`com.example.app`), and MCP
+/// clients in wide use register single names (`cursor`, `vscode`); either is taken, unless it
+/// names a scheme with a meaning of its own.
+fn is_private_use(scheme: &str) -> bool {
+    !NOT_PRIVATE_USE.contains(&scheme)
 }

@@ -10,12 +10,12 @@
 //! account's policies.
 
 use super::OAuthError;
-use super::client::Client;
-use super::clients;
+use super::authorize::{Checked, Reply};
+use super::registry;
 use super::tokens::{self, CODE_PREFIX, REFRESH_PREFIX};
 use crate::auth::jwt::{AccessClaims, JwtKeys};
 use crate::config::Config;
-use crate::db::{Db, Tenant, TenantTx};
+use crate::db::{Db, Tenant};
 use crate::ids::{self, Kind};
 use crate::scopes::Scopes;
 use chrono::{DateTime, Utc};
@@ -25,24 +25,34 @@ use uuid::Uuid;
 /// How long an authorization code works.
 pub const CODE_TTL: chrono::Duration = chrono::Duration::seconds(60);
 
-/// What the person approved on the consent page, checked.
-pub struct Approval<'a> {
-    /// The signed-in credential that approved: its scopes and repository are the ceiling.
-    pub approver: &'a Tenant,
-    pub client: &'a Client,
-    pub redirect_uri: &'a str,
-    pub code_challenge: &'a str,
-    /// Already the intersection of what was asked and what the approver holds.
-    pub scopes: &'a Scopes,
-    pub resource: &'a str,
+/// Makes the grant the person approved on the consent page: the request is checked once more
+/// ([`Checked`] is made only by checking it), then the grant's credential, the grant, and a
+/// fresh authorization code, sent back to the client in the answer.
+#[tracing::instrument(skip_all)]
+pub async fn approve(
+    db: &Db,
+    config: &Config,
+    checked: &Checked,
+    now: DateTime<Utc>,
+) -> Result<Reply, OAuthError> {
+    checked
+        .recheck(config)
+        .map_err(|rule| OAuthError::server(anyhow::anyhow!("approving a grant: {rule}")))?;
+    let code = tokens::generate(CODE_PREFIX);
+    insert_grant(db, checked, &code, now).await?;
+    Ok(checked.code(code))
 }
 
-/// Makes the grant's credential and the grant, and returns a fresh authorization code for it.
-#[tracing::instrument(skip_all, err)]
-pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sqlx::Result<String> {
-    let account = approval.approver.account_id;
+async fn insert_grant(
+    db: &Db,
+    checked: &Checked,
+    code: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    let approver = checked.approver();
+    let client = checked.client();
+    let account = approver.account_id;
     let credential = ids::new_id();
-    let code = tokens::generate(CODE_PREFIX);
     let mut tx = acting_for(db, account).await?;
     // The grant's credential has no bearer secret of its own: its hash is of a random value
     // never handed out, so it is reached only through the grant's tokens.
@@ -52,35 +62,35 @@ pub async fn approve(db: &Db, approval: Approval<'_>, now: DateTime<Utc>) -> sql
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
         account,
         credential,
-        format!("OAuth: {}", approval.client.client_name),
+        format!("OAuth: {}", client.client_name),
         unusable,
-        &approval.scopes.names(),
-        approval.approver.repository,
+        &checked.granted().names(),
+        approver.repository,
         now
     )
     .execute(&mut *tx)
     .await?;
     sqlx::query!(
         "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource,
-                                   redirect_uri, code_challenge, approved_by, scopes, created_at)
+                                   redirect_uri, redirect_uri_named, code_challenge, approved_by,
+                                   created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         account,
         credential,
-        approval.client.client_id,
-        approval.client.client_name,
-        approval.resource,
-        approval.redirect_uri,
-        approval.code_challenge,
-        approval.approver.credential_id,
-        &approval.scopes.names(),
+        client.client_id,
+        client.client_name,
+        checked.resource(),
+        checked.redirect_uri(),
+        checked.redirect_uri_named(),
+        checked.code_challenge(),
+        approver.credential_id,
         now
     )
     .execute(&mut *tx)
     .await?;
-    insert_token(&mut tx, account, credential, &code, "code", now + CODE_TTL).await?;
-    clients::mark_used(&mut tx, &approval.client.client_id, now).await?;
-    tx.commit().await?;
-    Ok(code)
+    insert_token(&mut tx, account, credential, code, "code", now + CODE_TTL).await?;
+    registry::mark_used(&mut tx, &client.client_id, now).await?;
+    tx.commit().await
 }
 
 /// The token endpoint's answer (RFC 6749 §5.1).
@@ -112,6 +122,8 @@ struct Found {
     client_name: String,
     resource: String,
     redirect_uri: String,
+    /// Whether the authorization request named the redirect URI (the exchange must then).
+    redirect_uri_named: bool,
     code_challenge: String,
     scopes: Vec<String>,
     revoked: bool,
@@ -121,7 +133,7 @@ async fn find(db: &Db, secret: &str, kind: &str) -> sqlx::Result<Option<Found>> 
     sqlx::query_as!(
         Found,
         r#"SELECT t.account_id, t.credential_id, t.expires_at, g.client_id, g.client_name,
-                  g.resource, g.redirect_uri, g.code_challenge, c.scopes,
+                  g.resource, g.redirect_uri, g.redirect_uri_named, g.code_challenge, c.scopes,
                   (g.revoked_at IS NOT NULL OR c.revoked_at IS NOT NULL) AS "revoked!"
              FROM oauth_tokens t
              JOIN oauth_grants g ON g.account_id = t.account_id AND g.credential_id = t.credential_id
@@ -164,7 +176,10 @@ async fn revoke_found(db: &Db, found: &Found) -> sqlx::Result<()> {
     Ok(())
 }
 
-async fn revoke_in(conn: &mut sqlx::PgConnection, credential: Uuid) -> sqlx::Result<bool> {
+pub(super) async fn revoke_in(
+    conn: &mut sqlx::PgConnection,
+    credential: Uuid,
+) -> sqlx::Result<bool> {
     sqlx::query_scalar!(r#"SELECT n8v_revoke_grant($1) AS "revoked!""#, credential)
         .fetch_one(conn)
         .await
@@ -213,6 +228,11 @@ pub async fn exchange_code(
         Err(refused(
             "redirect_uri is not the one the code was issued for",
         ))
+    } else if exchange.redirect_uri.is_none() && found.redirect_uri_named {
+        // OAuth 2.1 §4.1.3: required when the authorization request named one.
+        Err(refused(
+            "redirect_uri is required: the authorization request named one",
+        ))
     } else if found.expires_at <= now {
         Err(refused("the authorization code has expired"))
     } else if !tokens::pkce_matches(exchange.code_verifier, &found.code_challenge) {
@@ -248,7 +268,8 @@ pub struct Refresh<'a> {
     pub resource: Option<&'a str>,
 }
 
-/// The refresh token grant: rotates the refresh token (once).
+/// The refresh token grant: rotates the refresh token (once). Only a refresh that is served
+/// spends the token; a second use of a spent one is a replay and revokes the grant.
 #[tracing::instrument(skip_all)]
 pub async fn refresh(
     db: &Db,
@@ -306,7 +327,9 @@ pub async fn refresh(
         Ok(())
     };
     if let Err(e) = checked {
-        tx.commit().await?;
+        // A refused refresh spends nothing (RFC 6749 §6): the token stays usable, so the
+        // client's retry is served, not taken for a replay that revokes the grant.
+        tx.rollback().await?;
         return Err(e);
     }
     let set = issue(&mut tx, jwt, config, &found, scope, now).await?;
@@ -419,45 +442,6 @@ pub async fn revoke_token(
     tx.commit().await?;
     db.cache().forget_credential(credential);
     Ok(())
-}
-
-/// A connected assistant, as the settings page lists it.
-#[derive(Debug, Serialize)]
-pub struct GrantView {
-    /// The grant's credential (`key_…`).
-    pub id: String,
-    pub client_name: String,
-    pub client_id: String,
-    pub scopes: Vec<String>,
-    pub created_at: DateTime<Utc>,
-    pub last_used_at: Option<DateTime<Utc>>,
-}
-
-/// The acting account's live grants, newest first (as the application role, under the policy).
-pub async fn list(tx: &mut TenantTx) -> sqlx::Result<Vec<GrantView>> {
-    let rows = sqlx::query!(
-        "SELECT credential_id, client_name, client_id, scopes, created_at, last_used_at
-           FROM oauth_grants WHERE revoked_at IS NULL
-          ORDER BY created_at DESC LIMIT 200"
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| GrantView {
-            id: ids::format(Kind::Key, r.credential_id),
-            client_name: r.client_name,
-            client_id: r.client_id,
-            scopes: r.scopes,
-            created_at: r.created_at,
-            last_used_at: r.last_used_at,
-        })
-        .collect())
-}
-
-/// Revokes one of the acting account's grants; `false` when it has no live grant of that id.
-pub async fn revoke(tx: &mut TenantTx, credential: Uuid) -> sqlx::Result<bool> {
-    revoke_in(tx.conn(), credential).await
 }
 
 async fn insert_token(

@@ -4,7 +4,7 @@
 use super::{Op, Operation, Services};
 use crate::error::{Error, Result};
 use crate::ids::{IdArg, KeyId};
-use crate::oauth::grants::{self, GrantView};
+use crate::oauth::connected::{self, GrantView};
 use crate::operation::{Effect, JournalUse, Spec};
 
 /// Lists the account's live grants.
@@ -25,7 +25,7 @@ impl Op for ListGrants {
     type Output = Vec<GrantView>;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Vec<GrantView>> {
-        let list = grants::list(op.tx()).await?;
+        let list = connected::list(op.tx()).await?;
         op.results(list.iter().map(|g| g.id.clone()), Some(list.len()));
         Ok(list)
     }
@@ -56,7 +56,7 @@ impl Op for RevokeGrant {
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<()> {
         let id = self.grant?;
-        if !grants::revoke(op.tx(), id.0).await? {
+        if !connected::revoke(op.tx(), id.0).await? {
             return Err(Error::NotFound(
                 "no connected assistant with that id".into(),
             ));

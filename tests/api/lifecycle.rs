@@ -303,8 +303,8 @@ async fn populate(app: &TestApp, token: &str, account: Uuid, member: Uuid) {
     let (grant, _) = app.key(account, "chats:read", None).await;
     sqlx::query(
         "INSERT INTO oauth_grants (account_id, credential_id, client_id, client_name, resource, \
-                                   redirect_uri, code_challenge, approved_by, scopes) \
-         VALUES ($1, $2, 'n8v_cl_x', 'Tool', 'http://x/mcp', 'http://127.0.0.1/cb', 'c', $2, '{}'); ",
+                                   redirect_uri, code_challenge, approved_by) \
+         VALUES ($1, $2, 'n8v_cl_x', 'Tool', 'http://x/mcp', 'http://127.0.0.1/cb', 'c', $2); ",
     )
     .bind(account)
     .bind(grant)

@@ -194,6 +194,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_readable_organizations()",
         "n8v_recent_purposes(text[],text[])",
         "n8v_revoke_grant(uuid)",
+        // A grant's scopes (its credential's) for the settings page's list.
+        "n8v_grant_scopes(uuid)",
         "n8v_repository()",
         "n8v_scopes()",
         "n8v_service()",

@@ -221,6 +221,7 @@ mod tests {
             "http://localhost:3000/cb",
             "http://[::1]:8080/cb",
             "cursor://anysphere.cursor-retrieval/oauth/callback",
+            "com.example.app:/oauth2redirect",
         ] {
             assert!(check_redirect_uri(ok).is_ok(), "{ok}");
         }
@@ -229,6 +230,11 @@ mod tests {
             "https://example.com/cb#frag",
             "javascript:alert(1)",
             "/relative",
+            "ftp://example.com/cb",
+            "ws://127.0.0.1:9/cb",
+            "wss://example.com/cb",
+            "mailto:someone@example.com",
+            "data:text/html,x",
         ] {
             assert!(check_redirect_uri(bad).is_err(), "{bad}");
         }
