@@ -203,3 +203,42 @@ async fn settings_say_the_maker_is_revoked_and_hand_the_endpoint_to_the_signed_i
     let html = settings().await.unwrap().text().await.unwrap();
     assert!(!html.contains("the key that made it is revoked"), "{html}");
 }
+
+#[tokio::test]
+async fn a_delivery_left_pending_past_the_revocation_is_never_claimed_and_ends_with_the_reason() {
+    let app = private_app().await;
+    let a = app.account("A", SCOPES).await;
+    app.journal_on(a.id).await;
+    let (_, live) = app.key(a.id, SCOPES, None).await;
+    let receiver = Receiver::start().await;
+    let (webhook, _) = endpoint(&app, &a.token, &receiver.url(), &["session.ended"]).await;
+    ended_session(&app, &live, json!({})).await;
+    revoke_with_cli(&app, a.key_id);
+    // As if made while the revocation committed (its ending of them did not see it): pending.
+    sqlx::query(
+        "UPDATE webhook_deliveries SET status = 'pending', last_excerpt = NULL
+          WHERE endpoint_id = $1",
+    )
+    .bind(ids::parse(Kind::Webhook, &webhook).unwrap())
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let state = workers(&app);
+    let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(counts, Default::default(), "the claim skips it");
+    assert!(receiver.received().is_empty());
+    app.call(Method::POST, &format!("/api/v1/webhooks/{webhook}/test"))
+        .token(&live)
+        .problem(409, "conflict")
+        .await;
+
+    // 30 days on, it ends as failed with the reason, and its event is pruned.
+    app.clock.advance(chrono::Duration::days(31));
+    let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(counts.pruned, 1, "{counts:?}");
+    assert!(receiver.received().is_empty());
+    assert!(
+        stored(&app, &webhook).await.is_empty(),
+        "gone with its event"
+    );
+}
