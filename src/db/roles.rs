@@ -102,6 +102,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_webhook_add_secret(uuid, uuid, text, timestamptz, timestamptz)",
     "n8v_webhook_emit(uuid, text, jsonb, uuid, text[], boolean, timestamptz)",
     "n8v_webhook_test(uuid, uuid, jsonb, timestamptz)",
+    // Whether an own endpoint's maker is live, for its listing (0029).
+    "n8v_webhook_maker_live(uuid)",
 ];
 
 fn check_name(role: &str) -> anyhow::Result<()> {

@@ -56,6 +56,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         )
         .route("/journal/assistants/revoke", post(assistants::revoke))
         .route("/journal/webhooks/test", post(webhooks::send_test))
+        .route("/journal/webhooks/maker", post(webhooks::take_over))
         .route("/assets/journal.js", get(asset_js))
         .route("/assets/console.js", get(console_js))
         .route("/assets/style.css", get(asset_css))

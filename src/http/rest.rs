@@ -59,6 +59,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::rotate_secret))
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::test))
+        .routes(routes!(webhooks::take_over))
 }
 
 /// The REST routes and their OpenAPI document, complete.

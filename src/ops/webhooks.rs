@@ -1,6 +1,6 @@
 //! Webhook endpoints' operations: make, list, read, change, delete, rotate the secret, list the
-//! deliveries. All need `webhooks:write` (an endpoint hears of the account's journal, and its
-//! secret is shown once). Each input is the one type the request deserializes into and the
+//! deliveries, hand an endpoint to the calling key. All need `webhooks:write` (an endpoint
+//! hears of the account's journal, and its secret is shown once). Each input is the one type the request deserializes into and the
 //! OpenAPI document describes. See `webhooks` for what an endpoint is told and when.
 
 use super::{Op, Operation, Services, Target, named, target_of};
@@ -324,6 +324,41 @@ impl Op for ListDeliveries {
     }
 }
 
+/// Hand an endpoint to the calling key: the caller's credential becomes its maker, whose
+/// scopes and repository restriction are its ceiling from now on, as when an endpoint is made.
+/// How an endpoint whose maker was revoked (`maker_revoked`) is sent events again. Any key of
+/// the account that may manage endpoints (`webhooks:write`) may do it: such a key could as well
+/// delete the endpoint and make another to the same URL, with its own reach; owner-level in this
+/// product is that scope, not another. An OAuth grant holding it may too (its credential is the
+/// maker then, and revoking the grant stops the endpoint again).
+#[derive(Debug, Clone, Default)]
+pub struct TakeOverWebhook {
+    pub webhook: String,
+}
+
+impl Op for TakeOverWebhook {
+    const SPEC: Spec = spec(
+        "takeOverWebhook",
+        "Hand a webhook endpoint to the calling key",
+        false,
+        Effect::Writes { idempotent: true },
+    );
+    type Output = Webhook;
+
+    fn targets(&self) -> Vec<Target> {
+        vec![target_of::<WebhookId>(&self.webhook)]
+    }
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Webhook> {
+        let id = named::<WebhookId>(&self.webhook)?;
+        let now = op.now();
+        let webhook = endpoints::hand_to_caller(op.tx(), id, now).await?;
+        op.results([webhook.id.to_string()], None);
+        op.wrote();
+        Ok(webhook)
+    }
+}
+
 /// Send a test event (`webhook.test`) to one endpoint, whatever events it asked for.
 #[derive(Debug, Clone, Default)]
 pub struct SendTestEvent {
@@ -351,6 +386,13 @@ impl Op for SendTestEvent {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<TestEventSent> {
         let id = named::<WebhookId>(&self.webhook)?;
+        if endpoints::get(op.tx(), id).await?.maker_revoked {
+            return Err(Error::Conflict(
+                "the key that made this endpoint is revoked, so nothing is sent to it; hand it \
+                 to a live key first (POST /api/v1/webhooks/{id}/maker)"
+                    .into(),
+            ));
+        }
         let now = op.now();
         let event = crate::webhooks::events::test(op.tx(), id, now)
             .await?

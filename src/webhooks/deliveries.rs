@@ -143,7 +143,9 @@ pub struct Claimed {
     pub leased_until: DateTime<Utc>,
 }
 
-/// Claims up to `batch` due deliveries of enabled endpoints, leased until `lease`.
+/// Claims up to `batch` due deliveries of enabled endpoints whose maker is live, leased until
+/// `lease`. (Revoking a maker ends its endpoints' pending deliveries, 0029; the check here
+/// keeps one that escaped that, made while the revocation committed, from being sent.)
 #[tracing::instrument(skip_all, err)]
 pub async fn claim(
     pool: &PgPool,
@@ -158,6 +160,9 @@ pub async fn claim(
                    ON e.account_id = d.account_id AND e.endpoint_id = d.endpoint_id
                 WHERE d.status = 'pending' AND d.next_attempt_at <= $1
                   AND (d.leased_until IS NULL OR d.leased_until <= $1) AND e.enabled
+                  AND EXISTS (SELECT 1 FROM credentials m
+                               WHERE m.account_id = e.account_id
+                                 AND m.credential_id = e.credential_id AND m.revoked_at IS NULL)
                 ORDER BY d.next_attempt_at LIMIT $3
                   FOR UPDATE OF d SKIP LOCKED),
            claimed AS (
@@ -310,24 +315,42 @@ pub const KEPT_FOR: chrono::Duration = chrono::Duration::days(30);
 pub const ENDED_DISABLED: &str =
     "not sent: the endpoint stayed disabled until the event was 30 days old";
 
+/// Why a delivery ended unsent when its endpoint's maker was revoked (its `last_excerpt`; the
+/// same text as migration 0029's).
+pub const ENDED_MAKER_REVOKED: &str = "not sent: the key that made the endpoint was revoked";
+
 /// Deletes the events older than [`KEPT_FOR`] with no pending delivery (their deliveries go
 /// with them), at most `batch` of them; returns how many. A disabled endpoint's deliveries of
 /// such events end first, as failed with the reason ([`ENDED_DISABLED`]): nothing is sent to it
 /// while it is disabled, so they would otherwise keep its events for as long as it stays so.
-/// (Turned on again within the 30 days, it is sent what is still pending.)
+/// (Turned on again within the 30 days, it is sent what is still pending.) So do those of an
+/// endpoint whose maker is revoked ([`ENDED_MAKER_REVOKED`]), should one have escaped the
+/// revocation's own ending of them.
 #[tracing::instrument(skip_all, err)]
 pub async fn prune(pool: &PgPool, now: DateTime<Utc>, batch: i64) -> sqlx::Result<u64> {
     let cutoff = now - KEPT_FOR;
     sqlx::query!(
-        "UPDATE webhook_deliveries d SET status = 'failed', leased_until = NULL,
-                last_status = NULL, last_excerpt = $2
-           FROM webhook_endpoints e, webhook_events v
-          WHERE d.status = 'pending' AND NOT e.enabled
+        "WITH ended AS (
+             SELECT d.account_id, d.delivery_id,
+                    NOT EXISTS (SELECT 1 FROM credentials m
+                                 WHERE m.account_id = e.account_id
+                                   AND m.credential_id = e.credential_id
+                                   AND m.revoked_at IS NULL) AS maker_revoked
+               FROM webhook_deliveries d, webhook_endpoints e, webhook_events v
+              WHERE d.status = 'pending'
+                AND e.account_id = d.account_id AND e.endpoint_id = d.endpoint_id
+                AND v.account_id = d.event_account_id AND v.event_id = d.event_id
+                AND v.created_at < $1)
+         UPDATE webhook_deliveries d SET status = 'failed', leased_until = NULL,
+                last_status = NULL,
+                last_excerpt = CASE WHEN ended.maker_revoked THEN $3 ELSE $2 END
+           FROM ended, webhook_endpoints e
+          WHERE d.account_id = ended.account_id AND d.delivery_id = ended.delivery_id
             AND e.account_id = d.account_id AND e.endpoint_id = d.endpoint_id
-            AND v.account_id = d.event_account_id AND v.event_id = d.event_id
-            AND v.created_at < $1",
+            AND (NOT e.enabled OR ended.maker_revoked)",
         cutoff,
-        ENDED_DISABLED
+        ENDED_DISABLED,
+        ENDED_MAKER_REVOKED
     )
     .execute(pool)
     .await?;

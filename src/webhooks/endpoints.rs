@@ -31,6 +31,10 @@ pub struct Webhook {
     pub disabled_at: Option<DateTime<Utc>>,
     /// Failed attempts in a row (reset by a success).
     pub failures: i32,
+    /// True once the key that made it (whose reach is the endpoint's ceiling) is revoked:
+    /// nothing is sent to it, and its deliveries pending then ended unsent. A live key of the
+    /// account holding `webhooks:write` takes it over with `POST /api/v1/webhooks/{id}/maker`.
+    pub maker_revoked: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -43,6 +47,7 @@ struct Row {
     enabled: bool,
     disabled_at: Option<DateTime<Utc>>,
     failures: i32,
+    maker_revoked: bool,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
 }
@@ -57,6 +62,7 @@ impl From<Row> for Webhook {
             enabled: r.enabled,
             disabled_at: r.disabled_at,
             failures: r.failures,
+            maker_revoked: r.maker_revoked,
             created_at: r.created_at,
             updated_at: r.updated_at,
         }
@@ -134,12 +140,13 @@ pub async fn create(
     }
     let row = sqlx::query_as!(
         Row,
-        "INSERT INTO webhook_endpoints (account_id, endpoint_id, url, events, description,
+        r#"INSERT INTO webhook_endpoints (account_id, endpoint_id, url, events, description,
              credential_id, scopes, repository_restricted, created_at, updated_at)
          VALUES (n8v_account(), $1, $2, $3, $4, n8v_credential(), n8v_scopes(),
                  n8v_repository() IS NOT NULL, $5, $5)
          RETURNING endpoint_id, url, events, description, enabled, disabled_at, failures,
-                   created_at, updated_at",
+                   NOT n8v_webhook_maker_live(credential_id) AS "maker_revoked!",
+                   created_at, updated_at"#,
         crate::ids::new_id(),
         new.url,
         &new.events,
@@ -185,10 +192,11 @@ pub fn not_found(id: WebhookId) -> Error {
 pub async fn list(tx: &mut TenantTx) -> Result<Vec<Webhook>> {
     let rows = sqlx::query_as!(
         Row,
-        "SELECT endpoint_id, url, events, description, enabled, disabled_at, failures,
+        r#"SELECT endpoint_id, url, events, description, enabled, disabled_at, failures,
+                NOT n8v_webhook_maker_live(credential_id) AS "maker_revoked!",
                 created_at, updated_at
            FROM webhook_endpoints WHERE account_id = n8v_account()
-          ORDER BY created_at, endpoint_id"
+          ORDER BY created_at, endpoint_id"#
     )
     .fetch_all(tx.conn())
     .await?;
@@ -198,9 +206,10 @@ pub async fn list(tx: &mut TenantTx) -> Result<Vec<Webhook>> {
 pub async fn get(tx: &mut TenantTx, id: WebhookId) -> Result<Webhook> {
     let row = sqlx::query_as!(
         Row,
-        "SELECT endpoint_id, url, events, description, enabled, disabled_at, failures,
+        r#"SELECT endpoint_id, url, events, description, enabled, disabled_at, failures,
+                NOT n8v_webhook_maker_live(credential_id) AS "maker_revoked!",
                 created_at, updated_at
-           FROM webhook_endpoints WHERE account_id = n8v_account() AND endpoint_id = $1",
+           FROM webhook_endpoints WHERE account_id = n8v_account() AND endpoint_id = $1"#,
         id.0
     )
     .fetch_optional(tx.conn())
@@ -226,7 +235,7 @@ pub async fn update(
 ) -> Result<Webhook> {
     let row = sqlx::query_as!(
         Row,
-        "UPDATE webhook_endpoints SET
+        r#"UPDATE webhook_endpoints SET
              url = COALESCE($2, url),
              events = COALESCE($3, events),
              description = CASE WHEN $4 THEN $5 ELSE description END,
@@ -237,13 +246,38 @@ pub async fn update(
              updated_at = $7
          WHERE account_id = n8v_account() AND endpoint_id = $1
          RETURNING endpoint_id, url, events, description, enabled, disabled_at, failures,
-                   created_at, updated_at",
+                   NOT n8v_webhook_maker_live(credential_id) AS "maker_revoked!",
+                   created_at, updated_at"#,
         id.0,
         changes.url,
         changes.events.as_deref(),
         changes.description.is_some(),
         changes.description.flatten(),
         changes.enabled,
+        now
+    )
+    .fetch_optional(tx.conn())
+    .await?;
+    row.map(Webhook::from).ok_or_else(|| not_found(id))
+}
+
+/// Makes the acting credential the endpoint's maker: its scopes and repository restriction
+/// become the endpoint's ceiling, as when an endpoint is made ([`create`]). How an endpoint
+/// whose maker was revoked is sent events again; deliveries already ended stay so.
+pub async fn hand_to_caller(
+    tx: &mut TenantTx,
+    id: WebhookId,
+    now: DateTime<Utc>,
+) -> Result<Webhook> {
+    let row = sqlx::query_as!(
+        Row,
+        r#"UPDATE webhook_endpoints SET credential_id = n8v_credential(), scopes = n8v_scopes(),
+               repository_restricted = n8v_repository() IS NOT NULL, updated_at = $2
+         WHERE account_id = n8v_account() AND endpoint_id = $1
+         RETURNING endpoint_id, url, events, description, enabled, disabled_at, failures,
+                   NOT n8v_webhook_maker_live(credential_id) AS "maker_revoked!",
+                   created_at, updated_at"#,
+        id.0,
         now
     )
     .fetch_optional(tx.conn())

@@ -60,6 +60,7 @@ mod unavailable;
 mod visibility;
 mod walkthrough;
 mod webhook_faults;
+mod webhook_makers;
 mod webhook_reach;
 mod webhooks;
 mod write_path;

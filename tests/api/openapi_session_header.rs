@@ -96,6 +96,12 @@ fn webhook_operations(webhook: &str) -> Vec<(Method, String, &'static str, Optio
             None,
         ),
         (
+            Method::POST,
+            format!("/api/v1/webhooks/{webhook}/maker"),
+            "/api/v1/webhooks/{id}/maker",
+            None,
+        ),
+        (
             Method::DELETE,
             format!("/api/v1/webhooks/{webhook}"),
             one,

@@ -209,6 +209,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         "n8v_webhook_add_secret(uuid,uuid,text,timestamp with time zone,timestamp with time zone)",
         "n8v_webhook_emit(uuid,text,jsonb,uuid,text[],boolean,timestamp with time zone)",
         "n8v_webhook_test(uuid,uuid,jsonb,timestamp with time zone)",
+        "n8v_webhook_maker_live(uuid)",
     ];
     let mut expected: Vec<String> = tables
         .iter()

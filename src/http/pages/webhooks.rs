@@ -1,11 +1,12 @@
 //! Settings › Journal's webhooks: the account's endpoints with their recent deliveries, and
-//! "send a test event" for each. Shown when the signed-in key holds `webhooks:write`.
+//! "send a test event" for each; an endpoint whose maker was revoked says so, and offers to be
+//! handed to the signed-in key. Shown when the signed-in key holds `webhooks:write`.
 
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
 use crate::http::AppState;
-use crate::ops::webhooks::{ListDeliveries, ListWebhooks, SendTestEvent};
+use crate::ops::webhooks::{ListDeliveries, ListWebhooks, SendTestEvent, TakeOverWebhook};
 use axum::Form;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -41,6 +42,7 @@ pub async fn listed(state: &AppState, user: &PageUser) -> Option<Vec<Value>> {
             "events": w.events.join(", "),
             "description": w.description,
             "enabled": w.enabled,
+            "maker_revoked": w.maker_revoked,
             "deliveries": deliveries.iter().map(|d| json!({
                 "event_type": d.event_type,
                 "status": d.status,
@@ -54,6 +56,7 @@ pub async fn listed(state: &AppState, user: &PageUser) -> Option<Vec<Value>> {
     Some(shown)
 }
 
+/// The form of each endpoint's buttons: which endpoint.
 #[derive(Deserialize)]
 pub struct TestForm {
     #[serde(default)]
@@ -73,6 +76,26 @@ pub async fn send_test(
         return error_page(&csrf_refused(), true);
     }
     let input = SendTestEvent {
+        webhook: form.webhook,
+    };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}
+
+/// `POST /journal/webhooks/maker`: hands one endpoint to the signed-in key (its reach becomes
+/// the endpoint's ceiling), as `POST /api/v1/webhooks/{id}/maker` does.
+pub async fn take_over(
+    State(state): State<AppState>,
+    user: PageUser,
+    axum::Extension(key): axum::Extension<CsrfKey>,
+    Form(form): Form<TestForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = TakeOverWebhook {
         webhook: form.webhook,
     };
     match user.run(&state, input).await.result {

@@ -1,5 +1,5 @@
 //! Webhook endpoints over REST: `/api/v1/webhooks` (make, list), `/api/v1/webhooks/{id}`
-//! (read, change, delete), `…/rotate-secret` and `…/deliveries`. The request bodies are the
+//! (read, change, delete), `…/rotate-secret`, `…/deliveries`, `…/test` and `…/maker`. The request bodies are the
 //! operations' own input types.
 
 use crate::error::Problem;
@@ -9,8 +9,8 @@ use crate::http::{ApiJson, ApiQuery, AppState};
 use crate::ids::WebhookId;
 use crate::ops::webhooks::{
     CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
-    ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent, TestEventSent,
-    UpdateWebhook, WebhookList,
+    ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent,
+    TakeOverWebhook, TestEventSent, UpdateWebhook, WebhookList,
 };
 use crate::webhooks::endpoints::Webhook;
 use axum::extract::{Path, State};
@@ -286,7 +286,8 @@ pub async fn deliveries(
 /// Send a test event.
 ///
 /// Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-/// delivered like any other: a way to check the receiver and its verification.
+/// delivered like any other: a way to check the receiver and its verification. Refused while
+/// the key that made the endpoint is revoked (nothing is sent to it then).
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks/{id}/test",
@@ -298,7 +299,10 @@ pub async fn deliveries(
         BadHeaders,
         NeedsWebhooksWrite,
         NoSuchWebhook,
-        SessionEnded,
+        (status = 409, description = "The key that made the endpoint is revoked \
+            (`maker_revoked`: hand it to a live key first), or `X-Session-Id` names a session \
+            that has ended (`conflict`)", body = Problem,
+            content_type = "application/problem+json"),
         AccessProblems,
     ),
     security(("bearer" = []))
@@ -309,4 +313,38 @@ pub async fn test(
     Path(id): Path<String>,
 ) -> Reply<TestEventSent> {
     Reply(call.run(&state, SendTestEvent { webhook: id }).await)
+}
+
+/// Hand a webhook endpoint to the calling key.
+///
+/// Makes the calling credential the endpoint's maker: its scopes and repository restriction
+/// become the endpoint's ceiling (what it may hear of), as when an endpoint is made. An endpoint
+/// stops with its maker: once the key that made it is revoked (`admin revoke-key`, or the OAuth
+/// grant it was), nothing is sent to it (`maker_revoked: true`) and its pending deliveries end
+/// unsent; handed to a live key, it is sent the events from then on. Who may: any live key of
+/// the account holding `webhooks:write`, the scope that manages the account's endpoints (it
+/// could as well delete the endpoint and make another to the same URL). The secret, URL and
+/// events stay as they are. Needs `webhooks:write`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/webhooks/{id}/maker",
+    operation_id = "takeOverWebhook",
+    tag = "webhooks",
+    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+    responses(
+        (status = 200, description = "The endpoint, the calling key its maker", body = Webhook),
+        BadHeaders,
+        NeedsWebhooksWrite,
+        NoSuchWebhook,
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn take_over(
+    State(state): State<AppState>,
+    call: ApiCall,
+    Path(id): Path<String>,
+) -> Reply<Webhook> {
+    Reply(call.run(&state, TakeOverWebhook { webhook: id }).await)
 }

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses, TakeOverWebhookData, TakeOverWebhookErrors, TakeOverWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -477,6 +477,24 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
 });
 
 /**
+ * Hand a webhook endpoint to the calling key.
+ *
+ * Makes the calling credential the endpoint's maker: its scopes and repository restriction
+ * become the endpoint's ceiling (what it may hear of), as when an endpoint is made. An endpoint
+ * stops with its maker: once the key that made it is revoked (`admin revoke-key`, or the OAuth
+ * grant it was), nothing is sent to it (`maker_revoked: true`) and its pending deliveries end
+ * unsent; handed to a live key, it is sent the events from then on. Who may: any live key of
+ * the account holding `webhooks:write`, the scope that manages the account's endpoints (it
+ * could as well delete the endpoint and make another to the same URL). The secret, URL and
+ * events stay as they are. Needs `webhooks:write`.
+ */
+export const takeOverWebhook = <ThrowOnError extends boolean = false>(options: Options<TakeOverWebhookData, ThrowOnError>) => (options.client ?? client).post<TakeOverWebhookResponses, TakeOverWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/{id}/maker',
+    ...options
+});
+
+/**
  * Rotate a webhook endpoint's secret.
  *
  * Makes a new signing secret (answered this once). The secrets before it keep signing beside
@@ -493,7 +511,8 @@ export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(option
  * Send a test event.
  *
  * Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
- * delivered like any other: a way to check the receiver and its verification.
+ * delivered like any other: a way to check the receiver and its verification. Refused while
+ * the key that made the endpoint is revoked (nothing is sent to it then).
  */
 export const sendWebhookTestEvent = <ThrowOnError extends boolean = false>(options: Options<SendWebhookTestEventData, ThrowOnError>) => (options.client ?? client).post<SendWebhookTestEventResponses, SendWebhookTestEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -1526,6 +1526,12 @@ export type Webhook = {
      */
     failures: number;
     id: WebhookId;
+    /**
+     * True once the key that made it (whose reach is the endpoint's ceiling) is revoked:
+     * nothing is sent to it, and its deliveries pending then ended unsent. A live key of the
+     * account holding `webhooks:write` takes it over with `POST /api/v1/webhooks/{id}/maker`.
+     */
+    maker_revoked: boolean;
     updated_at: string;
     /**
      * Where events are sent (`https`).
@@ -3906,6 +3912,79 @@ export type ListWebhookDeliveriesResponses = {
 
 export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
 
+export type TakeOverWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The endpoint (`whk_…`)
+         */
+        id: WebhookId;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/{id}/maker';
+};
+
+export type TakeOverWebhookErrors = {
+    /**
+     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * No webhook endpoint with this id in this account, or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type TakeOverWebhookError = TakeOverWebhookErrors[keyof TakeOverWebhookErrors];
+
+export type TakeOverWebhookResponses = {
+    /**
+     * The endpoint, the calling key its maker
+     */
+    200: Webhook;
+};
+
+export type TakeOverWebhookResponse = TakeOverWebhookResponses[keyof TakeOverWebhookResponses];
+
 export type RotateWebhookSecretData = {
     body?: never;
     headers?: {
@@ -4023,7 +4102,7 @@ export type SendWebhookTestEventErrors = {
      */
     404: Problem;
     /**
-     * `X-Session-Id` names a session that has ended (`conflict`)
+     * The key that made the endpoint is revoked (`maker_revoked`: hand it to a live key first), or `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
     /**

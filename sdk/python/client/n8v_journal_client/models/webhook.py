@@ -23,6 +23,9 @@ class Webhook:
         events (list[str]): The event types it is sent. Example: ['session.ended', 'loop.opened'].
         failures (int): Failed attempts in a row (reset by a success).
         id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
+        maker_revoked (bool): True once the key that made it (whose reach is the endpoint's ceiling) is revoked:
+            nothing is sent to it, and its deliveries pending then ended unsent. A live key of the
+            account holding `webhooks:write` takes it over with `POST /api/v1/webhooks/{id}/maker`.
         updated_at (datetime.datetime):
         url (str): Where events are sent (`https`). Example: https://hooks.example.com/n8v.
         description (None | str | Unset):
@@ -34,6 +37,7 @@ class Webhook:
     events: list[str]
     failures: int
     id: str
+    maker_revoked: bool
     updated_at: datetime.datetime
     url: str
     description: None | str | Unset = UNSET
@@ -50,6 +54,8 @@ class Webhook:
         failures = self.failures
 
         id = self.id
+
+        maker_revoked = self.maker_revoked
 
         updated_at = self.updated_at.isoformat()
 
@@ -78,6 +84,7 @@ class Webhook:
                 "events": events,
                 "failures": failures,
                 "id": id,
+                "maker_revoked": maker_revoked,
                 "updated_at": updated_at,
                 "url": url,
             }
@@ -101,6 +108,8 @@ class Webhook:
         failures = d.pop("failures")
 
         id = d.pop("id")
+
+        maker_revoked = d.pop("maker_revoked")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
@@ -138,6 +147,7 @@ class Webhook:
             events=events,
             failures=failures,
             id=id,
+            maker_revoked=maker_revoked,
             updated_at=updated_at,
             url=url,
             description=description,

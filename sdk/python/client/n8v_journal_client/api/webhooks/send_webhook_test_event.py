@@ -115,7 +115,8 @@ def sync_detailed(
     """Send a test event.
 
      Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-    delivered like any other: a way to check the receiver and its verification.
+    delivered like any other: a way to check the receiver and its verification. Refused while
+    the key that made the endpoint is revoked (nothing is sent to it then).
 
     Args:
         id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -156,7 +157,8 @@ def sync(
     """Send a test event.
 
      Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-    delivered like any other: a way to check the receiver and its verification.
+    delivered like any other: a way to check the receiver and its verification. Refused while
+    the key that made the endpoint is revoked (nothing is sent to it then).
 
     Args:
         id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -192,7 +194,8 @@ async def asyncio_detailed(
     """Send a test event.
 
      Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-    delivered like any other: a way to check the receiver and its verification.
+    delivered like any other: a way to check the receiver and its verification. Refused while
+    the key that made the endpoint is revoked (nothing is sent to it then).
 
     Args:
         id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -231,7 +234,8 @@ async def asyncio(
     """Send a test event.
 
      Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-    delivered like any other: a way to check the receiver and its verification.
+    delivered like any other: a way to check the receiver and its verification. Refused while
+    the key that made the endpoint is revoked (nothing is sent to it then).
 
     Args:
         id (str): `whk_` followed by 26 Crockford base32 characters (a UUIDv7).
