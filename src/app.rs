@@ -4,8 +4,9 @@ use crate::clock::SystemClock;
 use crate::config::{Config, Pooler};
 use crate::db::embedded::EmbeddedPostgres;
 use crate::db::{self, Db};
-use crate::http::{self, AppState};
+use crate::http;
 use crate::jobs::{self, WorkerState};
+use crate::ops::Services;
 use anyhow::Context;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -142,7 +143,7 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
         // The address actually bound (port 0 picks one): the public URL's default.
         let mut served = config.clone();
         served.bind = listener.local_addr()?;
-        let state = AppState::new(db.clone(), served, clock);
+        let state = Services::new(db.clone(), served, clock);
         serve(listener, state, until_stopped()).await?;
     }
     if let Some(workers) = workers {
@@ -155,7 +156,7 @@ async fn run_with(config: &Config, database: &Database, role: Role) -> anyhow::R
 
 pub async fn serve(
     listener: TcpListener,
-    state: AppState,
+    state: Services,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     // Cached credentials and flags are dropped as soon as they change (see db::cache).

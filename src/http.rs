@@ -26,15 +26,15 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 
 /// The state every handler shares: the services the operations run with.
-pub use crate::ops::Services as AppState;
+use crate::ops::Services;
 
-impl FromRef<AppState> for Arc<AuthContext> {
-    fn from_ref(state: &AppState) -> Self {
+impl FromRef<Services> for Arc<AuthContext> {
+    fn from_ref(state: &Services) -> Self {
         state.auth.clone()
     }
 }
 
-pub fn router(state: AppState) -> Router {
+pub fn router(state: Services) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let max_body = state.config.max_body_bytes;
     let max_headers = state.config.max_header_bytes;

@@ -44,7 +44,7 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Webhook endpoints: managed by tenant work; their secrets are only added, through
     // n8v_webhook_add_secret, never read; events and deliveries are written by
     // n8v_webhook_emit, deliveries listed, and settled by the workers as the service's tenant
-    // work for the endpoint's account (0023, 20261204030000).
+    // work for the endpoint's account (0023, 0027).
     ("webhook_endpoints", "SELECT, INSERT, UPDATE, DELETE"),
     ("webhook_deliveries", "SELECT, UPDATE"),
 ];

@@ -2,11 +2,11 @@
 //! the request says about itself: `X-Purpose`, `X-Session-Id`, the assistant, query keys), and
 //! [`Reply`], which turns a finished operation into the answer.
 
-use super::AppState;
 use crate::auth::Principal;
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::journal::meta;
+use crate::ops::Services;
 use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -42,7 +42,7 @@ impl ApiCall {
     }
 
     /// Runs the operation for this caller (see [`ops::run`]).
-    pub async fn run<I: Op>(self, state: &AppState, input: I) -> Finished<I::Output> {
+    pub async fn run<I: Op>(self, state: &Services, input: I) -> Finished<I::Output> {
         ops::run(state, &self.principal.tenant, self.context, input).await
     }
 }
@@ -57,10 +57,10 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>> {
     }
 }
 
-impl FromRequestParts<AppState> for ApiCall {
+impl FromRequestParts<Services> for ApiCall {
     type Rejection = Error;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &Services) -> Result<Self> {
         let principal = Principal::from_request_parts(parts, state).await?;
         let headers = &parts.headers;
         let purpose = header(headers, PURPOSE_HEADER)?;

@@ -17,10 +17,10 @@ mod server;
 mod surface;
 mod tools;
 
-use super::AppState;
 use crate::auth::{Principal, Scope};
 use crate::error::Error;
 use crate::oauth::metadata::{MCP_SCOPES, mcp_scope_text, resource_metadata_url};
+use crate::ops::Services;
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
@@ -31,7 +31,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 pub use server::JournalMcp;
 use std::sync::Arc;
 
-pub fn service(state: AppState) -> StreamableHttpService<JournalMcp, NeverSessionManager> {
+pub fn service(state: Services) -> StreamableHttpService<JournalMcp, NeverSessionManager> {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
@@ -53,7 +53,7 @@ pub fn service(state: AppState) -> StreamableHttpService<JournalMcp, NeverSessio
 /// with `error="invalid_token"` when a token was sent and refused (bad, expired, revoked, or
 /// issued for another resource); an OAuth grant holding none of the scopes MCP's tools use is
 /// a `403` with `error="insufficient_scope"`.
-pub async fn authenticate(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn authenticate(State(state): State<Services>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     let sent_token = parts.headers.contains_key(AUTHORIZATION);
     let resource = state.config.mcp_resource();
@@ -86,7 +86,7 @@ pub async fn authenticate(State(state): State<AppState>, request: Request, next:
 }
 
 /// The `WWW-Authenticate` challenge of `/mcp`.
-fn set_challenge(response: &mut Response, state: &AppState, error: Option<&str>) {
+fn set_challenge(response: &mut Response, state: &Services, error: Option<&str>) {
     let mut challenge = format!(
         "Bearer resource_metadata=\"{}\", scope=\"{}\"",
         resource_metadata_url(&state.config),

@@ -3,11 +3,11 @@
 //! room and writes the RFC's answer (errors as `{"error", "error_description"}`, RFC 6749
 //! §5.2). The authorization endpoint is a page (`pages::consent`).
 
-use super::AppState;
 use crate::oauth::OAuthError;
 use crate::oauth::grants::{self, CodeExchange};
 use crate::oauth::metadata;
 use crate::oauth::registry::{self, Registration};
+use crate::ops::Services;
 use crate::scopes::Scopes;
 use axum::Router;
 use axum::body::Bytes;
@@ -18,7 +18,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
-pub fn routes() -> Router<AppState> {
+pub fn routes() -> Router<Services> {
     Router::new()
         .route(
             "/.well-known/oauth-protected-resource",
@@ -60,18 +60,18 @@ impl IntoResponse for OAuthError {
     }
 }
 
-async fn protected_resource(State(state): State<AppState>) -> Response {
+async fn protected_resource(State(state): State<Services>) -> Response {
     axum::Json(metadata::protected_resource(&state.config)).into_response()
 }
 
-async fn authorization_server(State(state): State<AppState>) -> Response {
+async fn authorization_server(State(state): State<Services>) -> Response {
     axum::Json(metadata::authorization_server(&state.config)).into_response()
 }
 
 fn peer(
     connect: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: &HeaderMap,
-    state: &AppState,
+    state: &Services,
 ) -> IpAddr {
     let peer = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip());
     state.auth.limits.client_address(peer, headers)
@@ -79,7 +79,7 @@ fn peer(
 
 /// `POST /oauth/register` (RFC 7591): registers a public client; rate-limited per address.
 async fn register(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     connect: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     body: Bytes,
@@ -169,7 +169,7 @@ fn form<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, OAuthError> {
 }
 
 /// The resource a token request names, canonical; an unknown one is `invalid_target`.
-fn resource_of(given: Option<&str>, state: &AppState) -> Result<Option<String>, OAuthError> {
+fn resource_of(given: Option<&str>, state: &Services) -> Result<Option<String>, OAuthError> {
     match given.filter(|r| !r.is_empty()) {
         None => Ok(None),
         Some(r) => metadata::canonical_resource(r, &state.config)
@@ -184,7 +184,7 @@ fn resource_of(given: Option<&str>, state: &AppState) -> Result<Option<String>, 
 }
 
 /// `POST /oauth/token`.
-async fn token(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+async fn token(State(state): State<Services>, headers: HeaderMap, body: Bytes) -> Response {
     match token_inner(&state, &headers, &body).await {
         Ok(set) => json(
             StatusCode::OK,
@@ -195,7 +195,7 @@ async fn token(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -
 }
 
 async fn token_inner(
-    state: &AppState,
+    state: &Services,
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<grants::TokenSet, OAuthError> {
@@ -266,7 +266,7 @@ struct RevokeForm {
 }
 
 /// `POST /oauth/revoke` (RFC 7009): `200` whether or not the token was known.
-async fn revoke(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+async fn revoke(State(state): State<Services>, headers: HeaderMap, body: Bytes) -> Response {
     let form: RevokeForm = match form(&body) {
         Ok(f) => f,
         Err(e) => return e.into_response(),

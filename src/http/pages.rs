@@ -21,14 +21,14 @@ mod webhooks;
 
 pub use csrf::CsrfKey;
 
-use super::AppState;
+use crate::ops::Services;
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
 /// The journal pages and their assets.
-pub fn routes(state: &AppState) -> Router<AppState> {
+pub fn routes(state: &Services) -> Router<Services> {
     Router::new()
         .route("/journal", get(journal::timeline))
         .route("/journal/", get(journal::timeline))

@@ -17,16 +17,16 @@ pub(crate) mod search;
 mod token;
 mod webhooks;
 
-use super::AppState;
 use super::openapi::{self, ApiDoc};
 use super::web;
+use crate::ops::Services;
 use axum::Router;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 /// The REST routes with their OpenAPI operations.
-pub fn api() -> OpenApiRouter<AppState> {
+pub fn api() -> OpenApiRouter<Services> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
@@ -63,7 +63,7 @@ pub fn api() -> OpenApiRouter<AppState> {
 }
 
 /// The REST routes and their OpenAPI document, complete.
-fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+fn split() -> (Router<Services>, utoipa::openapi::OpenApi) {
     let (router, mut document) = api().split_for_parts();
     openapi::add_session_answer(&mut document);
     openapi::add_webhooks(&mut document);
@@ -76,7 +76,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
 }
 
 /// The REST routes, the OpenAPI document at `/openapi.json` and Swagger UI at `/docs`.
-pub fn routes() -> Router<AppState> {
+pub fn routes() -> Router<Services> {
     let (router, document) = split();
     router.merge(openapi::routes(openapi::json(&document)))
 }

@@ -1,12 +1,13 @@
 //! `GET /journal.md`: the recent window as markdown, for session-start hooks. Same bearer
 //! credentials as the API (chats:read); recorded as a journal read.
 
+use super::ApiQuery;
 use super::call::{ApiCall, Reply};
 use super::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use super::{ApiQuery, AppState};
 use crate::error::Problem;
+use crate::ops::Services;
 use crate::ops::journal::ReadMarkdown;
 use axum::extract::State;
 use axum::http::header;
@@ -36,7 +37,7 @@ use axum::response::{IntoResponse, Response};
     security(("bearer" = []))
 )]
 pub async fn journal_md(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ReadMarkdown>,
 ) -> Response {

@@ -8,7 +8,7 @@ use crate::common::{TestApp, mcp};
 use n8v_journal::clock::ManualClock;
 use n8v_journal::config::Config;
 use n8v_journal::db::Db;
-use n8v_journal::http::AppState;
+use n8v_journal::ops::Services;
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::Connection;
@@ -46,7 +46,7 @@ async fn app_without_database() -> String {
     let url = "postgres://postgres@127.0.0.1:1/postgres";
     let db = Db::connect_lazy(url, None, 2, Duration::from_millis(300)).unwrap();
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
-    common::serve(AppState::new(db, Config::for_database(url), clock)).await
+    common::serve(Services::new(db, Config::for_database(url), clock)).await
 }
 
 #[tokio::test]

@@ -10,8 +10,8 @@ use chrono::Duration;
 use n8v_journal::clock::ManualClock;
 use n8v_journal::config::Config;
 use n8v_journal::db::Db;
-use n8v_journal::http::AppState;
 use n8v_journal::jobs;
+use n8v_journal::ops::Services;
 use reqwest::Method;
 use serde_json::json;
 use std::collections::HashSet;
@@ -86,7 +86,7 @@ async fn app_on(cluster: &Cluster) -> TestApp {
     config.rate_limit_per_minute = 10_000;
     let db = Db::connect(&deployment.url, None, 5).await.unwrap();
     let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
-    let base = common::serve(AppState::new(db.clone(), config, clock.clone())).await;
+    let base = common::serve(Services::new(db.clone(), config, clock.clone())).await;
     let owner = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
         .connect(&deployment.url)

@@ -15,7 +15,7 @@ async fn second_instance(app: &TestApp) -> String {
         .await
         .unwrap();
     let clock = Arc::new(n8v_journal::clock::ManualClock::new(chrono::Utc::now()));
-    serve(n8v_journal::http::AppState::new(db, config, clock)).await
+    serve(n8v_journal::ops::Services::new(db, config, clock)).await
 }
 
 #[tokio::test]

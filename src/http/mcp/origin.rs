@@ -6,15 +6,15 @@
 //! Ours rather than rmcp's (`with_allowed_origins`): rmcp checks inside the service, after
 //! `authenticate`, and answers in plain text.
 
-use super::AppState;
 use crate::error::Error;
+use crate::ops::Services;
 use axum::extract::{Request, State};
 use axum::http::header::ORIGIN;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 /// Refuses a request to `/mcp` whose `Origin` is not allowed (see the module's comment).
-pub async fn check(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn check(State(state): State<Services>, request: Request, next: Next) -> Response {
     if let Some(origin) = request.headers().get(ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
         let allowed = &state.config.mcp_allowed_origins;

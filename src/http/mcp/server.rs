@@ -2,11 +2,11 @@
 //! transport is stateless). Its tools are in [`super::tools`], how a call runs in
 //! [`super::call`], what it answers besides tools in [`super::handler`].
 
-use crate::http::AppState;
+use crate::ops::Services;
 use rmcp::handler::server::router::tool::ToolRouter;
 
 #[derive(Clone)]
 pub struct JournalMcp {
-    pub(super) state: AppState,
+    pub(super) state: Services,
     pub(super) tool_router: ToolRouter<JournalMcp>,
 }

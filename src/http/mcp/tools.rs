@@ -8,8 +8,8 @@ use super::call::Call;
 use super::results::{EpisodeShape, problem_result, session_meta, tool_error};
 use super::server::JournalMcp;
 use super::surface;
-use crate::http::AppState;
 use crate::journal::meta;
+use crate::ops::Services;
 use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
@@ -45,7 +45,7 @@ fn portable(mut router: ToolRouter<JournalMcp>) -> ToolRouter<JournalMcp> {
 
 #[tool_router]
 impl JournalMcp {
-    pub fn new(state: AppState) -> Self {
+    pub fn new(state: Services) -> Self {
         Self {
             state,
             tool_router: TOOLS.clone(),

@@ -4,8 +4,8 @@
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
-use crate::http::AppState;
 use crate::ids::{KeyId, TypedId};
+use crate::ops::Services;
 use crate::ops::oauth::{ListGrants, RevokeGrant};
 use axum::Form;
 use axum::extract::State;
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 /// The connected assistants as the settings page shows them (empty when they cannot be read:
 /// the sessions are the page's main content).
-pub async fn connected(state: &AppState, user: &PageUser) -> Vec<Value> {
+pub async fn connected(state: &Services, user: &PageUser) -> Vec<Value> {
     match user.run(state, ListGrants).await.result {
         Ok(grants) => grants
             .into_iter()
@@ -49,7 +49,7 @@ pub struct RevokeForm {
 /// `POST /journal/assistants/revoke`: disconnects one assistant; its tokens are refused from
 /// the next request on.
 pub async fn revoke(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<RevokeForm>,

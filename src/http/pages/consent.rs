@@ -13,9 +13,9 @@ use super::CsrfKey;
 use super::render::{error_page, page};
 use super::user::{PageUser, csrf_refused};
 use crate::error::Error;
-use crate::http::AppState;
 use crate::oauth::authorize::{Addressed, AuthorizeRequest, Refusal, Reply};
 use crate::oauth::grants;
+use crate::ops::Services;
 use axum::Form;
 use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -38,7 +38,7 @@ fn bad(text: impl Into<String>) -> Response {
 }
 
 /// The answer sent back to the client, as a redirect.
-fn back(reply: &Reply, state: &AppState) -> Response {
+fn back(reply: &Reply, state: &Services) -> Response {
     let Some(url) = reply.location(&state.config.public_base()) else {
         return bad("the redirect URI is not a URL");
     };
@@ -53,7 +53,7 @@ fn back(reply: &Reply, state: &AppState) -> Response {
 }
 
 /// A refused request: an error page, or the error sent back to the client.
-fn refused(refusal: Refusal, state: &AppState) -> Response {
+fn refused(refusal: Refusal, state: &Services) -> Response {
     match refusal {
         Refusal::Unaddressed(text) => bad(text),
         Refusal::Fault(cause) => {
@@ -68,7 +68,7 @@ fn refused(refusal: Refusal, state: &AppState) -> Response {
 }
 
 /// The request's client and redirect URI (checked before anything else).
-async fn address(state: &AppState, request: AuthorizeRequest) -> Result<Addressed, Response> {
+async fn address(state: &Services, request: AuthorizeRequest) -> Result<Addressed, Response> {
     request
         .address(&state.db, &state.config, state.clock.now())
         .await
@@ -112,7 +112,7 @@ fn consent_policy(redirect_uri: &str) -> Option<HeaderValue> {
 
 /// `GET /oauth/authorize`: the consent page (or the sign-in, which comes back here).
 pub async fn authorize(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: Result<PageUser, Response>,
     Query(request): Query<AuthorizeRequest>,
 ) -> Response {
@@ -153,7 +153,7 @@ pub async fn authorize(
 
 /// `POST /oauth/authorize`: the person's decision.
 pub async fn decide(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<Decision>,

@@ -12,8 +12,8 @@ use crate::auth::Operator;
 use crate::error::Error;
 use crate::flags::Flag;
 use crate::flags::actions::{self as operator_flags, FlagChange, Overview};
-use crate::http::AppState;
 use crate::ids::{self, Kind};
+use crate::ops::Services;
 use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -33,7 +33,7 @@ const COOKIE_PATH: &str = "/internal/admin";
 const TTL_SECS: i64 = 15 * 60;
 
 /// The console's own router, reached through [`divert`].
-pub fn router(state: AppState) -> Router {
+pub fn router(state: Services) -> Router {
     let key = CsrfKey::from_config(&state.config);
     Router::new()
         .route(PATH, get(show).post(act))
@@ -79,7 +79,7 @@ fn carries_customer_credential(headers: &HeaderMap) -> bool {
 }
 
 /// The operator signed in with this request's console cookie, and how the log names them.
-async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid, String)>, Error> {
+async fn signed_in(state: &Services, headers: &HeaderMap) -> Result<Option<(Uuid, String)>, Error> {
     let Some(token) = cookie(headers, CONSOLE_COOKIE) else {
         return Ok(None);
     };
@@ -101,7 +101,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<(Uuid
 /// the form's CSRF token is bound to), or what to answer instead: a `404` to a customer
 /// credential, else the sign-in form with `status` and `problem`.
 async fn operator(
-    state: &AppState,
+    state: &Services,
     headers: &HeaderMap,
     key: &CsrfKey,
     status: StatusCode,
@@ -141,7 +141,7 @@ pub struct ShowQuery {
 }
 
 async fn show(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     headers: HeaderMap,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Query(q): Query<ShowQuery>,
@@ -162,7 +162,7 @@ async fn show(
     }
 }
 
-async fn console_data(state: &AppState, query: Option<&str>) -> Result<serde_json::Value, Error> {
+async fn console_data(state: &Services, query: Option<&str>) -> Result<serde_json::Value, Error> {
     let Overview { flags, found, log } = operator_flags::overview(&state.db, query).await?;
     // Each account found, with its override of every flag.
     let found = found.map(|accounts| {
@@ -210,7 +210,7 @@ pub struct ActForm {
     back: Option<String>,
 }
 
-async fn act(State(state): State<AppState>, request: Request) -> Response {
+async fn act(State(state): State<Services>, request: Request) -> Response {
     let key = request
         .extensions()
         .get::<CsrfKey>()
@@ -280,7 +280,7 @@ fn url_query(back: &str) -> String {
     format!("?account={encoded}")
 }
 
-async fn set(state: &AppState, actor: &str, form: &ActForm) -> Result<(), Error> {
+async fn set(state: &Services, actor: &str, form: &ActForm) -> Result<(), Error> {
     let flag = Flag::parse(form.flag.as_deref().unwrap_or("")).map_err(Error::BadRequest)?;
     let account = match form
         .account
@@ -309,7 +309,7 @@ async fn set(state: &AppState, actor: &str, form: &ActForm) -> Result<(), Error>
 }
 
 async fn sign_in(
-    state: &AppState,
+    state: &Services,
     headers: &HeaderMap,
     connect: Option<ConnectInfo<SocketAddr>>,
     key: &CsrfKey,

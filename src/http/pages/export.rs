@@ -3,14 +3,14 @@
 
 use super::render::error_page;
 use super::user::PageUser;
-use crate::http::AppState;
 use crate::http::rest::export::streamed;
+use crate::ops::Services;
 use crate::ops::export::ExportJournal;
 use axum::extract::{Query, State};
 use axum::response::Response;
 
 pub async fn download(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Query(input): Query<ExportJournal>,
 ) -> Response {

@@ -4,15 +4,15 @@
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, Posted, csrf_refused};
-use crate::http::AppState;
 use crate::ids::{ExposureId, TypedId};
+use crate::ops::Services;
 use crate::ops::exposures::AcknowledgeExposure;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
 
 pub async fn acknowledge(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Extension(key): Extension<CsrfKey>,
     Path(id): Path<String>,

@@ -6,10 +6,10 @@ use super::render::{error_page, page};
 use super::user::{PageUser, csrf_refused};
 use super::{CsrfKey, wants_html};
 use crate::error::Error;
-use crate::http::AppState;
 use crate::ids::{AuditId, TypedId};
 use crate::journal::Session;
 use crate::journal::digests::Digest;
+use crate::ops::Services;
 use crate::ops::audit::GetAuditEntry;
 use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::exposures::ListExposures;
@@ -62,7 +62,7 @@ fn start_of(date: NaiveDate) -> DateTime<Utc> {
 
 /// Settings > Journal: the sessions, filtered by assistant, organization and period.
 pub async fn sessions(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Query(filter): Query<ListFilter>,
 ) -> Response {
@@ -133,7 +133,7 @@ pub struct ActionsQuery {
 
 /// One session and a page of its actions; a writes-only toggle.
 pub async fn session(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Path(id): Path<String>,
     Query(q): Query<ActionsQuery>,
@@ -162,7 +162,7 @@ pub async fn session(
 
 /// One call: purpose, targets, outcome, input shape, result ids, and its audit entry's link.
 pub async fn entry(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Path(id): Path<String>,
 ) -> Response {
@@ -181,7 +181,7 @@ pub async fn entry(
 
 /// The audit entry a call links to.
 pub async fn audit(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Path(id): Path<String>,
 ) -> Response {
@@ -261,7 +261,7 @@ fn periods(list: &SessionList, digests: &[Digest]) -> Vec<Period> {
 /// The whole journal, newest first: days entry by entry (one page of sessions at a time, so a
 /// large journal's first page loads without its history), then week and month digests.
 pub async fn timeline(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Query(q): Query<TimelineQuery>,
 ) -> Response {
@@ -336,7 +336,7 @@ fn open_loops() -> ListLoops {
 /// Search as the page runs it: the same operation as `GET /api/v1/journal/search` and the
 /// `journal_search` tool; JSON for the page's script, HTML without it.
 pub async fn search(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     headers: HeaderMap,
     Query(input): Query<SearchJournal>,
@@ -370,7 +370,7 @@ pub struct DeleteForm {
 
 /// Deletes a session's entry, a whole day or a digest, after the form's confirmation.
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Extension(key): Extension<CsrfKey>,
     Form(form): Form<DeleteForm>,

@@ -5,7 +5,7 @@
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
-use crate::http::AppState;
+use crate::ops::Services;
 
 use crate::ops::loops::{CloseLoop, DismissLoop};
 use axum::Extension;
@@ -26,7 +26,7 @@ pub struct CloseForm {
 
 /// Closes one item from its form on the journal page.
 pub async fn close(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Extension(key): Extension<CsrfKey>,
     Form(form): Form<CloseForm>,
@@ -54,7 +54,7 @@ pub struct DismissForm {
 
 /// Dismisses a member's item from the signed-in account's view, from its form on the page.
 pub async fn dismiss(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     Extension(key): Extension<CsrfKey>,
     Form(form): Form<DismissForm>,

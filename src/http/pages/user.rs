@@ -6,7 +6,7 @@ use super::render::{error_page, page_with};
 use super::{CsrfKey, cookie, set_cookie};
 use crate::auth::Principal;
 use crate::error::Error;
-use crate::http::AppState;
+use crate::ops::Services;
 use crate::ops::token::{MintToken, TokenResponse};
 use crate::ops::{self, CallContext, ContextError, Finished, Op, RawContext, Via};
 use axum::Form;
@@ -35,7 +35,7 @@ pub struct PageUser {
 
 impl PageUser {
     /// Runs an operation as this user: the same `ops::run` REST and MCP use.
-    pub async fn run<I: Op>(&self, state: &AppState, input: I) -> Finished<I::Output> {
+    pub async fn run<I: Op>(&self, state: &Services, input: I) -> Finished<I::Output> {
         ops::run(state, &self.principal.tenant, self.context.clone(), input).await
     }
 
@@ -89,10 +89,10 @@ fn continuation(next: Option<&str>) -> Option<&str> {
     (rest.is_empty() || rest.starts_with('?')).then_some(next)
 }
 
-impl FromRequestParts<AppState> for PageUser {
+impl FromRequestParts<Services> for PageUser {
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+    async fn from_request_parts(parts: &mut Parts, state: &Services) -> Result<Self, Response> {
         let Some(token) = cookie(&parts.headers, USER_COOKIE) else {
             return Err(to_sign_in(parts));
         };
@@ -169,7 +169,7 @@ pub struct SignIn {
     next: Option<String>,
 }
 
-pub async fn sign_in(State(state): State<AppState>, request: Request) -> Response {
+pub async fn sign_in(State(state): State<Services>, request: Request) -> Response {
     let key = request
         .extensions()
         .get::<CsrfKey>()
@@ -233,7 +233,7 @@ enum Refusal {
 /// The principal of an API key typed into the form, resolved exactly as a bearer credential
 /// would be.
 async fn key_principal(
-    state: &AppState,
+    state: &Services,
     headers: &HeaderMap,
     connect: Option<ConnectInfo<SocketAddr>>,
     key: &str,
@@ -293,7 +293,7 @@ pub struct Posted {
 }
 
 pub async fn sign_out(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     headers: HeaderMap,
     axum::Extension(key): axum::Extension<CsrfKey>,

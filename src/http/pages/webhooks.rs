@@ -5,7 +5,7 @@
 use super::CsrfKey;
 use super::render::error_page;
 use super::user::{PageUser, csrf_refused};
-use crate::http::AppState;
+use crate::ops::Services;
 use crate::ops::webhooks::{ListDeliveries, ListWebhooks, SendTestEvent, TakeOverWebhook};
 use axum::Form;
 use axum::extract::State;
@@ -20,7 +20,7 @@ fn when(t: chrono::DateTime<chrono::Utc>) -> String {
 }
 
 /// The endpoints as the settings page shows them; `None` when the key may not manage them.
-pub async fn listed(state: &AppState, user: &PageUser) -> Option<Vec<Value>> {
+pub async fn listed(state: &Services, user: &PageUser) -> Option<Vec<Value>> {
     let webhooks = match user.run(state, ListWebhooks).await.result {
         Ok(list) => list.webhooks,
         Err(_) => return None,
@@ -67,7 +67,7 @@ pub struct TestForm {
 
 /// `POST /journal/webhooks/test`: queues a test event for one endpoint.
 pub async fn send_test(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,
@@ -87,7 +87,7 @@ pub async fn send_test(
 /// `POST /journal/webhooks/maker`: hands one endpoint to the signed-in key (its reach becomes
 /// the endpoint's ceiling), as `POST /api/v1/webhooks/{id}/maker` does.
 pub async fn take_over(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,

@@ -2,8 +2,9 @@
 
 use crate::auth::Principal;
 use crate::error::{Problem, Result};
+use crate::http::ApiJson;
 use crate::http::openapi::AccessProblems;
-use crate::http::{ApiJson, AppState};
+use crate::ops::Services;
 use crate::ops::account::{AccountDeleted, DeleteAccount, delete_account};
 use axum::extract::State;
 
@@ -36,7 +37,7 @@ use axum::extract::State;
     security(("bearer" = []))
 )]
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     principal: Principal,
     ApiJson(input): ApiJson<DeleteAccount>,
 ) -> Result<ApiJson<AccountDeleted>> {

@@ -5,8 +5,9 @@ use crate::error::{Error, Problem, Result};
 use crate::flags::Flag;
 use crate::flags::actions::{self as operator_flags, FlagChange, FlagValue};
 use crate::http::openapi::AccessProblems;
-use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ids::{self, Kind};
+use crate::ops::Services;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 
@@ -47,7 +48,7 @@ fn account_param(text: Option<&str>) -> Result<Option<uuid::Uuid>> {
     security(("bearer" = []))
 )]
 pub async fn list_flags(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     _operator: Operator,
     ApiQuery(query): ApiQuery<FlagQuery>,
 ) -> Result<ApiJson<Vec<FlagValue>>> {
@@ -99,7 +100,7 @@ pub struct SetFlag {
     security(("bearer" = []))
 )]
 pub async fn set_flag(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     operator: Operator,
     Path(name): Path<String>,
     ApiJson(body): ApiJson<SetFlag>,

@@ -1,13 +1,13 @@
 //! `GET /api/v1/audit/{id}`: the audit entry a journal call links to.
 
 use crate::error::Problem;
-use crate::http::AppState;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, BadHeaders, JournalHeaders, NeedsChatsRead, SessionEnded,
 };
 use crate::ids::{AuditId, TypedId};
 use crate::journal::AuditEntry;
+use crate::ops::Services;
 use crate::ops::audit::GetAuditEntry;
 use axum::extract::{Path, State};
 
@@ -38,7 +38,7 @@ use axum::extract::{Path, State};
     security(("bearer" = []))
 )]
 pub async fn audit(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<AuditEntry> {

@@ -1,10 +1,11 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
 use crate::error::Problem;
+use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
-use crate::http::{ApiQuery, AppState};
 use crate::journal::catchup::CatchUp;
+use crate::ops::Services;
 use crate::ops::journal::ReadCatchUp;
 use axum::extract::State;
 
@@ -37,7 +38,7 @@ use axum::extract::State;
     security(("bearer" = []))
 )]
 pub async fn catch_up(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ReadCatchUp>,
 ) -> Reply<CatchUp> {

@@ -1,13 +1,14 @@
 //! Week and month digests over REST: list them, delete one.
 
 use crate::error::Problem;
+use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
     NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiQuery, AppState};
 use crate::ids::DigestId;
+use crate::ops::Services;
 use crate::ops::digests::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
 use axum::extract::{Path, State};
 
@@ -36,7 +37,7 @@ use axum::extract::{Path, State};
     security(("bearer" = []))
 )]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListDigests>,
 ) -> Reply<DigestList> {
@@ -69,7 +70,7 @@ pub async fn list(
     security(("bearer" = []))
 )]
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<DeletedDigest> {

@@ -1,9 +1,10 @@
 //! `POST /api/v1/journal/episodes`: a conversation in (again as it grows), its entries out.
 
 use crate::error::Problem;
+use crate::http::ApiJson;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead};
-use crate::http::{ApiJson, AppState};
+use crate::ops::Services;
 use crate::ops::episodes::{EpisodePosted, PostEpisode};
 use axum::extract::State;
 
@@ -55,7 +56,7 @@ use axum::extract::State;
     security(("bearer" = []))
 )]
 pub async fn post(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiJson(input): ApiJson<PostEpisode>,
 ) -> Reply<EpisodePosted> {

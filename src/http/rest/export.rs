@@ -1,12 +1,13 @@
 //! `GET /api/v1/journal/export`: the whole visible journal, streamed as NDJSON or markdown.
 
 use crate::error::Problem;
+use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiQuery, AppState};
 use crate::journal::export::{self, ExportLine, Format};
+use crate::ops::Services;
 use crate::ops::export::{ExportJournal, ExportPlan};
 use axum::body::Body;
 use axum::extract::State;
@@ -54,7 +55,7 @@ use futures_util::TryStreamExt;
     security(("bearer" = []))
 )]
 pub async fn export(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ExportJournal>,
 ) -> Response {
@@ -64,7 +65,7 @@ pub async fn export(
 /// The export's answer: its body read from the database as the client takes it, a page at a
 /// time. A failure midway ends the body early (logged): a complete markdown document ends with
 /// its tally line.
-pub(crate) fn streamed(state: &AppState, plan: ExportPlan) -> Response {
+pub(crate) fn streamed(state: &Services, plan: ExportPlan) -> Response {
     let (content_type, extension) = match plan.format {
         Format::Ndjson => ("application/x-ndjson", "ndjson"),
         Format::Markdown => ("text/markdown; charset=utf-8", "md"),

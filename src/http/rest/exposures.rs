@@ -1,13 +1,14 @@
 //! Scrubbed-secret warnings over REST: list the exposures, acknowledge one.
 
 use crate::error::Problem;
+use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiQuery, AppState};
 use crate::ids::{ExposureId, TypedId};
 use crate::journal::exposures::Exposure;
+use crate::ops::Services;
 use crate::ops::exposures::{AcknowledgeExposure, ExposureList, ListExposures};
 use axum::extract::{Path, State};
 
@@ -38,7 +39,7 @@ use axum::extract::{Path, State};
     security(("bearer" = []))
 )]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListExposures>,
 ) -> Reply<ExposureList> {
@@ -74,7 +75,7 @@ pub async fn list(
     security(("bearer" = []))
 )]
 pub async fn acknowledge(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Exposure> {

@@ -1,5 +1,5 @@
 use crate::error::{Error, Problem, Result};
-use crate::http::AppState;
+use crate::ops::Services;
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
@@ -44,7 +44,7 @@ pub async fn healthz() -> Json<Health> {
             content_type = "application/problem+json"),
     )
 )]
-pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>> {
+pub async fn readyz(State(state): State<Services>) -> Result<Json<Health>> {
     match state.db.ready().await {
         Ok(true) => {
             let down = state.db.liveness().not_running();

@@ -6,9 +6,10 @@ use crate::http::openapi::{
     AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
     NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ids::{CallId, SessionId};
 use crate::journal::{Call, Session};
+use crate::ops::Services;
 use crate::ops::journal::{
     DeleteDay, DeleteSession, Deleted, EndSession, EndedSession, GetEntry, GetSession,
     ListSessions, SessionDetail, SessionList, StartSession,
@@ -50,7 +51,7 @@ use axum::extract::{Path, State};
     security(("bearer" = []))
 )]
 pub async fn start(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiJson(input): ApiJson<StartSession>,
 ) -> Reply<Session> {
@@ -103,7 +104,7 @@ pub async fn start(
     security(("bearer" = []))
 )]
 pub async fn end(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<EndSession>,
@@ -140,7 +141,7 @@ pub async fn end(
     security(("bearer" = []))
 )]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListSessions>,
 ) -> Reply<SessionList> {
@@ -178,7 +179,7 @@ pub async fn list(
     security(("bearer" = []))
 )]
 pub async fn get(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<GetSession>,
@@ -218,7 +219,7 @@ pub async fn get(
     security(("bearer" = []))
 )]
 pub async fn entry(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Call> {
@@ -255,7 +256,7 @@ pub async fn entry(
     security(("bearer" = []))
 )]
 pub async fn delete_session(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Deleted> {
@@ -291,7 +292,7 @@ pub async fn delete_session(
     security(("bearer" = []))
 )]
 pub async fn delete_day(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(date): Path<String>,
 ) -> Reply<Deleted> {

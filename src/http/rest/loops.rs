@@ -5,9 +5,10 @@ use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ids::ItemId;
 use crate::journal::loops::Loop;
+use crate::ops::Services;
 use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
 use axum::extract::{Path, State};
 
@@ -41,7 +42,7 @@ use axum::extract::{Path, State};
     security(("bearer" = []))
 )]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListLoops>,
 ) -> Reply<LoopList> {
@@ -91,7 +92,7 @@ pub async fn list(
     security(("bearer" = []))
 )]
 pub async fn close(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<CloseLoop>,
@@ -134,7 +135,7 @@ pub async fn close(
     security(("bearer" = []))
 )]
 pub async fn dismiss(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Loop> {

@@ -3,8 +3,9 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
-use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ids::RecordId;
+use crate::ops::Services;
 use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
 use crate::records::Entry;
 use axum::extract::{Path, State};
@@ -32,7 +33,7 @@ use axum::extract::{Path, State};
     ),
     security(("bearer" = []))
 )]
-pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<RecordList> {
+pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<RecordList> {
     Reply(call.run(&state, ListRecords).await)
 }
 
@@ -68,7 +69,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<RecordL
     security(("bearer" = []))
 )]
 pub async fn entries(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<ListEntries>,
@@ -121,7 +122,7 @@ pub async fn entries(
     security(("bearer" = []))
 )]
 pub async fn append(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<AppendEntry>,

@@ -1,11 +1,12 @@
 //! `GET /api/v1/journal/search`: the journal's full-text search (see `ops::search`).
 
 use crate::error::Problem;
+use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::http::{ApiQuery, AppState};
+use crate::ops::Services;
 use crate::ops::search::{SearchJournal, SearchResults};
 use axum::extract::State;
 
@@ -39,7 +40,7 @@ use axum::extract::State;
     security(("bearer" = []))
 )]
 pub async fn search(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<SearchJournal>,
 ) -> Reply<SearchResults> {

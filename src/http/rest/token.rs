@@ -1,9 +1,10 @@
 //! `POST /api/v1/auth/token`: mint a short-lived access token from an API key.
 
 use crate::error::Problem;
+use crate::http::OptionalJson;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
-use crate::http::{AppState, OptionalJson};
+use crate::ops::Services;
 use crate::ops::token::{MintToken, TokenResponse};
 use axum::extract::State;
 
@@ -47,7 +48,7 @@ use axum::extract::State;
     security(("bearer" = []))
 )]
 pub async fn mint(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     OptionalJson(body): OptionalJson<MintToken>,
 ) -> Reply<TokenResponse> {

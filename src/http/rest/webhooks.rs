@@ -5,8 +5,9 @@
 use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
-use crate::http::{ApiJson, ApiQuery, AppState};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ids::WebhookId;
+use crate::ops::Services;
 use crate::ops::webhooks::{
     CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
     ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent,
@@ -96,7 +97,7 @@ pub struct NoSuchSession(Problem);
     security(("bearer" = []))
 )]
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     ApiJson(body): ApiJson<CreateWebhook>,
 ) -> Reply<CreatedWebhook> {
@@ -122,7 +123,7 @@ pub async fn create(
     ),
     security(("bearer" = []))
 )]
-pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<WebhookList> {
+pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<WebhookList> {
     Reply(call.run(&state, ListWebhooks).await)
 }
 
@@ -147,7 +148,7 @@ pub async fn list(State(state): State<AppState>, call: ApiCall) -> Reply<Webhook
     security(("bearer" = []))
 )]
 pub async fn get(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Webhook> {
@@ -182,7 +183,7 @@ pub async fn get(
     security(("bearer" = []))
 )]
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<UpdateWebhook>,
@@ -214,7 +215,7 @@ pub async fn update(
     security(("bearer" = []))
 )]
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<DeletedWebhook> {
@@ -243,7 +244,7 @@ pub async fn delete(
     security(("bearer" = []))
 )]
 pub async fn rotate_secret(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<RotatedSecret> {
@@ -275,7 +276,7 @@ pub async fn rotate_secret(
     security(("bearer" = []))
 )]
 pub async fn deliveries(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
     ApiQuery(q): ApiQuery<ListDeliveries>,
@@ -308,7 +309,7 @@ pub async fn deliveries(
     security(("bearer" = []))
 )]
 pub async fn test(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<TestEventSent> {
@@ -342,7 +343,7 @@ pub async fn test(
     security(("bearer" = []))
 )]
 pub async fn take_over(
-    State(state): State<AppState>,
+    State(state): State<Services>,
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Webhook> {

@@ -26,8 +26,8 @@ use n8v_journal::clock::ManualClock;
 use n8v_journal::config::Config;
 use n8v_journal::db::{self, Db};
 use n8v_journal::flags::Flag;
-use n8v_journal::http::AppState;
 use n8v_journal::ids::{self, Kind};
+use n8v_journal::ops::Services;
 use sqlx::PgPool;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
@@ -243,7 +243,7 @@ async fn spawn_on(db_url: String, mut config: Config, db: Db) -> TestApp {
     // Bound first, so the public URL (the OAuth issuer) is the address the tests reach.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     config.bind = listener.local_addr().unwrap();
-    let base = serve_on(listener, AppState::new(db.clone(), config, clock.clone()));
+    let base = serve_on(listener, Services::new(db.clone(), config, clock.clone()));
     let owner = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
         .connect(&db_url)
@@ -260,13 +260,13 @@ async fn spawn_on(db_url: String, mut config: Config, db: Db) -> TestApp {
 }
 
 /// Serves the app with `state` on a free port of 127.0.0.1 until the test ends; its base URL.
-pub async fn serve(state: AppState) -> String {
+pub async fn serve(state: Services) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     serve_on(listener, state)
 }
 
 /// Serves the app with `state` on `listener` until the test ends; its base URL.
-pub fn serve_on(listener: tokio::net::TcpListener, state: AppState) -> String {
+pub fn serve_on(listener: tokio::net::TcpListener, state: Services) -> String {
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(n8v_journal::app::serve(
         listener,
