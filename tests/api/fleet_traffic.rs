@@ -1,8 +1,10 @@
 //! Issue 44's fleet test: three replicas of the real binary started at the same moment on one
 //! database, tenant work through PgBouncer, the workers running on every replica, mixed traffic
 //! from several accounts, and one replica restarted in the middle of it. Every acknowledged
-//! write is stored once, every ended session gets one summary and its `session.ended` event is
-//! delivered once, and a key revoked is refused by every replica on its next request.
+//! write is stored once, the quiet sweep (every replica's, each second) closes each quiet
+//! session once, every ended session gets one summary and its `session.ended` event is
+//! delivered once, a key revoked is refused by every replica on its next request, and the
+//! limits hold across the three.
 
 use crate::common::receiver::Receiver;
 use crate::common::{self, JOURNAL_SCOPES, pgbouncer::PgBouncer, replicas::Replica};
@@ -98,6 +100,8 @@ async fn three_replicas_behind_pgbouncer_store_once_summarise_once_and_revoke_as
     let settings = [
         ("N8V_RATE_LIMIT_PER_MINUTE", "0"),
         ("N8V_WEBHOOK_ALLOW_PRIVATE", "true"),
+        // The quiet sweep every second, on every replica at once.
+        ("N8V_SWEEP_SCHEDULE", "* * * * * *"),
     ];
     let mut replicas: Vec<Replica> = (0..3)
         .map(|_| Replica::start(&app.db_url, Some((&pooled, &bouncer.app_role)), &settings))
@@ -182,24 +186,51 @@ async fn three_replicas_behind_pgbouncer_store_once_summarise_once_and_revoke_as
     let lost: Vec<_> = acked.iter().filter(|l| !stored.contains(*l)).collect();
     assert!(lost.is_empty(), "acknowledged, not stored: {lost:?}");
 
-    // Every session ended through some replica: one summary each, by whichever worker.
+    // Each tenant's first session is ended through some replica; its second is left to the
+    // quiet sweep, which every replica runs each second: its activity is moved three hours
+    // back, so the next sweep of any replica finds it quiet.
     for (t, tenant) in tenants.iter().enumerate() {
-        for (s, session) in tenant.sessions.iter().enumerate() {
-            let path = format!("/api/v1/journal/sessions/{session}/end");
-            let body = Some(json!({ "outcome": "done" }));
-            let (status, ended) = call(
-                &http,
-                &bases[(t + s + 1) % 3],
-                &tenant.token,
-                &path,
-                None,
-                body,
-            )
+        let session = &tenant.sessions[0];
+        let path = format!("/api/v1/journal/sessions/{session}/end");
+        let body = Some(json!({ "outcome": "done" }));
+        let (status, ended) = call(&http, &bases[(t + 1) % 3], &tenant.token, &path, None, body)
             .await
             .unwrap();
-            assert_eq!(status, 200, "{ended}");
-        }
+        assert_eq!(status, 200, "{ended}");
     }
+    let quiet: Vec<uuid::Uuid> = tenants
+        .iter()
+        .map(|t| n8v_journal::ids::parse(n8v_journal::ids::Kind::Session, &t.sessions[1]).unwrap())
+        .collect();
+    sqlx::query(
+        "UPDATE journal_calls SET created_at = created_at - interval '3 hours' \
+          WHERE session_id = ANY($1)",
+    )
+    .bind(&quiet)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "UPDATE journal_sessions SET last_activity_at = last_activity_at - interval '3 hours', \
+                started_at = started_at - interval '3 hours' WHERE session_id = ANY($1)",
+    )
+    .bind(&quiet)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let closed_quiet = || async {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM journal_sessions WHERE session_id = ANY($1) AND end_reason = 'quiet'",
+        )
+        .bind(&quiet)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap()
+    };
+    eventually("the sweep closes the quiet sessions", || async {
+        closed_quiet().await == ACCOUNTS as i64
+    })
+    .await;
     let sessions = ACCOUNTS * SESSIONS;
     let summaries = || async {
         sqlx::query_scalar::<_, i64>("SELECT count(*) FROM session_summaries")
@@ -265,5 +296,95 @@ async fn three_replicas_behind_pgbouncer_store_once_summarise_once_and_revoke_as
         .await
         .unwrap();
         assert_eq!(status, 401, "{base}: {refused}");
+    }
+}
+
+/// The limits of three replicas started at once behind PgBouncer are the deployment's: the
+/// registration budget, the per-credential rate limit (within one lease and the refill) and
+/// the failed-authentication lockout hold across all three.
+#[tokio::test]
+async fn three_replicas_hold_the_limits_as_one() {
+    const LIMIT: u32 = 60;
+    let bouncer = PgBouncer::start(&common::server_url().await, 4).await;
+    let app = common::spawn_app_through(&bouncer).await;
+    let pooled = bouncer.url(&app.db_url);
+    let settings = [
+        ("N8V_RATE_LIMIT_PER_MINUTE", "60"),
+        ("N8V_AUTH_FAILURES_PER_MINUTE", "5"),
+        ("N8V_OAUTH_REGISTRATIONS_PER_MINUTE", "3"),
+    ];
+    let mut replicas: Vec<Replica> = (0..3)
+        .map(|_| Replica::start(&app.db_url, Some((&pooled, &bouncer.app_role)), &settings))
+        .collect();
+    for replica in &mut replicas {
+        replica.ready().await;
+    }
+    let bases: Vec<String> = replicas.iter().map(Replica::base).collect();
+    let http = reqwest::Client::new();
+
+    let mut registrations = Vec::new();
+    for i in 0..6 {
+        let response = http
+            .post(format!("{}/oauth/register", bases[i % 3]))
+            .json(&json!({"client_name": "c", "redirect_uris": [common::oauth::REDIRECT]}))
+            .send()
+            .await
+            .unwrap();
+        registrations.push(response.status().as_u16());
+    }
+    assert_eq!(registrations, [201, 201, 201, 429, 429, 429]);
+
+    let a = app.account("A", "records:read").await;
+    let lease = n8v_journal::auth::limits::lease_size(LIMIT);
+    let started = Instant::now();
+    let mut served = 0;
+    for i in 0..120 {
+        let (status, _) = call(
+            &http,
+            &bases[i % 3],
+            &a.token,
+            "/api/v1/records",
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+        match status {
+            200 => served += 1,
+            429 => {}
+            other => panic!("status {other}"),
+        }
+    }
+    let refilled = (started.elapsed().as_secs_f64() * f64::from(LIMIT) / 60.0).ceil() as u32;
+    println!(
+        "fleet limits: {served} of 120 served at {LIMIT}/min over three replicas (lease {lease}, {refilled} refilled)"
+    );
+    assert!(
+        served <= LIMIT + lease + refilled,
+        "{served} served (lease {lease}, {refilled} refilled)"
+    );
+    assert!(served + 3 * lease >= LIMIT, "{served} served");
+
+    for i in 0..5 {
+        let (status, _) = call(
+            &http,
+            &bases[i % 3],
+            "n8v_sk_nope",
+            "/api/v1/records",
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 401, "failure {i}");
+    }
+    for base in &bases {
+        let (status, _) = call(&http, base, "n8v_sk_nope", "/api/v1/records", None, None)
+            .await
+            .unwrap();
+        assert_eq!(
+            status, 429,
+            "{base} after five failures over three replicas"
+        );
     }
 }
