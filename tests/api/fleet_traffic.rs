@@ -78,6 +78,23 @@ async fn phase(
         .collect()
 }
 
+/// Three replicas on `db_url`, tenant work through `bouncer`, started at the same moment,
+/// each ready.
+async fn three_replicas(
+    bouncer: &PgBouncer,
+    db_url: &str,
+    settings: &[(&str, &str)],
+) -> Vec<Replica> {
+    let pooled = bouncer.url(db_url);
+    let mut replicas: Vec<Replica> = (0..3)
+        .map(|_| Replica::start(db_url, Some((&pooled, &bouncer.app_role)), settings))
+        .collect();
+    for replica in &mut replicas {
+        replica.ready().await;
+    }
+    replicas
+}
+
 /// Polls `check` every 200 ms for up to 60 s.
 async fn eventually<F, Fut>(what: &str, mut check: F)
 where
@@ -95,7 +112,6 @@ where
 async fn three_replicas_behind_pgbouncer_store_once_summarise_once_and_revoke_as_one() {
     let bouncer = PgBouncer::start(&common::server_url().await, 4).await;
     let app = common::spawn_app_through(&bouncer).await;
-    let pooled = bouncer.url(&app.db_url);
     let receiver = Receiver::start().await;
     let settings = [
         ("N8V_RATE_LIMIT_PER_MINUTE", "0"),
@@ -103,12 +119,7 @@ async fn three_replicas_behind_pgbouncer_store_once_summarise_once_and_revoke_as
         // The quiet sweep every second, on every replica at once.
         ("N8V_SWEEP_SCHEDULE", "* * * * * *"),
     ];
-    let mut replicas: Vec<Replica> = (0..3)
-        .map(|_| Replica::start(&app.db_url, Some((&pooled, &bouncer.app_role)), &settings))
-        .collect();
-    for replica in &mut replicas {
-        replica.ready().await;
-    }
+    let mut replicas = three_replicas(&bouncer, &app.db_url, &settings).await;
     let bases: Vec<String> = replicas.iter().map(Replica::base).collect();
     let http = reqwest::Client::new();
 
@@ -307,18 +318,12 @@ async fn three_replicas_hold_the_limits_as_one() {
     const LIMIT: u32 = 60;
     let bouncer = PgBouncer::start(&common::server_url().await, 4).await;
     let app = common::spawn_app_through(&bouncer).await;
-    let pooled = bouncer.url(&app.db_url);
     let settings = [
         ("N8V_RATE_LIMIT_PER_MINUTE", "60"),
         ("N8V_AUTH_FAILURES_PER_MINUTE", "5"),
         ("N8V_OAUTH_REGISTRATIONS_PER_MINUTE", "3"),
     ];
-    let mut replicas: Vec<Replica> = (0..3)
-        .map(|_| Replica::start(&app.db_url, Some((&pooled, &bouncer.app_role)), &settings))
-        .collect();
-    for replica in &mut replicas {
-        replica.ready().await;
-    }
+    let replicas = three_replicas(&bouncer, &app.db_url, &settings).await;
     let bases: Vec<String> = replicas.iter().map(Replica::base).collect();
     let http = reqwest::Client::new();
 

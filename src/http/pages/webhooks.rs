@@ -72,16 +72,16 @@ pub async fn send_test(
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,
 ) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    let input = SendTestEvent {
-        webhook: form.webhook,
-    };
-    match user.run(&state, input).await.result {
-        Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
-        Err(e) => error_page(&e, true),
-    }
+    act(
+        &state,
+        &user,
+        &key,
+        &form.csrf,
+        SendTestEvent {
+            webhook: form.webhook,
+        },
+    )
+    .await
 }
 
 /// `POST /journal/webhooks/maker`: hands one endpoint to the signed-in key (its reach becomes
@@ -92,13 +92,30 @@ pub async fn take_over(
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,
 ) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
+    act(
+        &state,
+        &user,
+        &key,
+        &form.csrf,
+        TakeOverWebhook {
+            webhook: form.webhook,
+        },
+    )
+    .await
+}
+
+/// Runs one endpoint's button once its CSRF token holds, and goes back to the endpoints.
+async fn act<I: crate::ops::Op>(
+    state: &Services,
+    user: &PageUser,
+    key: &CsrfKey,
+    csrf: &str,
+    input: I,
+) -> Response {
+    if !user.csrf_ok(key, csrf) {
         return error_page(&csrf_refused(), true);
     }
-    let input = TakeOverWebhook {
-        webhook: form.webhook,
-    };
-    match user.run(&state, input).await.result {
+    match user.run(state, input).await.result {
         Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
         Err(e) => error_page(&e, true),
     }
