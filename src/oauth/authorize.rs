@@ -128,7 +128,8 @@ impl AuthorizeRequest {
         };
         if !client.allows_redirect(&redirect_uri) {
             return Err(unaddressed(
-                "redirect_uri is not one the client registered (they must match exactly)",
+                "redirect_uri is not one the client registered (they must match exactly; only a \
+                 loopback http redirect may name another port)",
             ));
         }
         Ok(Addressed {

@@ -16,12 +16,42 @@ pub struct Client {
 }
 
 impl Client {
-    /// Whether `uri` is one of the registered redirect URIs, exactly (no prefix or pattern),
-    /// and one [`check_redirect_uri`] allows (a client kept from before a rule was added is
-    /// never sent where the rule now refuses, nor is the consent page's policy opened to it).
+    /// Whether `uri` is one of the registered redirect URIs (exactly, or the same loopback
+    /// redirect on another port: [`same_redirect`]), and one [`check_redirect_uri`] allows (a
+    /// client kept from before a rule was added is never sent where the rule now refuses, nor
+    /// is the consent page's policy opened to it).
     pub fn allows_redirect(&self, uri: &str) -> bool {
-        self.redirect_uris.iter().any(|r| r == uri) && check_redirect_uri(uri).is_ok()
+        self.redirect_uris.iter().any(|r| same_redirect(r, uri)) && check_redirect_uri(uri).is_ok()
     }
+}
+
+/// Whether `requested` is the `registered` redirect URI: the same text, or, for an `http`
+/// redirect to a loopback host (`127.0.0.1`, `[::1]`, `localhost`), the same but for the
+/// port. A native app listens on a port the system gives it at that moment, so an
+/// authorization server must let the port vary there (RFC 8252 §7.3, OAuth 2.1 §8.4.2):
+/// Claude Code's document lists `http://localhost/callback` and it sends
+/// `http://localhost:3118/callback`. The scheme, the host (a name stays a name, an address an
+/// address), the path and the query match exactly; nothing else is a pattern.
+pub fn same_redirect(registered: &str, requested: &str) -> bool {
+    if registered == requested {
+        return true;
+    }
+    let (Ok(registered), Ok(requested)) = (url::Url::parse(registered), url::Url::parse(requested))
+    else {
+        return false;
+    };
+    let loopback = |u: &url::Url| {
+        u.scheme() == "http"
+            && matches!(u.host_str(), Some("127.0.0.1" | "[::1]" | "localhost"))
+            && u.username().is_empty()
+            && u.password().is_none()
+            && u.fragment().is_none()
+    };
+    loopback(&registered)
+        && loopback(&requested)
+        && registered.host_str() == requested.host_str()
+        && registered.path() == requested.path()
+        && registered.query() == requested.query()
 }
 
 /// A client's name as kept and shown: one line, control characters dropped, at most
@@ -96,4 +126,73 @@ const NOT_PRIVATE_USE: &[&str] = &[
 /// names a scheme with a meaning of its own.
 fn is_private_use(scheme: &str) -> bool {
     !NOT_PRIVATE_USE.contains(&scheme)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_redirect;
+
+    #[test]
+    fn only_a_loopback_redirects_port_varies() {
+        for (registered, requested) in [
+            (
+                "http://localhost/callback",
+                "http://localhost:3118/callback",
+            ),
+            (
+                "http://127.0.0.1/callback",
+                "http://127.0.0.1:46553/callback",
+            ),
+            (
+                "http://127.0.0.1:8976/callback",
+                "http://127.0.0.1:51234/callback",
+            ),
+            ("http://[::1]/cb", "http://[::1]:40001/cb"),
+            ("https://app.example/cb", "https://app.example/cb"),
+            ("myapp://cb", "myapp://cb"),
+        ] {
+            assert!(
+                same_redirect(registered, requested),
+                "{registered} {requested}"
+            );
+        }
+        for (registered, requested) in [
+            (
+                "http://localhost/callback",
+                "http://127.0.0.1:3118/callback",
+            ),
+            ("http://localhost/callback", "http://localhost:3118/other"),
+            (
+                "http://localhost/callback",
+                "http://localhost:3118/callback?x=1",
+            ),
+            (
+                "http://localhost/callback",
+                "http://localhost:3118/callback#f",
+            ),
+            (
+                "http://localhost/callback",
+                "http://u@localhost:3118/callback",
+            ),
+            (
+                "http://localhost/callback",
+                "https://localhost:3118/callback",
+            ),
+            (
+                "https://localhost/callback",
+                "https://localhost:3118/callback",
+            ),
+            ("https://app.example/cb", "https://app.example:8443/cb"),
+            ("http://127.0.0.2/cb", "http://127.0.0.2:9/cb"),
+            (
+                "http://localhost.example/cb",
+                "http://localhost.example:9/cb",
+            ),
+        ] {
+            assert!(
+                !same_redirect(registered, requested),
+                "{registered} {requested}"
+            );
+        }
+    }
 }

@@ -36,6 +36,7 @@ mod mcp_surface;
 mod oauth;
 mod oauth_edges;
 mod oauth_flow;
+mod oauth_loopback;
 mod openapi;
 mod openapi_session_header;
 mod otlp;
