@@ -63,16 +63,21 @@ impl From<sqlx::Error> for OAuthError {
     }
 }
 
-/// The authorization server's own state: the per-address budget of dynamic registrations,
-/// counted for the deployment (`auth::limits::shared`).
+/// The authorization server's own state: the per-address budgets of dynamic registrations
+/// and of metadata-document fetches, counted for the deployment (`auth::limits::shared`).
 pub struct OAuthState {
     registrations: AddressBudget,
+    document_fetches: AddressBudget,
 }
 
 impl OAuthState {
     pub fn new(config: &crate::config::OAuthConfig) -> Self {
         Self {
             registrations: AddressBudget::new(Kind::Registration, config.registrations_per_minute),
+            document_fetches: AddressBudget::new(
+                Kind::DocumentFetch,
+                config.document_fetches_per_minute,
+            ),
         }
     }
 
@@ -84,5 +89,15 @@ impl OAuthState {
         address: IpAddr,
     ) -> sqlx::Result<Result<(), u64>> {
         self.registrations.spend(pool, address).await
+    }
+
+    /// `Ok(Err(seconds))` when `address` has made the service fetch too many metadata
+    /// documents this minute, on any replica; `Err` when the database failed.
+    pub async fn check_document_fetch(
+        &self,
+        pool: &sqlx::PgPool,
+        address: IpAddr,
+    ) -> sqlx::Result<Result<(), u64>> {
+        self.document_fetches.spend(pool, address).await
     }
 }

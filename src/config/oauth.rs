@@ -12,8 +12,13 @@ pub struct OAuthConfig {
     pub refresh_token_ttl: Duration,
     /// `N8V_OAUTH_REGISTRATIONS_PER_MINUTE` (10): dynamic registrations per client address.
     pub registrations_per_minute: u32,
-    /// `N8V_OAUTH_UNUSED_CLIENT_HOURS` (24): a registered client no grant was approved for is
-    /// deleted after this long.
+    /// `N8V_OAUTH_DOCUMENT_FETCHES_PER_MINUTE` (10, 0 = unlimited): client ID metadata
+    /// documents an address may make the service fetch a minute (each fetch is a request out
+    /// and a row kept; a document stored and fresh costs none).
+    pub document_fetches_per_minute: u32,
+    /// `N8V_OAUTH_UNUSED_CLIENT_HOURS` (24): a registered client no grant was approved for, or
+    /// a metadata-document client not fetched for this long and with no live grant, is deleted
+    /// after this long.
     pub unused_client_ttl: Duration,
     /// `N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS` (false): let client ID metadata documents live on
     /// loopback, private and link-local addresses, and over plain `http`. For tests and
@@ -33,6 +38,7 @@ impl OAuthConfig {
             )?,
             refresh_token_ttl: env.duration("N8V_OAUTH_REFRESH_TOKEN_TTL_DAYS", DAY, 30, 1)?,
             registrations_per_minute: env.parse("N8V_OAUTH_REGISTRATIONS_PER_MINUTE", 10)?,
+            document_fetches_per_minute: env.parse("N8V_OAUTH_DOCUMENT_FETCHES_PER_MINUTE", 10)?,
             unused_client_ttl: env.duration("N8V_OAUTH_UNUSED_CLIENT_HOURS", HOUR, 24, 1)?,
             allow_private_client_urls: env.parse("N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS", false)?,
         })

@@ -7,6 +7,7 @@
 //! only [`Addressed::check`] makes one. The page renders and posts; it decides nothing.
 
 use super::client::Client;
+use super::documents::{Asker, BudgetSpent};
 use super::metadata::{self, MCP_SCOPES};
 use super::{registry, tokens};
 use crate::config::Config;
@@ -39,6 +40,9 @@ pub enum Refusal {
     /// The client or its redirect URI is not known good: the person is told on a page, and
     /// nothing goes to the redirect URI.
     Unaddressed(String),
+    /// The client's metadata document would be fetched, and the asking address's fetch budget
+    /// is spent: the person is told on a page (`429`) when to try again.
+    Busy { text: String, retry_after_secs: u64 },
     /// Finding the client failed (a server fault); the cause is for the log only.
     Fault(anyhow::Error),
     /// The client and its redirect URI are good: the error goes back to the client.
@@ -87,22 +91,35 @@ impl Reply {
 impl AuthorizeRequest {
     /// The first step: the client the request names (registered, or its metadata document)
     /// and the redirect URI it gave, registered exactly (or the only one, when it gave none).
+    /// A document not stored is fetched on `asker`'s budget.
     #[tracing::instrument(skip_all)]
     pub async fn address(
         self,
         db: &Db,
         config: &Config,
         now: DateTime<Utc>,
+        asker: Asker<'_>,
     ) -> Result<Addressed, Refusal> {
         if self.client_id.is_empty() {
             return Err(unaddressed("the authorization request names no client_id"));
         }
-        let client = match registry::find(db, config, &self.client_id, now).await {
+        let client = match registry::find(db, config, &self.client_id, now, asker).await {
             Ok(Some(client)) => client,
             Ok(None) => {
                 return Err(unaddressed(
                     "this client is not registered here (or its registration expired)",
                 ));
+            }
+            Err(e) if e.status == 429 => {
+                let retry_after_secs = e
+                    .cause
+                    .as_ref()
+                    .and_then(|c| c.downcast_ref::<BudgetSpent>())
+                    .map_or(60, |spent| spent.0);
+                return Err(Refusal::Busy {
+                    text: e.description,
+                    retry_after_secs,
+                });
             }
             Err(e) if e.status >= 500 => {
                 return Err(Refusal::Fault(

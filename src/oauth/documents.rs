@@ -6,12 +6,18 @@
 //! swap it), no redirects, at most [`MAX_DOCUMENT_BYTES`] in at most [`FETCH_TIMEOUT`].
 //! `N8V_OAUTH_ALLOW_PRIVATE_CLIENT_URLS` lifts the address rule, and allows plain `http`, for
 //! tests and development.
+//!
+//! Each fetch is a request out and a row kept, made on an unauthenticated request's word, so
+//! an address may make the service fetch at most `N8V_OAUTH_DOCUMENT_FETCHES_PER_MINUTE` new
+//! documents a minute, counted for the deployment ([`Asker`]); a document stored and fresh
+//! costs none. A document client expires as an unused registration does
+//! ([`super::registry::sweep_unused`]) and is fetched again when next named.
 
 use super::OAuthError;
 use super::client::{Client, check_redirect_uri, clean_name};
 use crate::outbound::{self, Unresolved};
 use serde::Deserialize;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 pub const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
@@ -31,13 +37,50 @@ struct Document {
     token_endpoint_auth_method: Option<String>,
 }
 
+/// Who asks for a document: the client address whose fetch budget pays for a new one.
+#[derive(Clone, Copy)]
+pub struct Asker<'a> {
+    pub oauth: &'a super::OAuthState,
+    pub address: IpAddr,
+}
+
+/// The cause of a refusal for a spent fetch budget: when the address may try again.
+#[derive(Debug, thiserror::Error)]
+#[error("the address's document fetch budget is spent; retry in {0} s")]
+pub struct BudgetSpent(pub u64);
+
+impl Asker<'_> {
+    /// Spends one fetch of the address's budget: a `429` when it is spent.
+    async fn spend(&self, pool: &sqlx::PgPool) -> Result<(), OAuthError> {
+        match self.oauth.check_document_fetch(pool, self.address).await? {
+            Ok(()) => Ok(()),
+            Err(seconds) => Err(OAuthError {
+                error: "slow_down",
+                description: format!(
+                    "too many client metadata documents fetched for this address; try again \
+                     in {seconds} s"
+                ),
+                status: 429,
+                cause: Some(BudgetSpent(seconds).into()),
+            }),
+        }
+    }
+}
+
 fn invalid(description: impl Into<String>) -> OAuthError {
     OAuthError::bad("invalid_client", description)
 }
 
-/// Fetches and checks the document at `client_id`.
-pub async fn fetch(client_id: &str, allow_private: bool) -> Result<Client, OAuthError> {
+/// Fetches and checks the document at `client_id`, on `asker`'s budget (spent once the URL is
+/// known to be one a document may be fetched from).
+pub async fn fetch(
+    pool: &sqlx::PgPool,
+    asker: Asker<'_>,
+    client_id: &str,
+    allow_private: bool,
+) -> Result<Client, OAuthError> {
     let url = checked_url(client_id, allow_private)?;
+    asker.spend(pool).await?;
     let body = download(&url, allow_private).await?;
     client_of(&body, client_id)
 }

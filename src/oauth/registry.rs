@@ -71,7 +71,8 @@ fn checked_metadata(
 }
 
 /// Registers a public client (RFC 7591 §3). Registrations no grant was ever approved for are
-/// deleted after `N8V_OAUTH_UNUSED_CLIENT_HOURS`; each registration sweeps the expired ones.
+/// deleted after `N8V_OAUTH_UNUSED_CLIENT_HOURS`; each registration sweeps the expired ones
+/// ([`sweep_unused`]).
 #[tracing::instrument(skip_all)]
 pub async fn register(
     db: &Db,
@@ -95,15 +96,7 @@ pub async fn register(
         .and_then(clean_name)
         .unwrap_or_else(|| "Unnamed client".into());
     let client_id = super::tokens::generate(CLIENT_PREFIX);
-    let unused_before =
-        now - chrono::Duration::from_std(config.oauth.unused_client_ttl).unwrap_or_default();
-    sqlx::query!(
-        "DELETE FROM oauth_clients WHERE kind = 'registered' AND used_at IS NULL AND created_at < $1",
-        unused_before
-    )
-    .execute(db.pool())
-    .await
-    .map_err(OAuthError::server)?;
+    sweep_unused(db, config, now).await?;
     sqlx::query!(
         "INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, created_at)
          VALUES ($1, 'registered', $2, $3, $4)",
@@ -131,14 +124,38 @@ pub async fn register(
     }))
 }
 
+/// Deletes the clients unused for `N8V_OAUTH_UNUSED_CLIENT_HOURS`: registrations no grant was
+/// ever approved for, and metadata-document clients not fetched for that long with no live
+/// (unrevoked) grant. Both are made on an unauthenticated request's word, so neither may
+/// pile up; a document client that went is fetched again when next named. Run by each
+/// registration and each document stored.
+pub async fn sweep_unused(db: &Db, config: &Config, now: DateTime<Utc>) -> Result<(), OAuthError> {
+    let unused_before =
+        now - chrono::Duration::from_std(config.oauth.unused_client_ttl).unwrap_or_default();
+    sqlx::query!(
+        "DELETE FROM oauth_clients c
+          WHERE (c.kind = 'registered' AND c.used_at IS NULL AND c.created_at < $1)
+             OR (c.kind = 'document' AND c.fetched_at < $1
+                 AND NOT EXISTS (SELECT 1 FROM oauth_grants g
+                                  WHERE g.client_id = c.client_id AND g.revoked_at IS NULL))",
+        unused_before
+    )
+    .execute(db.pool())
+    .await
+    .map_err(OAuthError::server)?;
+    Ok(())
+}
+
 /// The client `client_id` names: a registration (unexpired), or, for an URL, its metadata
-/// document (from the cache, else fetched). `Ok(None)` for an unknown client.
+/// document (from the cache, else fetched on `asker`'s budget). `Ok(None)` for an unknown
+/// client.
 #[tracing::instrument(skip_all)]
 pub async fn find(
     db: &Db,
     config: &Config,
     client_id: &str,
     now: DateTime<Utc>,
+    asker: documents::Asker<'_>,
 ) -> Result<Option<Client>, OAuthError> {
     if crate::ids::has_control(client_id) {
         return Ok(None); // no client's id holds one (nor can PostgreSQL text hold a NUL)
@@ -157,7 +174,14 @@ pub async fn find(
         if cached.is_some() {
             return Ok(cached);
         }
-        let client = documents::fetch(client_id, config.oauth.allow_private_client_urls).await?;
+        let client = documents::fetch(
+            db.pool(),
+            asker,
+            client_id,
+            config.oauth.allow_private_client_urls,
+        )
+        .await?;
+        sweep_unused(db, config, now).await?;
         sqlx::query!(
             "INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, created_at, fetched_at)
              VALUES ($1, 'document', $2, $3, $4, $4)

@@ -16,6 +16,8 @@ pub enum Kind {
     AuthFailure,
     /// Dynamic client registrations per client address.
     Registration,
+    /// Client ID metadata documents fetched per client address.
+    DocumentFetch,
 }
 
 impl Kind {
@@ -24,6 +26,7 @@ impl Kind {
             Self::Credential => "credential",
             Self::AuthFailure => "auth_failure",
             Self::Registration => "registration",
+            Self::DocumentFetch => "document_fetch",
         }
     }
 }
@@ -84,7 +87,7 @@ pub async fn prune(pool: &PgPool) -> sqlx::Result<i64> {
     Ok(gone)
 }
 
-/// A per-address budget of rare events (dynamic registrations), counted in the shared bucket
+/// A per-address budget of rare events (dynamic registrations, document fetches), counted in the shared bucket
 /// on every event. An address refused is remembered here until its next token, so a flood
 /// from it is answered without asking the database (the bucket only empties meanwhile: other
 /// replicas take, none gives).

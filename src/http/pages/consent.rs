@@ -14,13 +14,18 @@ use super::render::{error_page, page};
 use super::user::{PageUser, csrf_refused};
 use crate::error::Error;
 use crate::oauth::authorize::{Addressed, AuthorizeRequest, Refusal, Reply};
+use crate::oauth::documents::Asker;
 use crate::oauth::grants;
 use crate::ops::Services;
 use axum::Form;
-use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// The connection's peer, when the server was started with it.
+type Peer = Option<axum::Extension<ConnectInfo<SocketAddr>>>;
 
 /// The consent form: the request again, the decision and the CSRF token.
 #[derive(Debug, Deserialize)]
@@ -56,6 +61,17 @@ fn back(reply: &Reply, state: &Services) -> Response {
 fn refused(refusal: Refusal, state: &Services) -> Response {
     match refusal {
         Refusal::Unaddressed(text) => bad(text),
+        Refusal::Busy {
+            text,
+            retry_after_secs,
+        } => {
+            tracing::info!(%text, "an authorization request over its document fetch budget");
+            let mut response = error_page(&Error::RateLimited { retry_after_secs }, false);
+            if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            response
+        }
         Refusal::Fault(cause) => {
             tracing::error!(error = ?cause, "finding an OAuth client failed");
             error_page(
@@ -67,10 +83,21 @@ fn refused(refusal: Refusal, state: &Services) -> Response {
     }
 }
 
-/// The request's client and redirect URI (checked before anything else).
-async fn address(state: &Services, request: AuthorizeRequest) -> Result<Addressed, Response> {
+/// The request's client and redirect URI (checked before anything else); a metadata document
+/// fetched for it is on the budget of the client address, as the limits count it.
+async fn address(
+    state: &Services,
+    peer: Peer,
+    headers: &HeaderMap,
+    request: AuthorizeRequest,
+) -> Result<Addressed, Response> {
+    let peer = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip());
+    let asker = Asker {
+        oauth: &state.oauth,
+        address: state.auth.limits.client_address(peer, headers),
+    };
     request
-        .address(&state.db, &state.config, state.clock.now())
+        .address(&state.db, &state.config, state.clock.now(), asker)
         .await
         .map_err(|refusal| refused(refusal, state))
 }
@@ -113,11 +140,13 @@ fn consent_policy(redirect_uri: &str) -> Option<HeaderValue> {
 /// `GET /oauth/authorize`: the consent page (or the sign-in, which comes back here).
 pub async fn authorize(
     State(state): State<Services>,
+    peer: Peer,
+    headers: HeaderMap,
     user: Result<PageUser, Response>,
     Query(request): Query<AuthorizeRequest>,
 ) -> Response {
     // The client and redirect URI first: a bad one is an error page even before sign-in.
-    let addressed = match address(&state, request).await {
+    let addressed = match address(&state, peer, &headers, request).await {
         Ok(addressed) => addressed,
         Err(page) => return page,
     };
@@ -154,6 +183,8 @@ pub async fn authorize(
 /// `POST /oauth/authorize`: the person's decision.
 pub async fn decide(
     State(state): State<Services>,
+    peer: Peer,
+    headers: HeaderMap,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<Decision>,
@@ -161,7 +192,7 @@ pub async fn decide(
     if !user.csrf_ok(&key, &form.csrf) {
         return error_page(&csrf_refused(), true);
     }
-    let addressed = match address(&state, form.request).await {
+    let addressed = match address(&state, peer, &headers, form.request).await {
         Ok(addressed) => addressed,
         Err(page) => return page,
     };
