@@ -13,6 +13,7 @@ pub mod loops;
 pub mod markdown;
 pub mod meta;
 pub mod reads;
+pub mod receipts;
 pub mod retention;
 pub mod search;
 pub mod session_reads;

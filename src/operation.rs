@@ -133,6 +133,7 @@ pub struct Operation {
     organization: Option<OrganizationId>,
     result_ids: Vec<String>,
     result_count: Option<i32>,
+    result_chars: Option<i32>,
     wrote: bool,
     /// Credentials scrubbed from what the operation itself stores (its goal, outcome,
     /// hand-off), recorded with the call unless the operation fails.
@@ -170,6 +171,7 @@ impl Operation {
             organization: None,
             result_ids: Vec::new(),
             result_count: None,
+            result_chars: None,
             wrote: false,
             exposed: Vec::new(),
             started: Instant::now(),
@@ -218,6 +220,13 @@ impl Operation {
 
     pub fn wrote(&mut self) {
         self.wrote = true;
+    }
+
+    /// A read that hands the journal to the conversation: `ids` (the sessions and items it
+    /// handed over) and `chars` (what it answered) are kept with the call as its receipt.
+    pub fn handed_over(&mut self, ids: impl IntoIterator<Item = String>, chars: usize) {
+        self.result_ids.extend(ids);
+        self.result_chars = Some(chars.min(i32::MAX as usize) as i32);
     }
 
     /// Why the call is made, as the journal keeps it.
@@ -324,6 +333,7 @@ impl Operation {
             input_shape: self.context.input_shape.take(),
             result_ids: std::mem::take(&mut self.result_ids),
             result_count: self.result_count,
+            result_chars: self.result_chars.filter(|_| status < 400),
             wrote: self.wrote && status < 400,
             journal_read: self.context.own
                 || matches!(self.spec.journal, JournalUse::Read | JournalUse::Capture),

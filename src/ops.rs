@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod decisions;
 pub mod digests;
 pub mod episodes;
 pub mod export;

@@ -5,6 +5,7 @@ mod account;
 mod admin;
 mod audit;
 pub(crate) mod catch_up;
+mod decisions;
 mod digests;
 mod episodes;
 pub(crate) mod export;
@@ -45,6 +46,7 @@ pub fn api() -> OpenApiRouter<Services> {
         .routes(routes!(loops::list))
         .routes(routes!(loops::close))
         .routes(routes!(loops::dismiss))
+        .routes(routes!(decisions::replace))
         .routes(routes!(export::export))
         .routes(routes!(search::search))
         .routes(routes!(exposures::list))

@@ -26,6 +26,10 @@ pub struct CallRecord {
     pub input_shape: Option<serde_json::Value>,
     pub result_ids: Vec<String>,
     pub result_count: Option<i32>,
+    /// For a read that hands the journal to a conversation (the brief, `/journal.md`): how many
+    /// characters it answered. With `result_ids`, the receipt of what it was told
+    /// (migration 0033).
+    pub result_chars: Option<i32>,
     pub wrote: bool,
     /// Reads of the journal itself; sessions holding only these stay out of the list.
     pub journal_read: bool,
@@ -74,10 +78,11 @@ macro_rules! record_statement {
      call AS ( \
        INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
            purpose, target_ids, status, ok, input_shape, result_ids, result_count, wrote, \
-           journal_read, duration_ms, audit_id, created_at, organization_id, scopes) \
+           journal_read, duration_ms, audit_id, created_at, organization_id, scopes, \
+           result_chars) \
        SELECT n8v_account(), $14, t.session_id, n8v_credential(), $15, $16, $17, $18, $18 < 400, \
            $19, $20, $21, $22, $23, $24, $2, $25, $26, \
-           CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END \
+           CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END, $29 \
          FROM target t) \
      SELECT session_id AS \"session_id!: SessionId\", \
             last_activity_at < $27 OR (journal_only AND NOT $23) AS \"due!\" FROM target" $(, $arg)*
@@ -165,7 +170,8 @@ pub async fn record(
         at,
         call.and_then(|c| c.organization).map(|o| o.0),
         at - session_reads::ACTIVITY_SLACK,
-        call.map(|c| c.assistant.as_str())
+        call.map(|c| c.assistant.as_str()),
+        call.and_then(|c| c.result_chars)
     )
     .fetch_optional(tx.conn())
     .await

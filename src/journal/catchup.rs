@@ -10,7 +10,7 @@
 //! own questions, sessions closed before items existed. Everything is read as the caller, so
 //! the same visibility rules hold as for every other read.
 
-use super::handoff::Line;
+use super::handoff::{Line, Replaced};
 use super::loops::{self, Loop, LoopKind};
 use super::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
 use super::views::Session;
@@ -47,7 +47,8 @@ pub struct Item {
     /// false when a summary derived it or code read it from the session's marked text.
     pub stated: bool,
     /// For an open question or next step that is an open item: its id (`itm_…`), to close it
-    /// (`POST /api/v1/journal/loops/{id}/close`, or `session_end`'s `resolved`). Absent for a
+    /// (`POST /api/v1/journal/loops/{id}/close`, or `session_end`'s `resolved`). For a decision
+    /// that is an item: its id, to name it in a later `session_end`'s `replaces`. Absent for a
     /// line that is no item (yet): one an open session's text marks, a model summary's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<ItemId>,
@@ -61,6 +62,10 @@ pub struct Item {
     /// With `own: false`: the account that wrote it (`acc_…`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written_by: Option<AccountId>,
+    /// For a current decision: the earlier decisions it replaced, oldest first. A replaced
+    /// decision is never listed as current; it appears here, once, under its replacement.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<Replaced>,
 }
 
 impl Item {
@@ -73,6 +78,7 @@ impl Item {
             age: None,
             own: true,
             written_by: None,
+            replaces: Vec::new(),
         }
     }
 
@@ -118,7 +124,11 @@ fn ordered(lines: Vec<(Line, SessionId)>) -> Vec<Item> {
     lines
         .into_iter()
         .filter(|(line, _)| seen.insert(crate::summarize::marked::item_key(&line.text)))
-        .map(|(line, session_id)| Item::line(line.text, session_id, line.stated))
+        .map(|(line, session_id)| Item {
+            id: line.id,
+            replaces: line.replaces,
+            ..Item::line(line.text, session_id, line.stated)
+        })
         .collect()
 }
 
@@ -199,8 +209,10 @@ pub struct OrganizationActivity {
 pub struct CatchUp {
     /// The start of the window.
     pub since: DateTime<Utc>,
-    /// Decisions made in the window, newest session first: within a session, those its
-    /// assistant stated when it ended it come ahead of those its summary derived; each once.
+    /// The current decisions made in the window, newest session first: within a session, those
+    /// its assistant stated when it ended it come ahead of those its summary derived; each once.
+    /// A decision a later one replaced is not listed: it appears under its replacement
+    /// (`replaces`).
     pub decisions: Vec<Item>,
     /// Work started and not finished.
     pub work_started: Vec<Item>,
@@ -227,6 +239,20 @@ pub struct CatchUp {
     pub exposures: Vec<super::exposures::Exposure>,
     /// True when older sessions in the window were left out.
     pub more: bool,
+}
+
+impl CatchUp {
+    /// The items it hands over, each once: its decisions, open questions and next steps that
+    /// have ids.
+    pub fn item_ids(&self) -> Vec<ItemId> {
+        let mut seen = std::collections::HashSet::new();
+        [&self.decisions, &self.open_questions, &self.next_steps]
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i.id)
+            .filter(|id| seen.insert(*id))
+            .collect()
+    }
 }
 
 /// `since` is an RFC 3339 time or a session id (then: since that session started); absent, the
@@ -295,11 +321,12 @@ pub async fn catch_up(
     // for both, first.
     let purposes = session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
+    let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
     let reader = AccountId(tx.tenant().account_id);
     let mut brief = Brief::default();
     for s in &sessions {
         let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
-        let carried = loops::without_items(carried, keys.get(&s.id));
+        let carried = decisions.decided(s.id, loops::without_items(carried, keys.get(&s.id)));
         let tag = |lines: Vec<Line>, into: &mut Vec<(Line, SessionId)>| {
             into.extend(lines.into_iter().map(|l| (l, s.id)))
         };

@@ -63,8 +63,8 @@ pub enum ExportItem {
     Summary(SessionSummary),
     /// A week or month digest, as `GET /api/v1/journal/digests` answers it; when it was made.
     Digest(Digest),
-    /// An open loop (an open question or next step a session handed on), as
-    /// `GET /api/v1/journal/loops` answers it, in its state now; when it was opened.
+    /// An item (an open question, next step or decision a session handed on), as
+    /// `GET /api/v1/journal/loops` answers a loop, in its state now; when it was opened.
     Loop(Loop),
 }
 
@@ -248,6 +248,7 @@ struct Reading {
     tx: TenantTx,
     export: Export,
     tally: markdown::Tally,
+    now: DateTime<Utc>,
 }
 
 /// The export as text chunks (a page of items each), read in one read-only snapshot
@@ -342,6 +343,7 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
                 tx: TenantTx::begin_snapshot(&db, &tenant).await?,
                 export: Export::new(now),
                 tally: markdown::Tally::default(),
+                now,
             };
             let head = match format {
                 Format::Ndjson => String::new(),
@@ -373,7 +375,9 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
                 .collect();
             let purposes =
                 super::session_reads::marked_purposes(&mut reading.tx, &sessions).await?;
-            markdown::render(&items, reader, &purposes, &mut reading.tally)
+            let decisions =
+                loops::decided::of_sessions(&mut reading.tx, &sessions, reading.now).await?;
+            markdown::render(&items, reader, &purposes, &decisions, &mut reading.tally)
         }
     };
     Ok(Some((text, Progress::Reading(reading))))

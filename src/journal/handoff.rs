@@ -5,7 +5,9 @@
 
 use super::meta::{at_most, single_line};
 use crate::error::Result;
+use crate::ids::ItemId;
 use crate::scrub::Found;
+pub use crate::summarize::marked::Replacing;
 use crate::summarize::marked::{item_key, push_new};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +33,11 @@ pub struct Handoff {
     /// What the next conversation should do first.
     #[serde(default)]
     pub next_steps: Vec<String>,
+    /// Earlier decisions (`itm_…`) that decisions of this list replace: those `session_end`'s
+    /// `replaces` named (replaced by its first decision), and those its text marked
+    /// `Replaces itm_…:`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<Replacing>,
 }
 
 impl Handoff {
@@ -47,6 +54,7 @@ impl Handoff {
             decisions: list(decisions, "decisions", &mut found)?,
             open_questions: list(open_questions, "open_questions", &mut found)?,
             next_steps: list(next_steps, "next_steps", &mut found)?,
+            replaces: Vec::new(),
         };
         Ok(((!handoff.is_empty()).then_some(handoff), found))
     }
@@ -90,14 +98,32 @@ fn list(
 pub struct Line {
     pub text: String,
     pub stated: bool,
+    /// For a decision that is an item: its id (`loops::decided`).
+    pub id: Option<ItemId>,
+    /// For a current decision: the earlier decisions it replaced, oldest first.
+    pub replaces: Vec<Replaced>,
 }
 
-/// What a session carries forward: stated items first, then derived ones, each once.
+/// An earlier decision a current one replaced, as the brief and `/journal.md` show it under
+/// the one that replaced it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Replaced {
+    /// The decision replaced (`itm_…`).
+    pub id: ItemId,
+    /// In the words of the session that made it.
+    pub text: String,
+    /// The session that made it.
+    pub session_id: crate::ids::SessionId,
+}
+
+/// What a session carries forward: stated items first, then derived ones, each once; and
+/// which earlier decisions which of its decisions replace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Carried {
     pub decisions: Vec<Line>,
     pub open_questions: Vec<Line>,
     pub next_steps: Vec<Line>,
+    pub replacing: Vec<Replacing>,
 }
 
 /// Puts the stated decisions and open questions ahead of `summary`'s own, each item once.
@@ -119,6 +145,8 @@ pub(crate) fn merge(stated: &[String], derived: &[String]) -> Vec<Line> {
             out.push(Line {
                 text: text.clone(),
                 stated,
+                id: None,
+                replaces: Vec::new(),
             });
         }
     }

@@ -42,9 +42,11 @@ use std::collections::{HashMap, HashSet};
 use uuid::Uuid;
 
 mod closing;
+pub mod decided;
 pub mod dismissal;
 mod markdown;
 mod opening;
+pub mod replacing;
 mod rows;
 pub use closing::{close, resolve};
 pub use markdown::markdown;
@@ -66,6 +68,9 @@ pub const MAX_CARRIED: i64 = 50;
 pub enum LoopKind {
     Question,
     NextStep,
+    /// A decision: an item too, but no loop. It is current until a later decision replaces it
+    /// (`replacing`), is never closed, never stale, and stays out of the loops' list.
+    Decision,
 }
 
 impl LoopKind {
@@ -73,14 +78,15 @@ impl LoopKind {
         match self {
             LoopKind::Question => "question",
             LoopKind::NextStep => "next_step",
+            LoopKind::Decision => "decision",
         }
     }
 
     fn from_db(text: &str) -> Self {
-        if text == "next_step" {
-            LoopKind::NextStep
-        } else {
-            LoopKind::Question
+        match text {
+            "next_step" => LoopKind::NextStep,
+            "decision" => LoopKind::Decision,
+            _ => LoopKind::Question,
         }
     }
 
@@ -88,7 +94,7 @@ impl LoopKind {
     const fn resolved(self) -> Closing {
         match self {
             LoopKind::Question => Closing::Answered,
-            LoopKind::NextStep => Closing::Done,
+            LoopKind::NextStep | LoopKind::Decision => Closing::Done,
         }
     }
 }
@@ -176,11 +182,12 @@ pub struct Loop {
     /// The item (`itm_…`); close it with `POST /api/v1/journal/loops/{id}/close` or list it in
     /// `session_end`'s `resolved`.
     pub id: ItemId,
-    /// `question` (an open question) or `next_step`.
+    /// `question` (an open question) or `next_step`; in the export, also `decision`.
     pub kind: &'static str,
     /// The item in the words of the session that opened it.
     pub text: String,
-    /// `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+    /// `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`. A
+    /// decision is `current` or `replaced`.
     pub state: &'static str,
     /// The session that opened it (`ses_…`).
     pub session_id: SessionId,
@@ -203,12 +210,22 @@ pub struct Loop {
     /// own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written_by: Option<AccountId>,
+    /// For a replaced decision: the decision that replaced it (`itm_…`), while it exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<ItemId>,
+    /// In the list: the later sessions (`ses_…`) a catch-up brief or `/journal.md` handed this
+    /// item to, newest first (at most 20; see `journal_session`'s `told`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given_to: Vec<SessionId>,
 }
 
 /// The item as read at `now`: its stale state and age are derived here.
 fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
     let open = r.state == "open";
+    let decision = LoopKind::from_db(&r.kind) == LoopKind::Decision;
     let state = match r.state.as_str() {
+        "open" if decision => "current",
+        "replaced" => "replaced",
         "open" if now - r.created_at >= stale_after() => "stale",
         "open" => "open",
         "done" => Closing::Done.as_str(),
@@ -233,6 +250,8 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
         closed_session_id: r.closed_session_id.map(SessionId),
         own: r.own,
         written_by: (!r.own).then_some(AccountId(r.account_id)),
+        replaced_by: r.replaced_by.map(ItemId),
+        given_to: Vec::new(),
     }
 }
 

@@ -221,6 +221,8 @@ impl Session {
             Some(summary) => Marked {
                 decisions: summary.decisions.clone(),
                 open_questions: summary.open_questions.clone(),
+                // A summary is written after the close that applied the session's own marks.
+                replacing: Vec::new(),
             },
             None => Marked::lift(
                 self.goal.iter().chain(&self.outcome).map(String::as_str),
@@ -231,6 +233,7 @@ impl Session {
             decisions: handoff::merge(&stated.decisions, &derived.decisions),
             open_questions: handoff::merge(&stated.open_questions, &derived.open_questions),
             next_steps: handoff::merge(&stated.next_steps, &[]),
+            replacing: handoff::Replacing::all(&stated.replaces, &derived.replacing),
         }
     }
 }

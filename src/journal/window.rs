@@ -9,7 +9,7 @@ use super::session_reads::{self, ACTIVE_BY_START, Active};
 use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::{AccountId, SessionId};
+use crate::ids::{AccountId, ItemId, SessionId};
 use chrono::{DateTime, Duration, Utc};
 
 pub const MIN_CHARS: usize = 1_000;
@@ -94,14 +94,24 @@ pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
         lines.iter().map(|l| l.text.as_str()).collect()
     }
     let done = s.summary.as_ref().map_or(&[][..], |x| &x.work_finished);
+    // Each replaced decision once, as "replaces: …" under the decision that replaced it.
+    for decision in &carried.decisions {
+        let replaced: Vec<&str> = decision.replaces.iter().map(|r| r.text.as_str()).collect();
+        match replaced.as_slice() {
+            [] => put("Decided: ", &decision.text),
+            _ => put(
+                "Decided: ",
+                &format!("{} (replaces: {})", decision.text, replaced.join("; ")),
+            ),
+        }
+    }
     let sections = [
-        ("Decided: ", texts(&carried.decisions)),
         ("Done: ", done.iter().map(String::as_str).collect()),
         ("Open: ", texts(&carried.open_questions)),
         ("Next: ", texts(&carried.next_steps)),
     ];
     for (prefix, items) in sections {
-        items.into_iter().for_each(|text| put(prefix, text));
+        items.into_iter().for_each(|text: &str| put(prefix, text));
     }
     out.push('\n');
     out
@@ -117,25 +127,24 @@ pub fn window_sql() -> String {
     ACTIVE_BY_START.to_owned()
 }
 
-/// The window as markdown, at most `max_chars` characters, and the sessions it shows. The open
+/// The window as markdown, at most `max_chars` characters, and the sessions and items it
+/// shows. The open
 /// items ("Still open", in up to half the budget) lead; a session's entry leaves its items'
 /// lines to them.
 #[tracing::instrument(skip_all, err)]
-pub async fn render(
-    tx: &mut TenantTx,
-    now: DateTime<Utc>,
-    max_chars: usize,
-) -> Result<(String, Vec<SessionId>)> {
+pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> Result<Window> {
     let since = now - Duration::days(WINDOW_DAYS);
     let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
     let purposes = super::session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
+    let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
     let entries: Vec<String> = sessions
         .iter()
         .map(|s| {
             let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
-            entry(s, reader, &loops::without_items(carried, keys.get(&s.id)))
+            let carried = decisions.decided(s.id, loops::without_items(carried, keys.get(&s.id)));
+            entry(s, reader, &carried)
         })
         .collect();
     let mut open = loops::carried(tx, LoopKind::Question, now).await?;
@@ -147,14 +156,34 @@ pub async fn render(
             .then(b.created_at.cmp(&a.created_at))
             .then(a.id.cmp(&b.id))
     });
-    let still_open = loops::markdown(&open, max_chars / 2);
+    let (still_open, open_shown) = loops::markdown(&open, max_chars / 2);
     let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
         .await?
         .iter()
         .map(week_entry)
         .collect();
     let (markdown, kept) = fit(&still_open, &entries, &weeks, max_chars);
-    Ok((markdown, sessions.iter().take(kept).map(|s| s.id).collect()))
+    let sessions: Vec<SessionId> = sessions.iter().take(kept).map(|s| s.id).collect();
+    let items = open[..open_shown]
+        .iter()
+        .map(|i| i.id)
+        .chain(sessions.iter().flat_map(|s| decisions.ids_of(*s)))
+        .collect();
+    Ok(Window {
+        markdown,
+        sessions,
+        items,
+    })
+}
+
+/// The window as [`render`] wrote it, and what it handed over (its receipt).
+pub struct Window {
+    pub markdown: String,
+    /// The sessions whose entries it shows, newest first.
+    pub sessions: Vec<SessionId>,
+    /// The items it shows: the open ones of "Still open", then the current decisions of those
+    /// sessions' entries.
+    pub items: Vec<ItemId>,
 }
 
 /// How many week digests follow the session entries.

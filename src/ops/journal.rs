@@ -158,6 +158,14 @@ pub struct EndSession {
     #[serde(default)]
     #[schemars(length(max = MAX_RESOLVED), with = "Option<Vec<ItemId>>")]
     pub resolved: Option<Vec<String>>,
+    /// Earlier decisions (`itm_…`, at most 100, as the brief lists them with their ids) that
+    /// this session's first decision replaces: they stop being current and show under it
+    /// ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
+    /// read are replaced; an id that names none, or one replaced already, is skipped. To pair
+    /// several, mark a decision line `Replaces itm_…: …` instead.
+    #[serde(default)]
+    #[schemars(length(max = MAX_RESOLVED), with = "Option<Vec<ItemId>>")]
+    pub replaces: Option<Vec<String>>,
 }
 
 /// A session just closed, and the ids of `resolved` that closed nothing.
@@ -201,7 +209,22 @@ impl Op for EndSession {
             self.next_steps.as_deref(),
         )
         .map_err(bad)?;
-        let resolved = super::loops::resolved(self.resolved.as_deref())?;
+        let resolved = super::loops::item_ids("resolved", self.resolved.as_deref())?;
+        let replaces = super::loops::item_ids("replaces", self.replaces.as_deref())?;
+        let mut handoff = handoff;
+        match handoff.as_mut() {
+            Some(h) if !h.decisions.is_empty() => {
+                h.replaces = crate::journal::handoff::Replacing::by(&h.decisions[0], &replaces)
+            }
+            _ if !replaces.is_empty() => {
+                return Err(bad(
+                    "replaces names the earlier decisions this session's first decision replaces: \
+                     give that decision in decisions too"
+                        .into(),
+                ));
+            }
+            _ => {}
+        }
         op.scrubbed(Field::Handoff, &found);
         let now = op.now();
         let purpose = op.purpose().map(str::to_owned);
@@ -286,18 +309,19 @@ pub struct SessionList {
 
 /// A filter naming an id: 400 when it is not one (a filter is not a target).
 pub(super) fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
-    text.filter(|t| !t.is_empty())
-        .map(|t| {
-            T::parse(t).ok_or_else(|| {
-                bad(format!(
-                    "{name} {:?} is not {} id ({}_…)",
-                    crate::ids::shown(t),
-                    T::KIND.a_noun(),
-                    T::KIND.prefix()
-                ))
-            })
+    // An empty value is no id either: the schema's pattern refuses it, and so does the server
+    // (a form's empty field is left out by its page, `http::pages::journal::given`).
+    text.map(|t| {
+        T::parse(t).ok_or_else(|| {
+            bad(format!(
+                "{name} {:?} is not {} id ({}_…)",
+                crate::ids::shown(t),
+                T::KIND.a_noun(),
+                T::KIND.prefix()
+            ))
         })
-        .transpose()
+    })
+    .transpose()
 }
 
 impl Op for ListSessions {
@@ -360,6 +384,10 @@ pub struct SessionDetail {
     pub actions: Vec<Call>,
     /// Pass it as `cursor` for the next page of actions; absent on the last page.
     pub next_cursor: Option<String>,
+    /// What this conversation was told: each catch-up brief and `/journal.md` read in it
+    /// (REST, MCP, the resources), oldest first (at most 20), with the sessions and items it
+    /// handed over and how many characters.
+    pub told: Vec<crate::journal::receipts::Told>,
 }
 
 impl Op for GetSession {
@@ -381,10 +409,12 @@ impl Op for GetSession {
             page.items.iter().map(|c| c.id.to_string()),
             Some(page.items.len()),
         );
+        let told = crate::journal::receipts::of_session(op.tx(), session.account_id, id).await?;
         Ok(SessionDetail {
             session,
             actions: page.items,
             next_cursor: page.next_cursor,
+            told,
         })
     }
 }
@@ -449,6 +479,8 @@ impl Op for ReadCatchUp {
             brief.sessions.iter().map(|s| s.id.to_string()),
             Some(brief.sessions.len()),
         );
+        let chars = serde_json::to_string(&brief).map_or(0, |json| json.chars().count());
+        op.handed_over(brief.item_ids().iter().map(ItemId::to_string), chars);
         Ok(brief)
     }
 }
@@ -486,8 +518,16 @@ impl Op for ReadMarkdown {
         let unacknowledged = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
         let warning = exposures::markdown_warning(&unacknowledged).unwrap_or_default();
         let max = max.saturating_sub(warning.chars().count());
-        let (markdown, shown) = window::render(op.tx(), now, max).await?;
-        op.results(shown.iter().map(SessionId::to_string), Some(shown.len()));
-        Ok(warning + &markdown)
+        let window = window::render(op.tx(), now, max).await?;
+        let markdown = warning + &window.markdown;
+        op.results(
+            window.sessions.iter().map(SessionId::to_string),
+            Some(window.sessions.len()),
+        );
+        op.handed_over(
+            window.items.iter().map(ItemId::to_string),
+            markdown.chars().count(),
+        );
+        Ok(markdown)
     }
 }

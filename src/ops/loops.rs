@@ -1,5 +1,5 @@
 //! Open loops' operations: list the items sessions handed on, close one. (`session_end`
-//! closes items too, with its `resolved` list: see [`resolved`].) All need `chats:read` and the
+//! closes items too, with its `resolved` list: see [`item_ids`].) All need `chats:read` and the
 //! `assistantJournal` flag; see `journal::loops` for what an item is.
 
 use super::{Op, Operation, Services, Target, limit, named, target_of};
@@ -66,7 +66,12 @@ impl Op for ListLoops {
             .transpose()
             .map_err(Error::BadRequest)?;
         let now = op.now();
-        let page = loops::list(op.tx(), filter, limit, cursor, now).await?;
+        let mut page = loops::list(op.tx(), filter, limit, cursor, now).await?;
+        let ids: Vec<ItemId> = page.items.iter().map(|l| l.id).collect();
+        let mut given = crate::journal::receipts::given(op.tx(), &ids).await?;
+        for item in &mut page.items {
+            item.given_to = given.remove(&item.id).unwrap_or_default();
+        }
         op.results(
             page.items.iter().map(|l| l.id.to_string()),
             Some(page.items.len()),
@@ -161,13 +166,13 @@ impl Op for DismissLoop {
     }
 }
 
-/// `session_end`'s `resolved`: at most [`MAX_RESOLVED`] item ids; anything else is a 400
-/// naming the entry.
-pub(crate) fn resolved(ids: Option<&[String]>) -> Result<Vec<ItemId>> {
+/// A list of item ids named `name` (`session_end`'s `resolved` and `replaces`): at most
+/// [`MAX_RESOLVED`]; anything else is a 400 naming the entry.
+pub(crate) fn item_ids(name: &str, ids: Option<&[String]>) -> Result<Vec<ItemId>> {
     let ids = ids.unwrap_or_default();
     if ids.len() > MAX_RESOLVED {
         return Err(Error::BadRequest(format!(
-            "resolved holds {} ids; give at most {MAX_RESOLVED}",
+            "{name} holds {} ids; give at most {MAX_RESOLVED}",
             ids.len()
         )));
     }
@@ -176,7 +181,7 @@ pub(crate) fn resolved(ids: Option<&[String]>) -> Result<Vec<ItemId>> {
         .map(|(i, text)| {
             ItemId::parse(text).ok_or_else(|| {
                 Error::BadRequest(format!(
-                    "resolved[{i}] {:?} is not an item id (itm_…)",
+                    "{name}[{i}] {:?} is not an item id (itm_…)",
                     crate::ids::shown(text)
                 ))
             })

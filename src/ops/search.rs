@@ -124,7 +124,7 @@ impl Op for SearchJournal {
         }
         let organization = super::journal::filter_id::<OrganizationId>(
             "organization",
-            nonempty(self.organization).as_deref(),
+            self.organization.as_deref(),
         )?;
         let from = parse_time("from", self.from.as_deref())?;
         let to = parse_time("to", self.to.as_deref())?;

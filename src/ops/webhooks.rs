@@ -43,7 +43,8 @@ pub struct CreateWebhook {
     #[schema(max_length = 2000)]
     pub url: String,
     /// The event types to send: `session.ended`, `summary.ready`, `loop.opened`,
-    /// `loop.closed`, `exposure.seen`, `digest.ready`, `endpoint.disabled`.
+    /// `loop.closed`, `decision.replaced`, `exposure.seen`, `digest.ready`,
+    /// `endpoint.disabled`.
     #[schema(min_items = 1)]
     pub events: Vec<String>,
     #[schema(max_length = 500)]

@@ -5,6 +5,8 @@
 //!
 //! - starts with `Decided:` or `Decision:` → a decision (the text after the marker, without
 //!   its closing full stop);
+//! - starts with `Replaces itm_…:` → a decision (the text after the colon) that replaces the
+//!   earlier decision `itm_…` (`journal::loops::replacing` applies it as the session closes);
 //! - starts with `Open question:` or `Question:` → an open question (the text after it);
 //! - starts with `TODO:` → an open question, kept as `TODO: …` so it reads as work left;
 //! - in the goal or the outcome only, ends with `?` → an open question (the whole sentence).
@@ -16,11 +18,16 @@
 //! An episode's turns (`ops::episodes`) are read as purposes are: a conversation asks many
 //! questions on the way, so only its explicit markers count.
 
+use crate::ids::{ItemId, TypedId};
+use serde::{Deserialize, Serialize};
+
 /// What the text marks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marked {
     pub decisions: Vec<String>,
     pub open_questions: Vec<String>,
+    /// The decisions marked `Replaces itm_…:`, with the decision each replaces.
+    pub replacing: Vec<Replacing>,
 }
 
 /// Where a text comes from: bare questions count in what the assistant says of the whole
@@ -36,7 +43,10 @@ impl Marked {
     pub fn read(&mut self, text: &str, source: Source) {
         for clause in clauses(text) {
             let clause = clause.trim_start_matches(['-', '*', '•', ' ', '\t']).trim();
-            if let Some(rest) = after_marker(clause, &["decided:", "decision:"]) {
+            if let Some((id, rest)) = replaces(clause) {
+                push_new(&mut self.decisions, rest);
+                self.replacing.extend(Replacing::by(rest, &[id]));
+            } else if let Some(rest) = after_marker(clause, &["decided:", "decision:"]) {
                 push_new(&mut self.decisions, rest);
             } else if let Some(rest) = after_marker(clause, &["open question:", "question:"]) {
                 push_new(&mut self.open_questions, rest);
@@ -103,9 +113,61 @@ fn after_marker<'a>(clause: &'a str, markers: &[&str]) -> Option<&'a str> {
     })
 }
 
+/// `Replaces itm_…: the new decision`: the id and the decision, if the clause says one.
+fn replaces(clause: &str) -> Option<(ItemId, &str)> {
+    let marker = "replaces ";
+    let head = clause.get(..marker.len())?;
+    if !head.eq_ignore_ascii_case(marker) {
+        return None;
+    }
+    let rest = &clause[marker.len()..];
+    let (id, decision) = rest.split_once(':')?;
+    let id = ItemId::parse(id.trim())?;
+    let decision = decision.trim().trim_end_matches('.').trim_end();
+    decision
+        .chars()
+        .any(char::is_alphanumeric)
+        .then_some((id, decision))
+}
+
 /// A sentence that asks something: ends with `?` and has at least two words.
 fn is_question(clause: &str) -> bool {
     clause.ends_with('?') && clause.split_whitespace().count() >= 2
+}
+
+/// One decision of a session replacing an earlier one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Replacing {
+    /// The session's decision, as one of its `decisions` lines.
+    pub decision: String,
+    /// The earlier decision it replaces (`itm_…`).
+    pub replaces: ItemId,
+}
+
+impl Replacing {
+    /// `decision` replacing each of `ids`.
+    pub fn by(decision: &str, ids: &[ItemId]) -> Vec<Self> {
+        ids.iter()
+            .map(|id| Replacing {
+                decision: decision.to_owned(),
+                replaces: *id,
+            })
+            .collect()
+    }
+
+    /// `first` then `then`, each pair once.
+    pub fn all(first: &[Self], then: &[Self]) -> Vec<Self> {
+        let mut out: Vec<Self> = Vec::new();
+        for r in first.iter().chain(then) {
+            let same = |o: &Self| {
+                o.replaces == r.replaces && item_key(&o.decision) == item_key(&r.decision)
+            };
+            if !out.iter().any(same) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
 }
 
 /// Appends `item` unless the list holds it already (compared by [`item_key`]); says whether it
@@ -138,6 +200,28 @@ mod tests {
 
     fn statement(text: &str) -> Marked {
         Marked::lift([text], [])
+    }
+
+    #[test]
+    fn a_replaces_marker_is_a_decision_naming_the_one_it_replaces() {
+        let old = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A";
+        let m = Marked::lift(
+            [],
+            [format!(
+                "Reworked the queue. replaces {old}: use SKIP LOCKED instead. \
+                 Replaces itm_nonsense: not an id. Replaces {old}:  ."
+            )
+            .as_str()],
+        );
+        assert_eq!(m.decisions, ["use SKIP LOCKED instead"]);
+        let id = ItemId::parse(old).unwrap();
+        assert_eq!(
+            m.replacing,
+            [Replacing {
+                decision: "use SKIP LOCKED instead".into(),
+                replaces: id
+            }]
+        );
     }
 
     #[test]

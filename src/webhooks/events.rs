@@ -9,7 +9,8 @@
 //! with `orgs:read` (never for an exposure: the credential is the member's to rotate).
 
 use super::payloads::{
-    self, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded, SummaryReady,
+    self, DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded,
+    SummaryReady,
 };
 use crate::db::TenantTx;
 use crate::ids::{self, EventId, SessionId};
@@ -24,17 +25,19 @@ pub enum EventType {
     SummaryReady,
     LoopOpened,
     LoopClosed,
+    DecisionReplaced,
     ExposureSeen,
     DigestReady,
     EndpointDisabled,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 7] = [
+    pub const ALL: [EventType; 8] = [
         EventType::SessionEnded,
         EventType::SummaryReady,
         EventType::LoopOpened,
         EventType::LoopClosed,
+        EventType::DecisionReplaced,
         EventType::ExposureSeen,
         EventType::DigestReady,
         EventType::EndpointDisabled,
@@ -46,6 +49,7 @@ impl EventType {
             EventType::SummaryReady => "summary.ready",
             EventType::LoopOpened => "loop.opened",
             EventType::LoopClosed => "loop.closed",
+            EventType::DecisionReplaced => "decision.replaced",
             EventType::ExposureSeen => "exposure.seen",
             EventType::DigestReady => "digest.ready",
             EventType::EndpointDisabled => "endpoint.disabled",
@@ -84,6 +88,7 @@ pub enum Event {
     SummaryReady(SummaryReady),
     LoopOpened(LoopChanged),
     LoopClosed(LoopChanged),
+    DecisionReplaced(DecisionReplaced),
     /// Only the session's own account hears of it (the credential is the member's to rotate).
     ExposureSeen(ExposureSeen),
     /// With the scopes the digest was read under: endpoints whose maker holds them hear of it.
@@ -99,6 +104,7 @@ impl Event {
             Event::SummaryReady(_) => EventType::SummaryReady,
             Event::LoopOpened(_) => EventType::LoopOpened,
             Event::LoopClosed(_) => EventType::LoopClosed,
+            Event::DecisionReplaced(_) => EventType::DecisionReplaced,
             Event::ExposureSeen(_) => EventType::ExposureSeen,
             Event::DigestReady(..) => EventType::DigestReady,
             Event::EndpointDisabled(_) => EventType::EndpointDisabled,
@@ -114,6 +120,7 @@ impl Event {
             Event::LoopOpened(p) | Event::LoopClosed(p) => {
                 (payloads::data(&p), session(p.session, true))
             }
+            Event::DecisionReplaced(p) => (payloads::data(&p), session(p.session, true)),
             Event::ExposureSeen(p) => (payloads::data(&p), session(p.session, false)),
             Event::DigestReady(p, scopes) => (payloads::data(&p), About::Scoped(scopes)),
             Event::EndpointDisabled(p) => (payloads::data(&p), About::Account),

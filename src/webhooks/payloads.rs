@@ -80,6 +80,23 @@ pub struct LoopChanged {
     pub closed_session: Option<SessionId>,
 }
 
+/// `decision.replaced`: a decision was replaced by a later one. Heard by those who may read the
+/// replaced decision's session (`session`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DecisionReplaced {
+    /// The decision replaced (`itm_…`), in the words of the session that made it.
+    pub item: ItemId,
+    pub text: String,
+    /// The session that made it.
+    pub session: SessionId,
+    /// The decision that replaced it.
+    pub replaced_by: ItemId,
+    pub replaced_by_text: String,
+    /// The session that replaced it.
+    pub replaced_in: SessionId,
+    pub replaced_at: DateTime<Utc>,
+}
+
 /// `exposure.seen`: a credential was scrubbed in a session (never the credential itself).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ExposureSeen {

@@ -70,10 +70,12 @@ impl Fixture {
             "mintToken" => json!({"scopes": ["chats:read"], "expires_in": 600}),
             "postEpisode" => episode(),
             "closeLoop" => json!({"state": "done"}),
+            "replaceDecision" => json!({"by": "itm_01KYP3WV40ER08K6AGV0VFCXEC"}),
             "startSession" => json!({"goal": "g", "organization": null, "repository": "acme/web"}),
             "endSession" => json!({
                 "outcome": "o", "decisions": ["d"], "next_steps": ["n"],
                 "open_questions": ["q"], "resolved": ["itm_01KYP3WV40ER08K6AGV0VFCXEC"],
+                "replaces": ["itm_01KYP3WV40ER08K6AGV0VFCXED"],
             }),
             "appendRecordEntry" => json!({"line": "a line"}),
             "createWebhook" => json!({
@@ -97,6 +99,7 @@ impl Fixture {
             "session_end" => json!({
                 "outcome": "o", "decisions": ["d"], "next_steps": ["n"],
                 "open_questions": ["q"], "resolved": ["itm_01KYP3WV40ER08K6AGV0VFCXEC"],
+                "replaces": ["itm_01KYP3WV40ER08K6AGV0VFCXED"],
             }),
             "journal_sessions" => json!({
                 "repo": "acme/web", "assistant": "a", "key": "key_01KYP3WV40ER08K6AGV0VFCXEC",

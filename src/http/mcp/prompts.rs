@@ -82,7 +82,8 @@ fn catch_up(since: Option<String>) -> String {
     format!(
         "Before anything else, call {call} with a `purpose` such as \"Catch up before \
          starting\". Use the brief it returns:\n\
-         - `decisions`: what earlier conversations settled; follow them unless I say otherwise.\n\
+         - `decisions`: what earlier conversations settled and is current (a replaced decision \
+         shows only under its replacement, in `replaces`); follow them unless I say otherwise.\n\
          - `work_started` and `work_finished`: what is under way and what is done.\n\
          - `open_questions` and `next_steps`: the open loops (`itm_…`) handed on to us; tell me \
          which bear on today's work.\n\
@@ -109,10 +110,12 @@ fn hand_off(session: Option<String>) -> String {
          - `open_questions`: each question left open for me or the next conversation.\n\
          - `next_steps`: what the next conversation should do first.\n\
          - `resolved`: the `itm_…` ids of open loops from the brief that we settled.\n\
+         - `replaces`: the `itm_…` ids of decisions from the brief that our first decision \
+         replaces (leave it out when we replaced none).\n\
          At most 20 items of 300 characters per list; leave a list out rather than padding it. \
          The journal's markers work too: in the outcome, a line starting with `Decided:` is \
-         read as a decision, and one starting with `Open question:` or `TODO:` as an open \
-         question; the next conversation's brief shows them first, and `/journal.md` lists the \
+         read as a decision, one starting with `Replaces itm_…:` as a decision replacing that \
+         one, and one starting with `Open question:` or `TODO:` as an open question; the next conversation's brief shows them first, and `/journal.md` lists the \
          open ones as \"Open: …\" and \"Next: …\". Never put credentials, secrets or \
          personal data in any of it. Then tell me in one line that the hand-off is recorded."
     )

@@ -82,7 +82,9 @@ impl JournalMcp {
     /// questions you leave open (`open_questions`) and what should happen next (`next_steps`):
     /// the next conversation's catch-up brief shows them first, in your words, and the open
     /// questions and next steps stay open loops until closed. List in `resolved` the open
-    /// loops (`itm_…`) you settled. Needs chats:read.
+    /// loops (`itm_…`) you settled, and in `replaces` the earlier decisions (`itm_…`, as the
+    /// catch-up lists them) that your first decision replaces: they stop being current.
+    /// Needs chats:read.
     #[tool]
     async fn session_end(
         &self,

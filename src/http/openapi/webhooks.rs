@@ -5,7 +5,8 @@
 
 use crate::webhooks::events::EventType;
 use crate::webhooks::payloads::{
-    DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded, SummaryReady,
+    DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded,
+    SummaryReady,
 };
 use utoipa::ToSchema;
 use utoipa::openapi::path::{
@@ -42,6 +43,12 @@ fn events() -> Vec<(EventType, &'static str, RefOr<Schema>, &'static str)> {
             EventType::LoopClosed,
             of::<LoopChanged>(),
             "An open question or next step was closed (done, answered or dropped).",
+        ),
+        (
+            EventType::DecisionReplaced,
+            of::<DecisionReplaced>(),
+            "A decision was replaced by a later one (session_end's replaces, a marked \
+             `Replaces itm_…:` line, or the replace operation).",
         ),
         (
             EventType::ExposureSeen,

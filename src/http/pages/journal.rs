@@ -75,7 +75,7 @@ pub async fn sessions(
     };
     let input = ListSessions {
         assistant: filter.assistant.clone(),
-        organization: filter.organization.clone(),
+        organization: given(&filter.organization).map(str::to_owned),
         from: from.map(|d| start_of(d).to_rfc3339()),
         to: to.map(|d| start_of(d.succ_opt().unwrap_or(d)).to_rfc3339()),
         limit: Some(50),
@@ -153,6 +153,7 @@ pub async fn session(
                 "csrf": user.csrf,
                 "session": session_view(&detail.session),
                 "actions": detail.actions,
+                "told": detail.told,
                 "next_cursor": detail.next_cursor,
                 "writes_only": writes_only,
             }),

@@ -4,6 +4,7 @@
 
 use super::ExportItem;
 use crate::ids::{AccountId, SessionId};
+use crate::journal::loops::decided::Decisions;
 use crate::journal::markdown::{bullet, counted, inert};
 use crate::journal::window::entry;
 use std::collections::HashMap;
@@ -45,6 +46,7 @@ pub fn render(
     items: &[ExportItem],
     reader: AccountId,
     purposes: &HashMap<SessionId, Vec<String>>,
+    decisions: &Decisions,
     tally: &mut Tally,
 ) -> String {
     let mut out = String::new();
@@ -53,7 +55,7 @@ pub fn render(
             ExportItem::Session(s) => {
                 tally.sessions += 1;
                 let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
-                let text = entry(s, reader, &carried);
+                let text = entry(s, reader, &decisions.decided(s.id, carried));
                 // The heading, then the id the session's calls and summary name.
                 let (heading, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
                 out.push_str(&format!("\n{heading}\n- Session {}\n{rest}", s.id));
@@ -93,20 +95,23 @@ pub fn render(
             }
             ExportItem::Loop(l) => {
                 tally.loops += 1;
-                let kind = if l.kind == "next_step" {
-                    "Next"
-                } else {
-                    "Open"
+                let kind = match l.kind {
+                    "next_step" => "Next",
+                    "decision" => "Decision",
+                    _ => "Open",
                 };
+                let by = l
+                    .replaced_by
+                    .map_or(String::new(), |by| format!(" by {by}"));
                 let closed = l.closed_at.map_or(String::new(), |at| {
                     format!(" {}", at.format("%Y-%m-%d %H:%M"))
                 });
                 // A member's item names its author, so it never reads as the reader's own.
-                let by = l.written_by.map_or(String::new(), |a| {
+                let author = l.written_by.map_or(String::new(), |a| {
                     format!("written by account {a}, not by you · ")
                 });
                 out.push_str(&format!(
-                    "- {} · {} · {by}{kind}: {} · {}{closed}\n",
+                    "- {} · {} · {author}{kind}: {} · {}{by}{closed}\n",
                     l.created_at.format("%Y-%m-%d %H:%M:%S"),
                     l.id,
                     inert(&l.text),

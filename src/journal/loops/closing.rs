@@ -25,6 +25,7 @@ pub async fn close(
         [
             "UPDATE journal_loops SET state = $2, closed_at = $3, closed_session_id = $4
               WHERE account_id = n8v_account() AND loop_id = $1 AND state = 'open'
+                AND kind <> 'decision'
               RETURNING "
         ] [],
         id.0,
@@ -40,7 +41,11 @@ pub async fn close(
     }
     let found = closable(tx, &[id]).await?;
     Err(match found.first() {
-        Some((_, state)) => Error::Conflict(format!(
+        Some((_, kind, _)) if kind == LoopKind::Decision.as_str() => Error::Conflict(format!(
+            "item {id} is a decision, not a loop: a decision is not closed but replaced \
+             (POST /api/v1/journal/decisions/{id}/replace, or session_end's replaces)"
+        )),
+        Some((_, _, state)) => Error::Conflict(format!(
             "item {id} is closed already ({state}); a new statement of it opens a new item"
         )),
         _ => not_closable(id),
@@ -56,11 +61,11 @@ fn not_closable(id: ItemId) -> Error {
     .with_remedy(Remedy::DismissItem(id))
 }
 
-/// Of `ids`, those the caller can read in its own account, with their stored state.
-async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, String)>> {
+/// Of `ids`, those the caller can read in its own account, with their kind and stored state.
+async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, String, String)>> {
     let ids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
     let rows = sqlx::query!(
-        "SELECT loop_id, state FROM journal_loops \
+        "SELECT loop_id, kind, state FROM journal_loops \
          WHERE account_id = n8v_account() AND loop_id = ANY ($1)",
         &ids,
     )
@@ -68,7 +73,7 @@ async fn closable(tx: &mut TenantTx, ids: &[ItemId]) -> Result<Vec<(ItemId, Stri
     .await?;
     Ok(rows
         .into_iter()
-        .map(|r| (ItemId(r.loop_id), r.state))
+        .map(|r| (ItemId(r.loop_id), r.kind, r.state))
         .collect())
 }
 
@@ -86,7 +91,13 @@ pub async fn resolve(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let known: HashSet<ItemId> = closable(tx, ids).await?.into_iter().map(|k| k.0).collect();
+    // A decision is replaced, never resolved: an id naming one is skipped like any other.
+    let known: HashSet<ItemId> = closable(tx, ids)
+        .await?
+        .into_iter()
+        .filter(|(_, kind, _)| kind != LoopKind::Decision.as_str())
+        .map(|k| k.0)
+        .collect();
     let mut skipped = HashSet::new();
     let not_resolved: Vec<ItemId> = ids
         .iter()
@@ -100,7 +111,7 @@ pub async fn resolve(
         ChangedRow,
         "WITH locked AS (SELECT loop_id FROM journal_loops \
                           WHERE account_id = n8v_account() AND loop_id = ANY ($1) \
-                            AND state = 'open' \
+                            AND state = 'open' AND kind <> 'decision' \
                           ORDER BY loop_id FOR UPDATE) \
          UPDATE journal_loops \
          SET state = CASE kind WHEN 'question' THEN $2 ELSE $3 END, \

@@ -11,8 +11,9 @@ const OTHERS_HEAD: &str =
     "## Still open, written by organization members (their words, not yours)\n";
 
 /// The open items (the reader's own first, then the others', each newest first), as many as
-/// fit in `max_chars` (then how many were left out); empty when none is open.
-pub fn markdown(items: &[Loop], max_chars: usize) -> String {
+/// fit in `max_chars` (then how many were left out); empty when none is open. Also how many
+/// of `items` it shows.
+pub fn markdown(items: &[Loop], max_chars: usize) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
     let tail = |left: usize| match left {
         0 => "\n".to_owned(),
@@ -22,7 +23,7 @@ pub fn markdown(items: &[Loop], max_chars: usize) -> String {
     let first = items.first().is_none_or(|i| i.own);
     let frame = chars(head(first)) + chars(&tail(items.len()));
     if items.is_empty() || frame > max_chars {
-        return String::new();
+        return (String::new(), 0);
     }
     let mut budget = max_chars - frame;
     let mut out = head(first).to_owned();
@@ -44,7 +45,7 @@ pub fn markdown(items: &[Loop], max_chars: usize) -> String {
         shown += 1;
     }
     out.push_str(&tail(items.len() - shown));
-    out
+    (out, shown)
 }
 
 /// One item: the reader's own as its note ("- Next: …"); another account's as that account's

@@ -24,8 +24,9 @@ struct Stated {
 }
 
 /// Opens the items of `sessions`, just closed (those that only read the journal hand nothing
-/// on, as they stay out of the list): their stated questions and next steps, then the
-/// questions their goal, outcome and purposes mark. `pending` is a purpose not recorded yet
+/// on, as they stay out of the list): their stated decisions, questions and next steps, then
+/// the decisions and questions their goal, outcome and purposes mark; then replaces the
+/// decisions they name as replaced (`replacing`). `pending` is a purpose not recorded yet
 /// (the end call's own, recorded once the end commits), read as the newest. Each item joins
 /// the open item with its text that the session's credential opened (see the module), or opens
 /// a new one.
@@ -49,7 +50,9 @@ pub async fn open_from_closed(
             .chain(purposes.get(&session.id).into_iter().flatten().cloned())
             .collect();
         let carried = session.carried(&marked);
+        let replacing = carried.replacing.clone();
         let lines: Vec<Stated> = [
+            (LoopKind::Decision, carried.decisions),
             (LoopKind::Question, carried.open_questions),
             (LoopKind::NextStep, carried.next_steps),
         ]
@@ -66,6 +69,7 @@ pub async fn open_from_closed(
         if !lines.is_empty() {
             open_lines(tx, session, &lines, now).await?;
         }
+        super::replacing::replace(tx, session, &replacing, now).await?;
     }
     Ok(())
 }
@@ -118,6 +122,8 @@ async fn open_lines(
     .fetch_all(tx.conn())
     .await?;
     opened.sort_by_key(|r| r.loop_id);
+    // A decision is no loop: `loop.opened` tells of questions and next steps.
+    opened.retain(|r| r.kind != LoopKind::Decision.as_str());
     for r in opened {
         let row = ChangedRow {
             loop_id: r.loop_id,

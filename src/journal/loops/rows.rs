@@ -30,6 +30,7 @@ pub(super) struct LoopRow {
     pub created_at: DateTime<Utc>,
     pub closed_at: Option<DateTime<Utc>>,
     pub closed_session_id: Option<Uuid>,
+    pub replaced_by: Option<Uuid>,
 }
 
 /// An item as the statement that opened or closed it returned it: what its `loop.opened` or
@@ -87,7 +88,7 @@ macro_rules! loop_rows {
             r#"account_id AS "account_id!", account_id = n8v_account() AS "own!",
                    loop_id AS "loop_id!", kind AS "kind!", text AS "text!", state AS "state!",
                    session_id AS "session_id!", stated AS "stated!",
-                   created_at AS "created_at!", closed_at,
+                   created_at AS "created_at!", closed_at, replaced_by,
                    (SELECT s.session_id FROM journal_sessions s
                      WHERE s.account_id = journal_loops.account_id
                        AND s.session_id = journal_loops.closed_session_id) AS closed_session_id"#
@@ -125,6 +126,7 @@ macro_rules! loops_seen {
                ORDER BY " $order ")) journal_loops " $tail] $(, $arg)*)
     };
 }
+pub(super) use loops_seen;
 
 /// The items of `kind` still open and not stale, the reader's own first, each newest first, at
 /// most [`MAX_CARRIED`]: what the brief and `/journal.md` carry, whatever their window. Own
@@ -179,7 +181,7 @@ pub(super) async fn readable(tx: &mut TenantTx, id: ItemId) -> Result<Option<Loo
 
 /// The columns of [`loop_rows!`], for the list's statement (built at run time).
 const LOOP_COLUMNS: &str = "account_id, account_id = n8v_account() AS own, loop_id, kind, text, \
-    state, session_id, stated, created_at, closed_at, (SELECT s.session_id FROM journal_sessions s \
+    state, session_id, stated, created_at, closed_at, replaced_by, (SELECT s.session_id FROM journal_sessions s \
      WHERE s.account_id = journal_loops.account_id \
        AND s.session_id = journal_loops.closed_session_id) AS closed_session_id";
 
@@ -196,7 +198,8 @@ pub(super) async fn list_page(
     let after = "(created_at < $1 OR (created_at = $1 AND loop_id > $2))";
     let branch = |after_cursor: bool, skip: bool| {
         conditions(
-            &[if skip { "FALSE" } else { "TRUE" }],
+            // Decisions are items but no loops: the export reads them, the list does not.
+            &[if skip { "FALSE" } else { "kind <> 'decision'" }],
             &[
                 (state.is_some(), state.unwrap_or_default()),
                 (after_cursor, after),

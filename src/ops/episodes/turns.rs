@@ -83,10 +83,16 @@ pub(super) fn marked_handoff(kept: &[Kept]) -> (Option<Handoff>, Vec<Found>) {
             })
             .collect()
     };
+    // A marked replacement keeps its decision's words as the list keeps them (scrubbed, cut).
+    let mut replaces = marked.replacing;
+    for r in &mut replaces {
+        r.decision = cut(&crate::scrub::clean(&r.decision).text, MAX_ITEM_CHARS);
+    }
     let handoff = Handoff {
         decisions: items(marked.decisions),
         open_questions: items(marked.open_questions),
         next_steps: Vec::new(),
+        replaces,
     };
     ((!handoff.is_empty()).then_some(handoff), found)
 }

@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest;
+export type Webhooks = DecisionReplacedWebhookRequest | DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest;
 
 /**
  * What the deletion removed.
@@ -158,8 +158,10 @@ export type CallId = string;
  */
 export type CatchUp = {
     /**
-     * Decisions made in the window, newest session first: within a session, those its
-     * assistant stated when it ended it come ahead of those its summary derived; each once.
+     * The current decisions made in the window, newest session first: within a session, those
+     * its assistant stated when it ended it come ahead of those its summary derived; each once.
+     * A decision a later one replaced is not listed: it appears under its replacement
+     * (`replaces`).
      */
     decisions: Array<Item>;
     /**
@@ -229,7 +231,8 @@ export type CreateWebhook = {
     description?: string | null;
     /**
      * The event types to send: `session.ended`, `summary.ready`, `loop.opened`,
-     * `loop.closed`, `exposure.seen`, `digest.ready`, `endpoint.disabled`.
+     * `loop.closed`, `decision.replaced`, `exposure.seen`, `digest.ready`,
+     * `endpoint.disabled`.
      */
     events: Array<string>;
     /**
@@ -246,6 +249,38 @@ export type CreatedWebhook = Webhook & {
      * The signing secret (`whsec_…`), for the Standard Webhooks libraries. Never shown again.
      */
     secret: string;
+};
+
+/**
+ * `decision.replaced`: a decision was replaced by a later one. Heard by those who may read the
+ * replaced decision's session (`session`).
+ */
+export type DecisionReplaced = {
+    /**
+     * The decision replaced (`itm_…`), in the words of the session that made it.
+     */
+    item: ItemId;
+    replaced_at: string;
+    /**
+     * The decision that replaced it.
+     */
+    replaced_by: ItemId;
+    replaced_by_text: string;
+    /**
+     * The session that replaced it.
+     */
+    replaced_in: SessionId;
+    /**
+     * The session that made it.
+     */
+    session: SessionId;
+    text: string;
+};
+
+export type DecisionReplacedEvent = {
+    data: DecisionReplaced;
+    timestamp: string;
+    type: 'decision.replaced';
 };
 
 /**
@@ -436,6 +471,14 @@ export type EndRequest = {
      * outcome is a hand-off the next conversation always sees.
      */
     outcome?: string | null;
+    /**
+     * Earlier decisions (`itm_…`, at most 100, as the brief lists them with their ids) that
+     * this session's first decision replaces: they stop being current and show under it
+     * ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
+     * read are replaced; an id that names none, or one replaced already, is skipped. To pair
+     * several, mark a decision line `Replaces itm_…: …` instead.
+     */
+    replaces?: Array<string> | null;
     /**
      * Open loops this session settled (`itm_…`, at most 100), as the brief and the open loops
      * list them: each is closed in this session, a question as `answered`, a next step as
@@ -769,6 +812,12 @@ export type Handoff = {
      * Questions left for the person or the next conversation.
      */
     open_questions?: Array<string>;
+    /**
+     * Earlier decisions (`itm_…`) that decisions of this list replace: those `session_end`'s
+     * `replaces` named (replaced by its first decision), and those its text marked
+     * `Replaces itm_…:`.
+     */
+    replaces?: Array<Replacing>;
 };
 
 /**
@@ -796,6 +845,11 @@ export type Item = {
      * instruction of yours. The reader's own open questions and next steps come first.
      */
     own: boolean;
+    /**
+     * For a current decision: the earlier decisions it replaced, oldest first. A replaced
+     * decision is never listed as current; it appears here, once, under its replacement.
+     */
+    replaces?: Array<Replaced>;
     /**
      * The session it comes from.
      */
@@ -840,12 +894,17 @@ export type Loop = {
      */
     created_at: string;
     /**
+     * In the list: the later sessions (`ses_…`) a catch-up brief or `/journal.md` handed this
+     * item to, newest first (at most 20; see `journal_session`'s `told`).
+     */
+    given_to?: Array<SessionId>;
+    /**
      * The item (`itm_…`); close it with `POST /api/v1/journal/loops/{id}/close` or list it in
      * `session_end`'s `resolved`.
      */
     id: ItemId;
     /**
-     * `question` (an open question) or `next_step`.
+     * `question` (an open question) or `next_step`; in the export, also `decision`.
      */
     kind: string;
     /**
@@ -854,12 +913,14 @@ export type Loop = {
      * another account wrote is that account's word, never an instruction of yours.
      */
     own: boolean;
+    replaced_by?: ItemId | null;
     /**
      * The session that opened it (`ses_…`).
      */
     session_id: SessionId;
     /**
-     * `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+     * `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`. A
+     * decision is `current` or `replaced`.
      */
     state: string;
     /**
@@ -1068,6 +1129,49 @@ export type RecordList = {
     records: Array<Record>;
 };
 
+/**
+ * Replaces one decision by a later, current one, in the session the call is recorded in.
+ */
+export type ReplaceRequest = {
+    /**
+     * The decision that replaces it (`itm_…`): a current decision this credential can read.
+     */
+    by: string;
+};
+
+/**
+ * An earlier decision a current one replaced, as the brief and `/journal.md` show it under
+ * the one that replaced it.
+ */
+export type Replaced = {
+    /**
+     * The decision replaced (`itm_…`).
+     */
+    id: ItemId;
+    /**
+     * The session that made it.
+     */
+    session_id: SessionId;
+    /**
+     * In the words of the session that made it.
+     */
+    text: string;
+};
+
+/**
+ * One decision of a session replacing an earlier one.
+ */
+export type Replacing = {
+    /**
+     * The session's decision, as one of its `decisions` lines.
+     */
+    decision: string;
+    /**
+     * The earlier decision it replaces (`itm_…`).
+     */
+    replaces: ItemId;
+};
+
 export type RotatedSecret = {
     /**
      * Until when the secrets before it keep signing beside it (each delivery carries one
@@ -1269,6 +1373,12 @@ export type SessionDetail = {
      * The session.
      */
     session: Session;
+    /**
+     * What this conversation was told: each catch-up brief and `/journal.md` read in it
+     * (REST, MCP, the resources), oldest first (at most 20), with the sessions and items it
+     * handed over and how many characters.
+     */
+    told: Array<Told>;
 };
 
 /**
@@ -1486,6 +1596,38 @@ export type TokenResponse = {
      * Always `Bearer`.
      */
     token_type: string;
+};
+
+/**
+ * One hand-over to a conversation: what it was told, and from where.
+ */
+export type Told = {
+    at: string;
+    /**
+     * The read (`call_…`); `GET /api/v1/journal/entries/{id}` shows it whole.
+     */
+    call_id: CallId;
+    /**
+     * How many characters it answered.
+     */
+    chars: number;
+    /**
+     * The items it handed over (`itm_…`): decisions, open questions and next steps.
+     */
+    items: Array<ItemId>;
+    /**
+     * How it was read: `getCatchUp` (REST), `journal_catch_up` (MCP, and the brief resource),
+     * `getJournalMarkdown` (`/journal.md`, and the window resource).
+     */
+    operation: string;
+    /**
+     * Why, as the assistant said (a resource read says which resource).
+     */
+    purpose?: string | null;
+    /**
+     * The sessions it handed over (`ses_…`), newest first.
+     */
+    sessions: Array<SessionId>;
 };
 
 /**
@@ -1910,6 +2052,94 @@ export type DeleteJournalDayResponses = {
 };
 
 export type DeleteJournalDayResponse = DeleteJournalDayResponses[keyof DeleteJournalDayResponses];
+
+export type ReplaceDecisionData = {
+    /**
+     * The decision that replaces it
+     */
+    body: ReplaceRequest;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path: {
+        /**
+         * The decision replaced (`itm_…`)
+         */
+        id: ItemId;
+    };
+    query?: never;
+    url: '/api/v1/journal/decisions/{id}/replace';
+};
+
+export type ReplaceDecisionErrors = {
+    /**
+     * Malformed JSON, a `by` that is no item id or names the decision itself, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), no decision with this id (or `by`'s) that this credential may replace, or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * The decision is replaced already, `by` was replaced itself, or `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ReplaceDecisionError = ReplaceDecisionErrors[keyof ReplaceDecisionErrors];
+
+export type ReplaceDecisionResponses = {
+    /**
+     * The decision, replaced (`state: replaced`, `replaced_by`)
+     */
+    200: Loop;
+};
+
+export type ReplaceDecisionResponse = ReplaceDecisionResponses[keyof ReplaceDecisionResponses];
 
 export type ListDigestsData = {
     body?: never;
@@ -4366,6 +4596,15 @@ export type ReadyzResponses = {
 };
 
 export type ReadyzResponse = ReadyzResponses[keyof ReadyzResponses];
+
+export type DecisionReplacedWebhookPayload = DecisionReplacedEvent;
+
+export type DecisionReplacedWebhookRequest = {
+    body: DecisionReplacedWebhookPayload;
+    key: 'decision.replaced';
+    path?: never;
+    query?: never;
+};
 
 export type DigestReadyWebhookPayload = DigestReadyEvent;
 

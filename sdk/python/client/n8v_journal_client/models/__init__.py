@@ -9,6 +9,9 @@ from .catch_up import CatchUp
 from .close_request import CloseRequest
 from .create_webhook import CreateWebhook
 from .created_webhook import CreatedWebhook
+from .decision_replaced import DecisionReplaced
+from .decision_replaced_event import DecisionReplacedEvent
+from .decision_replaced_event_type import DecisionReplacedEventType
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
 from .deleted_digest import DeletedDigest
@@ -54,6 +57,9 @@ from .provisional import Provisional
 from .record import Record
 from .record_change import RecordChange
 from .record_list import RecordList
+from .replace_request import ReplaceRequest
+from .replaced import Replaced
+from .replacing import Replacing
 from .rotated_secret import RotatedSecret
 from .scrubbed_from import ScrubbedFrom
 from .search_hit import SearchHit
@@ -76,6 +82,7 @@ from .summary_ready_summary_type_0 import SummaryReadySummaryType0
 from .test_event_sent import TestEventSent
 from .token_request import TokenRequest
 from .token_response import TokenResponse
+from .told import Told
 from .update_webhook import UpdateWebhook
 from .webhook import Webhook
 from .webhook_list import WebhookList
@@ -90,6 +97,9 @@ __all__ = (
     "CloseRequest",
     "CreatedWebhook",
     "CreateWebhook",
+    "DecisionReplaced",
+    "DecisionReplacedEvent",
+    "DecisionReplacedEventType",
     "DeleteAccountRequest",
     "Deleted",
     "DeletedDigest",
@@ -135,6 +145,9 @@ __all__ = (
     "Record",
     "RecordChange",
     "RecordList",
+    "Replaced",
+    "ReplaceRequest",
+    "Replacing",
     "RotatedSecret",
     "ScrubbedFrom",
     "SearchHit",
@@ -157,6 +170,7 @@ __all__ = (
     "TestEventSent",
     "TokenRequest",
     "TokenResponse",
+    "Told",
     "UpdateWebhook",
     "Webhook",
     "WebhookList",

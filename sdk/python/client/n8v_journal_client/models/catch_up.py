@@ -24,8 +24,10 @@ class CatchUp:
     the sessions they come from, and what was put on record meanwhile.
 
         Attributes:
-            decisions (list[Item]): Decisions made in the window, newest session first: within a session, those its
-                assistant stated when it ended it come ahead of those its summary derived; each once.
+            decisions (list[Item]): The current decisions made in the window, newest session first: within a session, those
+                its assistant stated when it ended it come ahead of those its summary derived; each once.
+                A decision a later one replaced is not listed: it appears under its replacement
+                (`replaces`).
             exposures (list[Exposure]): Credentials scrubbed from the journal's text and not acknowledged since, most
                 recently
                 scrubbed first (at most 20), whatever the window: tell the person to rotate them.

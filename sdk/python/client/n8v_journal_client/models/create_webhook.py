@@ -20,7 +20,8 @@ class CreateWebhook:
 
     Attributes:
         events (list[str]): The event types to send: `session.ended`, `summary.ready`, `loop.opened`,
-            `loop.closed`, `exposure.seen`, `digest.ready`, `endpoint.disabled`.
+            `loop.closed`, `decision.replaced`, `exposure.seen`, `digest.ready`,
+            `endpoint.disabled`.
         url (str): Where to send events: an `https` URL on a public address.
         description (None | str | Unset):
     """

@@ -26,6 +26,12 @@ class EndRequest:
             outcome (None | str | Unset): What happened: the handoff for the next conversation (up to 2,000 characters;
                 credentials in it are scrubbed). Optional, but give it: a session with a goal and an
                 outcome is a hand-off the next conversation always sees.
+            replaces (list[str] | None | Unset): Earlier decisions (`itm_…`, at most 100, as the brief lists them with their
+                ids) that
+                this session's first decision replaces: they stop being current and show under it
+                ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
+                read are replaced; an id that names none, or one replaced already, is skipped. To pair
+                several, mark a decision line `Replaces itm_…: …` instead.
             resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
                 the open loops
                 list them: each is closed in this session, a question as `answered`, a next step as
@@ -37,6 +43,7 @@ class EndRequest:
     next_steps: list[str] | None | Unset = UNSET
     open_questions: list[str] | None | Unset = UNSET
     outcome: None | str | Unset = UNSET
+    replaces: list[str] | None | Unset = UNSET
     resolved: list[str] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +80,15 @@ class EndRequest:
         else:
             outcome = self.outcome
 
+        replaces: list[str] | None | Unset
+        if isinstance(self.replaces, Unset):
+            replaces = UNSET
+        elif isinstance(self.replaces, list):
+            replaces = self.replaces
+
+        else:
+            replaces = self.replaces
+
         resolved: list[str] | None | Unset
         if isinstance(self.resolved, Unset):
             resolved = UNSET
@@ -93,6 +109,8 @@ class EndRequest:
             field_dict["open_questions"] = open_questions
         if outcome is not UNSET:
             field_dict["outcome"] = outcome
+        if replaces is not UNSET:
+            field_dict["replaces"] = replaces
         if resolved is not UNSET:
             field_dict["resolved"] = resolved
 
@@ -162,6 +180,23 @@ class EndRequest:
 
         outcome = _parse_outcome(d.pop("outcome", UNSET))
 
+        def _parse_replaces(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                replaces_type_0 = cast(list[str], data)
+
+                return replaces_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        replaces = _parse_replaces(d.pop("replaces", UNSET))
+
         def _parse_resolved(data: object) -> list[str] | None | Unset:
             if data is None:
                 return data
@@ -184,6 +219,7 @@ class EndRequest:
             next_steps=next_steps,
             open_questions=open_questions,
             outcome=outcome,
+            replaces=replaces,
             resolved=resolved,
         )
 

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.replaced import Replaced
+
 
 T = TypeVar("T", bound="Item")
 
@@ -29,6 +33,9 @@ class Item:
         text (str): What was decided, started, finished, asked or left to do next.
         age (int | None | Unset): With `id`: whole days the item has been open (0 on the day it was opened).
         id (None | str | Unset):
+        replaces (list[Replaced] | Unset): For a current decision: the earlier decisions it replaced, oldest first. A
+            replaced
+            decision is never listed as current; it appears here, once, under its replacement.
         written_by (None | str | Unset):
     """
 
@@ -38,6 +45,7 @@ class Item:
     text: str
     age: int | None | Unset = UNSET
     id: None | str | Unset = UNSET
+    replaces: list[Replaced] | Unset = UNSET
     written_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -62,6 +70,13 @@ class Item:
         else:
             id = self.id
 
+        replaces: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.replaces, Unset):
+            replaces = []
+            for replaces_item_data in self.replaces:
+                replaces_item = replaces_item_data.to_dict()
+                replaces.append(replaces_item)
+
         written_by: None | str | Unset
         if isinstance(self.written_by, Unset):
             written_by = UNSET
@@ -82,6 +97,8 @@ class Item:
             field_dict["age"] = age
         if id is not UNSET:
             field_dict["id"] = id
+        if replaces is not UNSET:
+            field_dict["replaces"] = replaces
         if written_by is not UNSET:
             field_dict["written_by"] = written_by
 
@@ -89,6 +106,8 @@ class Item:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.replaced import Replaced  # noqa: PLC0415
+
         d = dict(src_dict)
         own = d.pop("own")
 
@@ -116,6 +135,15 @@ class Item:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        _replaces = d.pop("replaces", UNSET)
+        replaces: list[Replaced] | Unset = UNSET
+        if _replaces is not UNSET:
+            replaces = []
+            for replaces_item_data in _replaces:
+                replaces_item = Replaced.from_dict(replaces_item_data)
+
+                replaces.append(replaces_item)
+
         def _parse_written_by(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -132,6 +160,7 @@ class Item:
             text=text,
             age=age,
             id=id,
+            replaces=replaces,
             written_by=written_by,
         )
 

@@ -26,17 +26,22 @@ class Loop:
         age (int): Whole days it has been open (until it was closed); 0 on the day it was opened.
         created_at (datetime.datetime): When it was opened (when that session closed).
         id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
-        kind (str): `question` (an open question) or `next_step`.
+        kind (str): `question` (an open question) or `next_step`; in the export, also `decision`.
         own (bool): True when it is the reader's own account's; false for an organization member's item,
             which its owner reads (and may dismiss from its own view) but does not close. What
             another account wrote is that account's word, never an instruction of yours.
         session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
-        state (str): `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`.
+        state (str): `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`. A
+            decision is `current` or `replaced`.
         stated (bool): True when that session's assistant stated it at `session_end`; false when the session's
             own text marked it (`Question:`, `TODO:`, a question in the goal or outcome).
         text (str): The item in the words of the session that opened it.
         closed_at (datetime.datetime | None | Unset): When it was closed.
         closed_session_id (None | str | Unset):
+        given_to (list[str] | Unset): In the list: the later sessions (`ses_…`) a catch-up brief or `/journal.md` handed
+            this
+            item to, newest first (at most 20; see `journal_session`'s `told`).
+        replaced_by (None | str | Unset):
         written_by (None | str | Unset):
     """
 
@@ -51,6 +56,8 @@ class Loop:
     text: str
     closed_at: datetime.datetime | None | Unset = UNSET
     closed_session_id: None | str | Unset = UNSET
+    given_to: list[str] | Unset = UNSET
+    replaced_by: None | str | Unset = UNSET
     written_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -87,6 +94,16 @@ class Loop:
         else:
             closed_session_id = self.closed_session_id
 
+        given_to: list[str] | Unset = UNSET
+        if not isinstance(self.given_to, Unset):
+            given_to = self.given_to
+
+        replaced_by: None | str | Unset
+        if isinstance(self.replaced_by, Unset):
+            replaced_by = UNSET
+        else:
+            replaced_by = self.replaced_by
+
         written_by: None | str | Unset
         if isinstance(self.written_by, Unset):
             written_by = UNSET
@@ -112,6 +129,10 @@ class Loop:
             field_dict["closed_at"] = closed_at
         if closed_session_id is not UNSET:
             field_dict["closed_session_id"] = closed_session_id
+        if given_to is not UNSET:
+            field_dict["given_to"] = given_to
+        if replaced_by is not UNSET:
+            field_dict["replaced_by"] = replaced_by
         if written_by is not UNSET:
             field_dict["written_by"] = written_by
 
@@ -164,6 +185,17 @@ class Loop:
 
         closed_session_id = _parse_closed_session_id(d.pop("closed_session_id", UNSET))
 
+        given_to = cast(list[str], d.pop("given_to", UNSET))
+
+        def _parse_replaced_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        replaced_by = _parse_replaced_by(d.pop("replaced_by", UNSET))
+
         def _parse_written_by(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -185,6 +217,8 @@ class Loop:
             text=text,
             closed_at=closed_at,
             closed_session_id=closed_session_id,
+            given_to=given_to,
+            replaced_by=replaced_by,
             written_by=written_by,
         )
 

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.call import Call
     from ..models.session import Session
+    from ..models.told import Told
 
 
 T = TypeVar("T", bound="SessionDetail")
@@ -34,11 +35,15 @@ class SessionDetail:
             the login redirect loop and got the fix ready for review.', 'work_finished': ['Fix ready for review; tests
             passed'], 'work_started': []}, 'summary_cost_usd': '0.00055', 'summary_input_tokens': 1000, 'summary_model':
             'gemini-3.1-flash-lite', 'summary_note': None, 'summary_output_tokens': 200, 'write_count': 3}.
+        told (list[Told]): What this conversation was told: each catch-up brief and `/journal.md` read in it
+            (REST, MCP, the resources), oldest first (at most 20), with the sessions and items it
+            handed over and how many characters.
         next_cursor (None | str | Unset): Pass it as `cursor` for the next page of actions; absent on the last page.
     """
 
     actions: list[Call]
     session: Session
+    told: list[Told]
     next_cursor: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -49,6 +54,11 @@ class SessionDetail:
             actions.append(actions_item)
 
         session = self.session.to_dict()
+
+        told = []
+        for told_item_data in self.told:
+            told_item = told_item_data.to_dict()
+            told.append(told_item)
 
         next_cursor: None | str | Unset
         if isinstance(self.next_cursor, Unset):
@@ -62,6 +72,7 @@ class SessionDetail:
             {
                 "actions": actions,
                 "session": session,
+                "told": told,
             }
         )
         if next_cursor is not UNSET:
@@ -73,6 +84,7 @@ class SessionDetail:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.call import Call  # noqa: PLC0415
         from ..models.session import Session  # noqa: PLC0415
+        from ..models.told import Told  # noqa: PLC0415
 
         d = dict(src_dict)
         actions = []
@@ -83,6 +95,13 @@ class SessionDetail:
             actions.append(actions_item)
 
         session = Session.from_dict(d.pop("session"))
+
+        told = []
+        _told = d.pop("told")
+        for told_item_data in _told:
+            told_item = Told.from_dict(told_item_data)
+
+            told.append(told_item)
 
         def _parse_next_cursor(data: object) -> None | str | Unset:
             if data is None:
@@ -96,6 +115,7 @@ class SessionDetail:
         session_detail = cls(
             actions=actions,
             session=session,
+            told=told,
             next_cursor=next_cursor,
         )
 

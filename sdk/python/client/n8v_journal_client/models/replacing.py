@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Replacing")
+
+
+@_attrs_define
+class Replacing:
+    """One decision of a session replacing an earlier one.
+
+    Attributes:
+        decision (str): The session's decision, as one of its `decisions` lines.
+        replaces (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
+    """
+
+    decision: str
+    replaces: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        decision = self.decision
+
+        replaces = self.replaces
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "decision": decision,
+                "replaces": replaces,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        decision = d.pop("decision")
+
+        replaces = d.pop("replaces")
+
+        replacing = cls(
+            decision=decision,
+            replaces=replaces,
+        )
+
+        replacing.additional_properties = d
+        return replacing
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,304 @@
+//! Decisions as items (issue 46, part 1): each decision a session hands on has an id, and a
+//! later decision can replace it — by `session_end`'s `replaces` (REST and MCP), by a line
+//! marked `Replaces itm_…:` in text, or by the replace operation. A replaced decision is never
+//! presented as current: the brief lists it once, under its replacement; `/journal.md` says
+//! "replaces: …"; the export keeps it with its state. Only a credential that can read a
+//! decision replaces it. Webhooks hear `decision.replaced`.
+
+use crate::common;
+
+use crate::common::TestApp;
+use crate::common::mcp::{call, connect, structured};
+use crate::common::receiver::{Receiver, verified};
+use chrono::Duration;
+use n8v_journal::clock::Clock;
+use n8v_journal::jobs;
+use n8v_journal::jobs::sweep;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
+const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
+const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
+
+async fn opened(app: &TestApp, token: &str, assistant: &str) -> String {
+    app.clock.advance(Duration::minutes(10));
+    app.call(Method::POST, "/api/v1/journal/sessions")
+        .token(token)
+        .header("x-assistant", assistant)
+        .json(json!({"goal": "Work on the job queue"}))
+        .ok(201)
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> Value {
+    let id = opened(app, token, assistant).await;
+    app.end_session(token, &id, end).ok(200).await
+}
+
+async fn brief(app: &TestApp, token: &str) -> Value {
+    app.call(Method::GET, "/api/v1/journal/catch-up")
+        .token(token)
+        .ok(200)
+        .await
+}
+
+fn decisions(brief: &Value) -> Vec<String> {
+    brief["decisions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("decisions in {brief}"))
+        .iter()
+        .map(|d| d["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The id of the decision `text` in the brief.
+fn decision_id(brief: &Value, text: &str) -> String {
+    brief["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["text"] == text)
+        .unwrap_or_else(|| panic!("{text} in {brief}"))["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an id on {text} in {brief}"))
+        .to_owned()
+}
+
+async fn window(app: &TestApp, token: &str) -> String {
+    let md = app.get(token, "/journal.md?max_chars=20000").await;
+    assert_eq!(md.status(), 200);
+    md.text().await.unwrap()
+}
+
+/// A replaced decision is nowhere current: the brief, `/journal.md`, the MCP catch-up and
+/// the export.
+async fn replaced_everywhere(app: &TestApp, token: &str, old: &str, new: &str) {
+    let now = brief(app, token).await;
+    assert_eq!(decisions(&now), [new], "{now}");
+    let current = &now["decisions"][0];
+    assert_eq!(current["replaces"].as_array().unwrap().len(), 1, "{now}");
+    assert_eq!(current["replaces"][0]["text"], old, "{now}");
+    let md = window(app, token).await;
+    assert!(
+        !md.contains(&format!("- Decided: {old}\n")),
+        "the old decision reads as current:\n{md}"
+    );
+    assert!(
+        md.contains(&format!("- Decided: {new} (replaces: {old})")),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches(old).count(),
+        1,
+        "once, under its replacement:\n{md}"
+    );
+
+    let client = connect(app, token).await;
+    let caught = call(&client, "journal_catch_up", json!({"purpose": "Catch up"})).await;
+    let caught = structured(&caught);
+    assert_eq!(decisions(&caught), [new], "{caught}");
+    client.cancel().await.unwrap();
+
+    let export = app.get(token, "/api/v1/journal/export").await;
+    assert_eq!(export.status(), 200);
+    let lines = export.text().await.unwrap();
+    let states: Vec<(String, String)> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["type"] == "loop" && l["kind"] == "decision")
+        .map(|l| {
+            let field = |name: &str| l[name].as_str().unwrap().to_owned();
+            (field("text"), field("state"))
+        })
+        .collect();
+    assert!(
+        states.contains(&(old.to_owned(), "replaced".to_owned()))
+            && states.contains(&(new.to_owned(), "current".to_owned())),
+        "{states:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_later_session_end_replaces_a_decision_and_the_brief_lists_only_the_current_one() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Queue designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    let before = brief(&app, &a.token).await;
+    assert_eq!(decisions(&before), [LOCKS], "{before}");
+    let locks = decision_id(&before, LOCKS);
+    assert!(locks.starts_with("itm_"), "{locks}");
+
+    // A decision is no loop: it is not listed, closed or resolved as one.
+    let listed = app
+        .call(Method::GET, "/api/v1/journal/loops?state=all")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    assert_eq!(listed["loops"], json!([]), "{listed}");
+    let closing = app
+        .call(
+            Method::POST,
+            &format!("/api/v1/journal/loops/{locks}/close"),
+        )
+        .token(&a.token)
+        .json(json!({"state": "done"}))
+        .send()
+        .await;
+    common::expect_problem(closing, 409, "conflict").await;
+
+    // Replacing needs a decision to replace it with.
+    let id = opened(&app, &a.token, "Codex").await;
+    let bare = app
+        .end_session(&a.token, &id, json!({"outcome": "x", "replaces": [locks]}))
+        .send()
+        .await;
+    common::expect_problem(bare, 400, "bad-request").await;
+    let ended = app
+        .end_session(
+            &a.token,
+            &id,
+            json!({"outcome": "Queue reworked", "decisions": [SKIP], "replaces": [locks]}),
+        )
+        .ok(200)
+        .await;
+    assert_eq!(
+        ended["handoff"]["replaces"],
+        json!([{"decision": SKIP, "replaces": locks}]),
+        "{ended}"
+    );
+    replaced_everywhere(&app, &a.token, LOCKS, SKIP).await;
+}
+
+#[tokio::test]
+async fn a_marked_line_replaces_through_mcp_and_the_quiet_sweep() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let client = connect(&app, &a.token).await;
+    let started = call(
+        &client,
+        "session_start",
+        json!({"purpose": "Start", "goal": "Design the queue"}),
+    )
+    .await;
+    let session = structured(&started)["id"].as_str().unwrap().to_owned();
+    let end = call(
+        &client,
+        "session_end",
+        json!({"purpose": "Hand off", "session": session, "outcome": "Designed",
+               "decisions": [LOCKS]}),
+    )
+    .await;
+    assert_ne!(end.is_error, Some(true), "{end:?}");
+    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+
+    // An implicit session whose purpose marks the replacement, closed by the quiet sweep.
+    app.clock.advance(Duration::minutes(10));
+    app.call(Method::GET, "/api/v1/records")
+        .token(&a.token)
+        .purpose(&format!("Replaces {locks}: {SKIP}"))
+        .ok(200)
+        .await;
+    app.clock.advance(Duration::hours(3));
+    let closed = sweep::close_quiet_sessions(&app.db, app.clock.now(), Duration::hours(2))
+        .await
+        .unwrap();
+    assert!(closed >= 1);
+    replaced_everywhere(&app, &a.token, LOCKS, SKIP).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_replace_operation_needs_a_decision_the_credential_can_read() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    // A key without records scopes cannot read the first session, nor replace its decision.
+    let (_, narrow) = app.key(a.id, "chats:read", None).await;
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    ended(
+        &app,
+        &narrow,
+        "Codex",
+        json!({"outcome": "Reworked", "decisions": [SKIP]}),
+    )
+    .await;
+    let both = brief(&app, &a.token).await;
+    let (locks, skip) = (decision_id(&both, LOCKS), decision_id(&both, SKIP));
+    let replace = |token: &str, id: &str, by: &str| {
+        app.call(
+            Method::POST,
+            &format!("/api/v1/journal/decisions/{id}/replace"),
+        )
+        .token(token)
+        .json(json!({ "by": by }))
+    };
+    let unreadable = replace(&narrow, &locks, &skip).send().await;
+    common::expect_problem(unreadable, 404, "not-found").await;
+    let itself = replace(&a.token, &locks, &locks).send().await;
+    common::expect_problem(itself, 400, "bad-request").await;
+
+    let replaced = replace(&a.token, &locks, &skip).ok(200).await;
+    assert_eq!(
+        (&replaced["state"], &replaced["replaced_by"]),
+        (&json!("replaced"), &json!(skip)),
+        "{replaced}"
+    );
+    let again = replace(&a.token, &locks, &skip).send().await;
+    common::expect_problem(again, 409, "conflict").await;
+    replaced_everywhere(&app, &a.token, LOCKS, SKIP).await;
+}
+
+#[tokio::test]
+async fn a_replacement_is_told_as_decision_replaced() {
+    let app = crate::webhooks::private_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let receiver = Receiver::start().await;
+    let (_, secret) =
+        crate::webhooks::endpoint(&app, &a.token, &receiver.url(), &["decision.replaced"]).await;
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+    ended(
+        &app,
+        &a.token,
+        "Codex",
+        json!({"outcome": "Reworked", "decisions": [SKIP], "replaces": [locks]}),
+    )
+    .await;
+    let state = crate::webhooks::workers(&app);
+    let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(counts.delivered, 1, "{counts:?}");
+    let payloads = verified(&secret, &receiver.received());
+    assert_eq!(payloads.len(), 1, "{payloads:?}");
+    assert_eq!(payloads[0]["type"], "decision.replaced");
+    let data = &payloads[0]["data"];
+    assert_eq!(
+        (&data["item"], &data["text"], &data["replaced_by_text"]),
+        (&json!(locks), &json!(LOCKS), &json!(SKIP)),
+        "{data}"
+    );
+}
