@@ -16,13 +16,13 @@ use chrono::{Duration, Utc};
 use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
-fn chromium() -> Option<String> {
+pub fn chromium() -> Option<String> {
     let path = std::env::var("N8V_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     Path::new(&path).exists().then_some(path)
 }
 
 /// The node_modules directory holding playwright-core, installed on first use.
-fn playwright_modules() -> PathBuf {
+pub fn playwright_modules() -> PathBuf {
     common::node::installed(
         "browser",
         "N8V_BROWSER_MODULES",
@@ -31,7 +31,7 @@ fn playwright_modules() -> PathBuf {
     )
 }
 
-fn screenshots() -> PathBuf {
+pub fn screenshots() -> PathBuf {
     let target = std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));

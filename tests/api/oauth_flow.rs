@@ -80,8 +80,18 @@ async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name
         .await
         .unwrap();
     assert!(settings.contains("Connected assistants"));
-    assert!(settings.contains(">Claude<"), "{settings}");
-    assert!(settings.contains("chats:read records:read records:write"));
+    // By its name, marked as the client's own, with each scope the grant holds.
+    assert!(
+        settings.contains("<span class=\"title\">“Claude”</span>"),
+        "{settings}"
+    );
+    assert!(settings.contains("a self-declared name"), "{settings}");
+    for scope in ["chats:read", "records:read", "records:write"] {
+        assert!(
+            settings.contains(&format!("<code>{scope}</code></li>")),
+            "{scope}: {settings}"
+        );
+    }
 
     // Nothing secret in any log line, at trace.
     let logged = common::logs::text(&logs);
