@@ -8,12 +8,12 @@
 //! in `$TMPDIR/n8v-journal-consent-screenshots/`. Runs as `browser.rs` does (chromium and
 //! playwright-core; `N8V_SKIP_BROWSER=1` asks to skip it out loud).
 
-use super::browser::{chromium, playwright_modules};
+use super::browser::{assert_screenshots, chromium_or_skip, playwright_modules, run_script};
 use crate::common::oauth::{authorize_path, pkce};
 use crate::common::spawn_app_configured;
 use n8v_journal::scopes::Scope;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn screenshots() -> PathBuf {
     std::env::temp_dir().join("n8v-journal-consent-screenshots")
@@ -51,13 +51,7 @@ async fn serve_client(name: &str) -> (String, String) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_consent_page_reads_well_on_a_desktop_and_a_phone() {
-    let Some(chromium) = chromium() else {
-        assert!(
-            std::env::var_os("N8V_SKIP_BROWSER").is_some_and(|v| v == "1"),
-            "the browser test needs chromium: apt-get install chromium (.ci/tools.sh does), \
-             or set N8V_SKIP_BROWSER=1 to skip it"
-        );
-        eprintln!("skipped at N8V_SKIP_BROWSER=1: no chromium");
+    let Some(chromium) = chromium_or_skip() else {
         return;
     };
     let _ = std::fs::remove_dir_all(screenshots());
@@ -90,41 +84,19 @@ async fn the_consent_page_reads_well_on_a_desktop_and_a_phone() {
             &app,
         ),
     });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/consent.mjs");
-    let out = tokio::process::Command::new("node")
-        .arg(script)
-        .env("N8V_BROWSER_SETUP", setup.to_string())
-        .output()
-        .await
-        .expect("node is needed for the browser test");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success() && stdout.contains("consent: all steps passed"),
-        "the consent page in the browser failed:\n{stdout}\n{stderr}"
-    );
-    for step in [
+    let steps = [
         "consent at 1280",
         "consent at 375",
         "allow sends the code back",
         "error page at 375",
         "sign-in at 375",
-    ] {
-        assert!(
-            stdout.contains(&format!("ok {step}")),
-            "step {step:?} did not run"
-        );
-    }
-    for shot in [
+    ];
+    run_script("consent.mjs", &setup, "consent: all steps passed", &steps).await;
+    let shots = [
         "consent-1280",
         "consent-375",
         "consent-error-375",
         "sign-in-375",
-    ] {
-        let taken = std::fs::metadata(screenshots().join(format!("{shot}.png")))
-            .and_then(|m| m.modified())
-            .unwrap_or_else(|e| panic!("no screenshot {shot}: {e}"));
-        assert!(taken >= began, "the screenshot {shot} is not this run's");
-    }
+    ];
+    assert_screenshots(&screenshots(), &shots, began);
 }

@@ -7,12 +7,11 @@
 //! naming the client, what went wrong and what to do; the sign-in page saying where a key
 //! comes from.
 
-use crate::common::oauth::{self, REDIRECT, authorize_path, pkce, sign_in_through};
+use crate::common::oauth::{self, REDIRECT, authorize_path, pkce, serve_document, sign_in_through};
 use crate::common::page::client;
 use crate::common::{self, TestApp, spawn_app_configured};
 use n8v_journal::scopes::Scope;
 use reqwest::header::{ACCEPT, COOKIE};
-use serde_json::json;
 
 /// `text` as the templates escape it (minijinja's HTML escaping).
 fn escaped(text: &str) -> String {
@@ -22,28 +21,6 @@ fn escaped(text: &str) -> String {
         .replace('"', "&quot;")
         .replace('\'', "&#x27;")
         .replace('/', "&#x2f;")
-}
-
-/// A client ID metadata document named `name` listing `redirect_uris`, served on a loopback
-/// port; its URL.
-async fn serve_document(name: &str, redirect_uris: &[&str]) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
-    let document = json!({
-        "client_id": url,
-        "client_name": name,
-        "redirect_uris": redirect_uris,
-        "token_endpoint_auth_method": "none",
-    });
-    let app = axum::Router::new().route(
-        "/client.json",
-        axum::routing::get(move || {
-            let document = document.clone();
-            async move { axum::Json(document) }
-        }),
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
 }
 
 /// The host of a document client's URL, as the page names it.

@@ -1,27 +1,11 @@
 // The consent page in Debian's headless Chromium, driven by playwright-core, at a desktop's and
-// a phone's width (tests/api/browser_consent.rs runs it against a live app). The setup arrives
-// as JSON in N8V_BROWSER_SETUP; each step prints "ok <step>" and the script exits non-zero on
-// the first failure. Every check reads the DOM as laid out: bounding boxes, scroll widths,
-// computed styles and where Tab goes.
-import { createRequire } from "node:module";
-import { mkdirSync } from "node:fs";
-
-const setup = JSON.parse(process.env.N8V_BROWSER_SETUP);
-const require = createRequire(setup.modules + "/");
-const { chromium } = require("playwright-core");
+// a phone's width (tests/api/browser_consent.rs runs it against a live app; the setup and the
+// reporting are harness.mjs's). Every check reads the DOM as laid out: bounding boxes, scroll
+// widths, computed styles and where Tab goes.
+import { setup, step, check, launch, shot } from "./harness.mjs";
 
 const base = setup.base;
-mkdirSync(setup.shots, { recursive: true });
-const step = (name) => console.log("ok " + name);
-function check(condition, message) {
-  if (!condition) throw new Error("check failed: " + message);
-}
-
-const browser = await chromium.launch({
-  executablePath: setup.chromium,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 async function newPage(width) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
@@ -29,7 +13,6 @@ async function newPage(width) {
   page.setDefaultTimeout(10000);
   return page;
 }
-const shot = (page, name) => page.screenshot({ path: `${setup.shots}/${name}.png`, fullPage: true });
 
 // Nothing scrolls sideways, and every element of the card stays inside the card (which stays
 // inside the window): the boxes that stick out, if any.
