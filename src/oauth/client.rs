@@ -25,6 +25,11 @@ impl Client {
     }
 }
 
+/// Whether a `client_id` is meant as a metadata document's URL (see [`super::documents`]).
+pub fn is_document_id(client_id: &str) -> bool {
+    client_id.starts_with("https://") || client_id.starts_with("http://")
+}
+
 /// Who a client is, as a person deciding on it should read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Identity {
@@ -39,7 +44,7 @@ pub enum Identity {
 
 /// Who the client `client_id` names is ([`Identity`]).
 pub fn identity(client_id: &str) -> Identity {
-    if super::documents::is_document_id(client_id)
+    if is_document_id(client_id)
         && let Ok(url) = url::Url::parse(client_id)
         && let Some(host) = url.host_str()
     {

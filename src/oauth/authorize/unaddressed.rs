@@ -3,8 +3,7 @@
 //! wrong, and what to do about it, with whose fix it is. A person who followed an assistant's
 //! link can rarely mend it: most of these are the client's to fix, and the page says so.
 
-use crate::oauth::client::Client;
-use crate::oauth::documents::is_document_id;
+use crate::oauth::client::{Client, is_document_id};
 
 /// A request refused before its client and redirect URI were known good.
 #[derive(Debug)]
