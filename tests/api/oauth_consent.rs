@@ -217,6 +217,35 @@ async fn the_error_page_names_the_client_what_went_wrong_and_what_to_do() {
         "{html}"
     );
 
+    // No redirect URI named, and two registered: both are listed.
+    let second = "http://127.0.0.1:9/second";
+    let two: serde_json::Value = app
+        .http
+        .post(app.url("/oauth/register"))
+        .json(&serde_json::json!({"client_name": "Two", "redirect_uris": [REDIRECT, second]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let path = format!(
+        "/oauth/authorize?response_type=code&client_id={}&code_challenge={challenge}\
+         &code_challenge_method=S256",
+        two["client_id"].as_str().unwrap()
+    );
+    let (status, html) = get(&app, &path, None).await;
+    assert_eq!(status, 400);
+    assert!(html.contains("names no redirect_uri"), "{html}");
+    assert!(html.contains("registered 2 redirect URIs"), "{html}");
+    for uri in [REDIRECT, second] {
+        assert!(
+            html.contains(&format!("<li><code>{}</code></li>", escaped(uri))),
+            "{html}"
+        );
+    }
+    assert!(!html.contains("sent-redirect"), "{html}");
+
     // A document client: named by its host, and its document is where the fix is.
     let document = serve_document("Doc <tool>", &[REDIRECT]).await;
     let (status, html) = get(

@@ -90,7 +90,7 @@ impl Unaddressed {
             client_id: client.client_id.clone(),
             problem: format!(
                 "The authorization request names no redirect_uri, and the client registered \
-                 {}, so there is no telling where to send you back.",
+                 {} redirect URIs, so there is no telling where to send you back.",
                 client.redirect_uris.len()
             ),
             remedy: fix_the_redirects(&client.client_id),
