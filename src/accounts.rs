@@ -2,7 +2,7 @@
 //! `create-org`, `add-member`): each statement acting for the account it writes, on the
 //! owner's connection.
 
-use crate::db::acting_for;
+use crate::db::{Db, Tenant, TenantTx, acting_for};
 use crate::error::{Error, OnConstraint};
 use crate::ids::{self, Kind};
 use crate::records;
@@ -25,6 +25,17 @@ pub async fn account_exists(
         bail!("no account {}", ids::format(Kind::Account, account));
     }
     Ok(())
+}
+
+/// The name of the tenant's account, read as the tenant (the application role, under the
+/// accounts policy): what the consent page says the person is signed in as.
+pub async fn name(db: &Db, tenant: &Tenant) -> sqlx::Result<String> {
+    let mut tx = TenantTx::begin(db, tenant).await?;
+    let name = sqlx::query_scalar!("SELECT name FROM accounts WHERE account_id = n8v_account()")
+        .fetch_one(tx.conn())
+        .await?;
+    tx.commit().await?;
+    Ok(name)
 }
 
 fn name_length() -> Error {

@@ -43,6 +43,36 @@ impl Scope {
         }
     }
 
+    /// What the scope lets its holder do, in one sentence for a person deciding whether to
+    /// grant it: the one table of these words, for the consent page and every page that lists
+    /// a credential's scopes (a unit test holds every scope to a sentence).
+    pub const fn meaning(self) -> &'static str {
+        match self {
+            Scope::ChatsRead => {
+                "Read your journal (sessions, their calls and summaries, the catch-up brief, \
+                 search and open loops) and open and close its own sessions in it."
+            }
+            Scope::ChatsDelete => {
+                "Delete journal entries for good: a session, a whole day or a digest."
+            }
+            Scope::RecordsRead => {
+                "List the Records you can open and read their entries, your organizations' \
+                 shared Records included."
+            }
+            Scope::RecordsWrite => "Put new entries on your Records (entries are never edited).",
+            Scope::OrgsRead => {
+                "Read what members did for the organizations you own: the sessions they tagged \
+                 with one and their calls on its Record."
+            }
+            Scope::AccountDelete => {
+                "Delete your whole account and everything in it; this cannot be undone."
+            }
+            Scope::WebhooksWrite => {
+                "Add, change and remove the webhook endpoints your events are sent to."
+            }
+        }
+    }
+
     /// A scope's name, as input schemas state it: one of [`Scope::ALL`]'s (a unit test holds
     /// the two together).
     pub const PATTERN: &str = "^(chats:read|chats:delete|records:read|records:write|orgs:read|account:delete|webhooks:write)$";
@@ -122,6 +152,10 @@ impl Scopes {
     pub fn names(&self) -> Vec<String> {
         self.0.iter().map(|s| s.as_str().to_owned()).collect()
     }
+
+    pub fn iter(&self) -> impl Iterator<Item = Scope> + '_ {
+        self.0.iter().copied()
+    }
 }
 
 #[cfg(test)]
@@ -133,6 +167,19 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn every_scope_has_its_sentence() {
+        let mut seen = std::collections::HashSet::new();
+        for scope in Scope::ALL {
+            let meaning = scope.meaning();
+            assert!(
+                meaning.ends_with('.') && meaning.len() > 20,
+                "{scope}: {meaning}"
+            );
+            assert!(seen.insert(meaning), "{scope} shares its sentence");
+        }
+    }
 
     #[test]
     fn parses_sorts_and_rejects_unknown() {

@@ -18,6 +18,7 @@ mod loops;
 mod render;
 mod user;
 mod webhooks;
+mod words;
 
 pub use csrf::CsrfKey;
 

@@ -6,7 +6,11 @@
 //! approved ([`super::grants::approve`], which checks it once more as it makes the grant), and
 //! only [`Addressed::check`] makes one. The page renders and posts; it decides nothing.
 
-use super::client::Client;
+mod unaddressed;
+
+pub use unaddressed::Unaddressed;
+
+use super::client::{Client, same_redirect};
 use super::documents::{Asker, BudgetSpent};
 use super::metadata::{self, MCP_SCOPES};
 use super::{registry, tokens};
@@ -37,9 +41,10 @@ pub struct AuthorizeRequest {
 /// Why a request is refused, which decides where the refusal goes.
 #[derive(Debug)]
 pub enum Refusal {
-    /// The client or its redirect URI is not known good: the person is told on a page, and
-    /// nothing goes to the redirect URI.
-    Unaddressed(String),
+    /// The client or its redirect URI is not known good: the person is told on a page (the
+    /// client when it is known, what went wrong and what to do), and nothing goes to the
+    /// redirect URI.
+    Unaddressed(Box<Unaddressed>),
     /// The client's metadata document would be fetched, and the asking address's fetch budget
     /// is spent: the person is told on a page (`429`) when to try again.
     Busy { text: String, retry_after_secs: u64 },
@@ -101,14 +106,16 @@ impl AuthorizeRequest {
         asker: Asker<'_>,
     ) -> Result<Addressed, Refusal> {
         if self.client_id.is_empty() {
-            return Err(unaddressed("the authorization request names no client_id"));
+            return Err(unaddressed(Unaddressed::no_client_id()));
         }
         let client = match registry::find(db, config, &self.client_id, now, asker).await {
             Ok(Some(client)) => client,
             Ok(None) => {
-                return Err(unaddressed(
-                    "this client is not registered here (or its registration expired)",
-                ));
+                let hours = config.oauth.unused_client_ttl.as_secs() / 3600;
+                return Err(unaddressed(Unaddressed::unknown_client(
+                    &self.client_id,
+                    hours,
+                )));
             }
             Err(e) if e.status == 429 => {
                 let retry_after_secs = e
@@ -128,26 +135,27 @@ impl AuthorizeRequest {
                 ));
             }
             Err(e) => {
-                return Err(unaddressed(format!(
-                    "the client cannot be used: {}",
-                    e.description
+                return Err(unaddressed(Unaddressed::unusable_client(
+                    &self.client_id,
+                    &e.description,
                 )));
             }
         };
         let redirect_uri = match &self.redirect_uri {
             Some(uri) => uri.clone(),
             None if client.redirect_uris.len() == 1 => client.redirect_uris[0].clone(),
-            None => {
-                return Err(unaddressed(
-                    "the authorization request names no redirect_uri",
-                ));
-            }
+            None => return Err(unaddressed(Unaddressed::no_redirect_uri(client))),
         };
         if !client.allows_redirect(&redirect_uri) {
-            return Err(unaddressed(
-                "redirect_uri is not one the client registered (they must match exactly; only a \
-                 loopback http redirect may name another port)",
-            ));
+            let listed = client
+                .redirect_uris
+                .iter()
+                .any(|r| same_redirect(r, &redirect_uri));
+            return Err(unaddressed(Unaddressed::redirect_refused(
+                client,
+                &redirect_uri,
+                listed,
+            )));
         }
         Ok(Addressed {
             request: self,
@@ -157,8 +165,8 @@ impl AuthorizeRequest {
     }
 }
 
-fn unaddressed(text: impl Into<String>) -> Refusal {
-    Refusal::Unaddressed(text.into())
+fn unaddressed(why: Unaddressed) -> Refusal {
+    Refusal::Unaddressed(Box::new(why))
 }
 
 /// A request whose client and redirect URI are known good: from here on a refusal goes back

@@ -25,6 +25,84 @@ impl Client {
     }
 }
 
+/// Whether a `client_id` is meant as a metadata document's URL (see [`super::documents`]).
+pub fn is_document_id(client_id: &str) -> bool {
+    client_id.starts_with("https://") || client_id.starts_with("http://")
+}
+
+/// Who a client is, as a person deciding on it should read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Identity {
+    /// A client ID metadata document's client: the host its document is published on (with
+    /// its port, when not the scheme's own) is the relying party, the one party vouched for
+    /// (by the web's TLS, not by us); the document's `client_name` is only its own claim.
+    Document { host: String },
+    /// A dynamically registered client: whoever registered it chose its name, which nobody
+    /// checked.
+    Registered,
+}
+
+/// Who the client `client_id` names is ([`Identity`]).
+pub fn identity(client_id: &str) -> Identity {
+    if is_document_id(client_id)
+        && let Ok(url) = url::Url::parse(client_id)
+        && let Some(host) = url.host_str()
+    {
+        let host = match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        };
+        return Identity::Document { host };
+    }
+    Identity::Registered
+}
+
+/// Where a redirect URI sends the person back to, as they should read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// `http` to a loopback host: an app listening on this computer (`shown` is its origin).
+    ThisComputer { shown: String },
+    /// A web site: `shown` is the redirect URI's origin.
+    Web { shown: String },
+    /// A native app's private-use scheme (RFC 8252 §7.1): whichever app on the device claims
+    /// the scheme is opened. `shown` keeps the scheme, so `myapp://claude.ai/cb` reads as
+    /// `myapp://claude.ai` and never as the web site `claude.ai`.
+    App { shown: String, scheme: String },
+}
+
+/// Where `uri` (a redirect URI the client registered) sends the person back to.
+pub fn destination(uri: &str) -> Destination {
+    let Ok(url) = url::Url::parse(uri) else {
+        return Destination::App {
+            shown: uri.to_owned(),
+            scheme: String::new(),
+        };
+    };
+    let authority = |url: &url::Url| {
+        let host = url.host_str().unwrap_or_default();
+        match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        }
+    };
+    match url.scheme() {
+        // Plain http is allowed only to a loopback host.
+        "http" if check_redirect_uri(uri).is_ok() => Destination::ThisComputer {
+            shown: url.origin().ascii_serialization(),
+        },
+        "http" | "https" => Destination::Web {
+            shown: url.origin().ascii_serialization(),
+        },
+        scheme => Destination::App {
+            shown: match url.host_str() {
+                Some(_) => format!("{scheme}://{}", authority(&url)),
+                None => format!("{scheme}:"),
+            },
+            scheme: scheme.to_owned(),
+        },
+    }
+}
+
 /// Whether `requested` is the `registered` redirect URI: the same text, or, for an `http`
 /// redirect to a loopback host (`127.0.0.1`, `[::1]`, `localhost`), the same but for the
 /// port. A native app listens on a port the system gives it at that moment, so an
@@ -130,7 +208,43 @@ fn is_private_use(scheme: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::same_redirect;
+    use super::{Destination, Identity, destination, identity, same_redirect};
+
+    #[test]
+    fn a_document_client_is_its_host_and_a_redirect_keeps_its_scheme() {
+        assert_eq!(
+            identity("https://claude.ai/oauth/claude-code-client-metadata"),
+            Identity::Document {
+                host: "claude.ai".into()
+            }
+        );
+        assert_eq!(
+            identity("http://127.0.0.1:4000/client.json"),
+            Identity::Document {
+                host: "127.0.0.1:4000".into()
+            }
+        );
+        assert_eq!(identity("n8v_cl_abc"), Identity::Registered);
+        let shown = |uri| match destination(uri) {
+            Destination::ThisComputer { shown } => format!("computer {shown}"),
+            Destination::Web { shown } => format!("web {shown}"),
+            Destination::App { shown, scheme } => format!("app {scheme} {shown}"),
+        };
+        assert_eq!(shown("myapp://claude.ai/cb"), "app myapp myapp://claude.ai");
+        assert_eq!(
+            shown("com.example.app:/oauth2redirect"),
+            "app com.example.app com.example.app:"
+        );
+        assert_eq!(
+            shown("https://claude.ai/api/mcp/auth_callback"),
+            "web https://claude.ai"
+        );
+        assert_eq!(
+            shown("http://localhost:3118/callback"),
+            "computer http://localhost:3118"
+        );
+        assert_eq!(shown("http://[::1]:9/cb"), "computer http://[::1]:9");
+    }
 
     #[test]
     fn only_a_loopback_redirects_port_varies() {

@@ -14,6 +14,7 @@
 //! ([`super::registry::sweep_unused`]) and is fetched again when next named.
 
 use super::OAuthError;
+pub use super::client::is_document_id;
 use super::client::{Client, check_redirect_uri, clean_name};
 use crate::outbound::{self, Unresolved};
 use serde::Deserialize;
@@ -22,11 +23,6 @@ use std::time::Duration;
 
 pub const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Whether a `client_id` is meant as a metadata document's URL.
-pub fn is_document_id(client_id: &str) -> bool {
-    client_id.starts_with("https://") || client_id.starts_with("http://")
-}
 
 #[derive(Deserialize)]
 struct Document {

@@ -22,7 +22,7 @@ fn chromium() -> Option<String> {
 }
 
 /// The node_modules directory holding playwright-core, installed on first use.
-fn playwright_modules() -> PathBuf {
+pub fn playwright_modules() -> PathBuf {
     common::node::installed(
         "browser",
         "N8V_BROWSER_MODULES",
@@ -31,7 +31,59 @@ fn playwright_modules() -> PathBuf {
     )
 }
 
-fn screenshots() -> PathBuf {
+/// Chromium, or `None` when the test is to be skipped: only when `N8V_SKIP_BROWSER=1` asks
+/// for it (a missing browser otherwise fails the test).
+pub fn chromium_or_skip() -> Option<String> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("N8V_SKIP_BROWSER").is_some_and(|v| v == "1"),
+            "the browser test needs chromium: apt-get install chromium (.ci/tools.sh does), \
+             or set N8V_SKIP_BROWSER=1 to skip it"
+        );
+        eprintln!("skipped at N8V_SKIP_BROWSER=1: no chromium");
+    }
+    found
+}
+
+/// Runs `tests/browser/<script>` in node with `setup` (as `N8V_BROWSER_SETUP`), and fails
+/// unless it succeeds having printed `done` and each `ok <step>`.
+pub async fn run_script(script: &str, setup: &serde_json::Value, done: &str, steps: &[&str]) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/browser")
+        .join(script);
+    let out = tokio::process::Command::new("node")
+        .arg(script)
+        .env("N8V_BROWSER_SETUP", setup.to_string())
+        .output()
+        .await
+        .expect("node is needed for the browser test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(
+        out.status.success() && stdout.contains(done),
+        "the browser script failed:\n{stdout}\n{stderr}"
+    );
+    for step in steps {
+        assert!(
+            stdout.contains(&format!("ok {step}")),
+            "step {step:?} did not run"
+        );
+    }
+}
+
+/// Fails unless each of `names` is a screenshot in `dir` taken at or after `began`.
+pub fn assert_screenshots(dir: &Path, names: &[&str], began: std::time::SystemTime) {
+    for name in names {
+        let taken = std::fs::metadata(dir.join(format!("{name}.png")))
+            .and_then(|m| m.modified())
+            .unwrap_or_else(|e| panic!("no screenshot of {name}: {e}"));
+        assert!(taken >= began, "the screenshot of {name} is not this run's");
+    }
+}
+
+pub fn screenshots() -> PathBuf {
     let target = std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
@@ -71,13 +123,7 @@ async fn seed_session(
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_pages_work_in_a_real_browser() {
-    let Some(chromium) = chromium() else {
-        assert!(
-            std::env::var_os("N8V_SKIP_BROWSER").is_some_and(|v| v == "1"),
-            "the browser test needs chromium: apt-get install chromium (.ci/tools.sh does), \
-             or set N8V_SKIP_BROWSER=1 to skip it"
-        );
-        eprintln!("skipped at N8V_SKIP_BROWSER=1: no chromium");
+    let Some(chromium) = chromium_or_skip() else {
         return;
     };
     // Only this run's screenshots: the directory starts empty, and each file must be newer
@@ -128,21 +174,7 @@ async fn the_pages_work_in_a_real_browser() {
         "kestrelSession": n8v_journal::ids::format(n8v_journal::ids::Kind::Session, kestrel),
         "seededDay": (Utc::now() - Duration::days(2)).date_naive().to_string(),
     });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/journey.mjs");
-    let out = tokio::process::Command::new("node")
-        .arg(script)
-        .env("N8V_BROWSER_SETUP", setup.to_string())
-        .output()
-        .await
-        .expect("node is needed for the browser test");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success() && stdout.contains("journey: all steps passed"),
-        "the browser journey failed:\n{stdout}\n{stderr}"
-    );
-    for step in [
+    let steps = [
         "operator turns assistantJournal on for one account",
         "the account's journal records while the other's does not",
         "sign in",
@@ -153,18 +185,10 @@ async fn the_pages_work_in_a_real_browser() {
         "search and jump",
         "delete with confirmation",
         "sign out",
-    ] {
-        assert!(
-            stdout.contains(&format!("ok {step}")),
-            "step {step:?} did not run"
-        );
-    }
-    for page in [
+    ];
+    run_script("journey.mjs", &setup, "journey: all steps passed", &steps).await;
+    let pages = [
         "console", "sign-in", "journal", "sessions", "session", "entry", "audit", "search",
-    ] {
-        let taken = std::fs::metadata(screenshots().join(format!("{page}.png")))
-            .and_then(|m| m.modified())
-            .unwrap_or_else(|e| panic!("no screenshot of {page}: {e}"));
-        assert!(taken >= began, "the screenshot of {page} is not this run's");
-    }
+    ];
+    assert_screenshots(&screenshots(), &pages, began);
 }

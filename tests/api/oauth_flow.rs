@@ -80,8 +80,18 @@ async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name
         .await
         .unwrap();
     assert!(settings.contains("Connected assistants"));
-    assert!(settings.contains(">Claude<"), "{settings}");
-    assert!(settings.contains("chats:read records:read records:write"));
+    // By its name, marked as the client's own, with each scope the grant holds.
+    assert!(
+        settings.contains("<span class=\"title\">“Claude”</span>"),
+        "{settings}"
+    );
+    assert!(settings.contains("a self-declared name"), "{settings}");
+    for scope in ["chats:read", "records:read", "records:write"] {
+        assert!(
+            settings.contains(&format!("<code>{scope}</code></li>")),
+            "{scope}: {settings}"
+        );
+    }
 
     // Nothing secret in any log line, at trace.
     let logged = common::logs::text(&logs);
@@ -443,27 +453,9 @@ async fn a_token_for_another_resource_or_past_its_expiry_is_an_invalid_token() {
     );
 }
 
-/// A client ID metadata document, served on a loopback port.
+/// A client ID metadata document listing [`REDIRECT`], served on a loopback port.
 async fn serve_document(name: &str) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
-    let document = json!({
-        "client_id": url,
-        "client_name": name,
-        "redirect_uris": [REDIRECT],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-    });
-    let app = axum::Router::new().route(
-        "/client.json",
-        axum::routing::get(move || {
-            let document = document.clone();
-            async move { axum::Json(document) }
-        }),
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    oauth::serve_document(name, &[REDIRECT]).await
 }
 
 #[tokio::test]

@@ -3,33 +3,9 @@
 //! port (or GitHub's Copilot CLI with a fixed one) and the CLIs send the port they listen on;
 //! RFC 8252 §7.3 has the server let the port vary there, and nowhere else.
 
-use crate::common::oauth::{self, pkce, sign_in_through};
+use crate::common::oauth::{self, pkce, serve_document, sign_in_through};
 use crate::common::{self, spawn_app_configured};
 use reqwest::header::COOKIE;
-use serde_json::json;
-
-/// A client ID metadata document listing `redirect_uris`, served on a loopback port; its URL.
-async fn serve_document(name: &str, redirect_uris: &[&str]) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
-    let document = json!({
-        "client_id": url,
-        "client_name": name,
-        "redirect_uris": redirect_uris,
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-    });
-    let app = axum::Router::new().route(
-        "/client.json",
-        axum::routing::get(move || {
-            let document = document.clone();
-            async move { axum::Json(document) }
-        }),
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
-}
 
 /// Exchanges `code` naming `redirect`; status and body.
 async fn exchange(

@@ -2,19 +2,9 @@
 // driven by playwright-core. Its setup arrives as JSON in N8V_BROWSER_SETUP; each step prints
 // "ok <step>" and the script exits non-zero on the first failure. Screenshots of every page go
 // to the setup's `shots` directory.
-import { createRequire } from "node:module";
-import { mkdirSync } from "node:fs";
-
-const setup = JSON.parse(process.env.N8V_BROWSER_SETUP);
-const require = createRequire(setup.modules + "/");
-const { chromium } = require("playwright-core");
+import { setup, step, check, launch, shot } from "./harness.mjs";
 
 const base = setup.base;
-mkdirSync(setup.shots, { recursive: true });
-const step = (name) => console.log("ok " + name);
-function check(condition, message) {
-  if (!condition) throw new Error("check failed: " + message);
-}
 
 async function api(token, method, path, body, assistant) {
   const headers = { Authorization: "Bearer " + token, "X-Purpose": "browser journey setup" };
@@ -25,11 +15,7 @@ async function api(token, method, path, body, assistant) {
   return { status: r.status, session: r.headers.get("x-session-id"), body: text ? JSON.parse(text) : null };
 }
 
-const browser = await chromium.launch({
-  executablePath: setup.chromium,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 let dialogs = "accept";
 // Called once a dialog has been dismissed (set by the step that expects one).
 let onDismissed = () => {};
@@ -41,7 +27,6 @@ async function newPage(width) {
   page.setDefaultTimeout(10000);
   return page;
 }
-const shot = (page, name) => page.screenshot({ path: `${setup.shots}/${name}.png`, fullPage: true });
 
 try {
   // Before: the journal is off for both accounts.

@@ -22,9 +22,8 @@ pub async fn connected(state: &Services, user: &PageUser) -> Vec<Value> {
             .map(|g| {
                 json!({
                     "id": g.id,
-                    "client_name": g.client_name,
-                    "client_id": g.client_id,
-                    "scopes": g.scopes.join(" "),
+                    "client": super::words::client(&g.client_id, Some(g.client_name.as_str())),
+                    "scopes": super::words::scopes(g.scopes.iter().map(String::as_str)),
                     "created": g.created_at.format("%Y-%m-%d %H:%M UTC").to_string(),
                     "last_used": g.last_used_at
                         .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string()),

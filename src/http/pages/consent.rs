@@ -1,7 +1,10 @@
 //! The authorization endpoint (`/oauth/authorize`): the consent page of the OAuth flow for MCP
 //! clients (see `crate::oauth`). The person signs in as on the journal pages (the request is
-//! kept across the sign-in), sees the client's name, where it sends them back and the scopes
-//! it asks for, and allows or denies with a CSRF-protected form.
+//! kept across the sign-in), sees who the client is (a metadata-document client by the host
+//! of its document, its name only as its own claim; a registered client's name marked as
+//! self-declared), the account they are signed in as, where the client sends them back (with
+//! its scheme, or "an app on this computer") and what each scope lets it do
+//! ([`super::words`]), and allows or denies with a CSRF-protected form.
 //!
 //! Until the client and its redirect URI are known good, every problem is an error page here,
 //! never a redirect (an unknown client or a redirect URI not registered exactly could be
@@ -10,10 +13,12 @@
 //! `oauth::grants::approve` from the request it checked: this page renders and posts.
 
 use super::CsrfKey;
-use super::render::{error_page, page};
+use super::render::{error_page, page, page_with};
 use super::user::{PageUser, csrf_refused};
+use super::words;
 use crate::error::Error;
-use crate::oauth::authorize::{Addressed, AuthorizeRequest, Refusal, Reply};
+use crate::ids::{self, Kind};
+use crate::oauth::authorize::{Addressed, AuthorizeRequest, Refusal, Reply, Unaddressed};
 use crate::oauth::documents::Asker;
 use crate::oauth::grants;
 use crate::ops::Services;
@@ -57,10 +62,36 @@ fn back(reply: &Reply, state: &Services) -> Response {
     response
 }
 
+/// The error page of a request whose client or redirect URI is not known good: the client
+/// when it is known, what went wrong and what to do (and, for a redirect URI, the one sent and
+/// those registered).
+fn unaddressed_page(why: &Unaddressed) -> Response {
+    let client = (!why.client_id.is_empty()).then(|| {
+        words::client(
+            &why.client_id,
+            why.client.as_ref().map(|c| c.client_name.as_str()),
+        )
+    });
+    page_with(
+        StatusCode::BAD_REQUEST,
+        "consent_error.html",
+        serde_json::json!({
+            "client": client,
+            "problem": why.problem,
+            "remedy": why.remedy,
+            "sent_redirect": why.sent_redirect,
+            "registered": why.client.as_ref().map(|c| &c.redirect_uris),
+        }),
+    )
+}
+
 /// A refused request: an error page, or the error sent back to the client.
 fn refused(refusal: Refusal, state: &Services) -> Response {
     match refusal {
-        Refusal::Unaddressed(text) => bad(text),
+        Refusal::Unaddressed(why) => {
+            tracing::info!(problem = %why.problem, "an authorization request cannot proceed");
+            unaddressed_page(&why)
+        }
         Refusal::Busy {
             text,
             retry_after_secs,
@@ -100,20 +131,6 @@ async fn address(
         .address(&state.db, &state.config, state.clock.now(), asker)
         .await
         .map_err(|refusal| refused(refusal, state))
-}
-
-/// Where the redirect URI sends the person: its host (or scheme, for an app's own scheme).
-fn redirect_host(uri: &str) -> String {
-    url::Url::parse(uri)
-        .ok()
-        .map(|u| match u.host_str() {
-            Some(host) => match u.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host.to_owned(),
-            },
-            None => format!("{}:", u.scheme()),
-        })
-        .unwrap_or_default()
 }
 
 /// The pages' policy, with the redirect URI's origin allowed as a form's destination: the
@@ -159,15 +176,22 @@ pub async fn authorize(
         Err(refusal) => return refused(refusal, &state),
     };
     let redirect_uri = checked.redirect_uri();
+    let client = checked.client();
+    let granted = checked.granted().names();
+    let withheld = checked.withheld().names();
     let mut response = page(
         "consent.html",
         serde_json::json!({
             "csrf": user.csrf,
-            "client_name": checked.client().client_name,
-            "client_id": checked.client().client_id,
-            "redirect_host": redirect_host(redirect_uri),
-            "granted": checked.granted().names(),
-            "withheld": checked.withheld().names(),
+            "client": words::client(&client.client_id, Some(client.client_name.as_str())),
+            "redirect": words::redirect(redirect_uri),
+            "account": {
+                "name": user.account_name(&state).await,
+                "id": ids::format(Kind::Account, user.principal.account_id()),
+                "key": user.principal.key_id.to_string(),
+            },
+            "granted": words::scopes(granted.iter().map(String::as_str)),
+            "withheld": words::scopes(withheld.iter().map(String::as_str)),
             "repository": user.principal.tenant.repository,
             "request": checked.form_fields(),
         }),

@@ -38,6 +38,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/consent.html"),
     ),
     (
+        "consent_error.html",
+        include_str!("../../../templates/consent_error.html"),
+    ),
+    (
         "summary.html",
         include_str!("../../../templates/summary.html"),
     ),

@@ -39,6 +39,18 @@ impl PageUser {
         ops::run(state, &self.principal.tenant, self.context.clone(), input).await
     }
 
+    /// The name of the account signed in (`None`, logged, when it cannot be read: the page
+    /// then names the account by its id).
+    pub async fn account_name(&self, state: &Services) -> Option<String> {
+        match crate::accounts::name(&state.db, &self.principal.tenant).await {
+            Ok(name) => Some(name),
+            Err(e) => {
+                tracing::warn!(error = %e, "the signed-in account's name could not be read");
+                None
+            }
+        }
+    }
+
     /// Whether a posted form's token belongs to this user's cookie.
     pub fn csrf_ok(&self, key: &CsrfKey, token: &str) -> bool {
         key.verify(&self.cookie, token)

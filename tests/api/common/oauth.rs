@@ -32,6 +32,30 @@ pub fn pkce() -> Pkce {
     }
 }
 
+/// A client ID metadata document named `name` listing `redirect_uris`, served on a loopback
+/// port (the app needs `allow_private_client_urls` to fetch it); its URL, the client id.
+pub async fn serve_document(name: &str, redirect_uris: &[&str]) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
+    let document = json!({
+        "client_id": url,
+        "client_name": name,
+        "redirect_uris": redirect_uris,
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    });
+    let app = axum::Router::new().route(
+        "/client.json",
+        axum::routing::get(move || {
+            let document = document.clone();
+            async move { axum::Json(document) }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
 /// Registers a client (RFC 7591) named `name` with one redirect URI; its client id.
 pub async fn register(app: &TestApp, name: &str, redirect: &str) -> String {
     let response = app
