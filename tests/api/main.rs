@@ -36,6 +36,7 @@ mod mcp_oauth;
 mod mcp_python;
 mod mcp_surface;
 mod oauth;
+mod oauth_clis;
 mod oauth_consent;
 mod oauth_documents;
 mod oauth_edges;
