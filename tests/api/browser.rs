@@ -16,13 +16,13 @@ use chrono::{Duration, Utc};
 use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
-fn chromium() -> Option<String> {
+pub(crate) fn chromium() -> Option<String> {
     let path = std::env::var("N8V_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     Path::new(&path).exists().then_some(path)
 }
 
 /// The node_modules directory holding playwright-core, installed on first use.
-fn playwright_modules() -> PathBuf {
+pub(crate) fn playwright_modules() -> PathBuf {
     common::node::installed(
         "browser",
         "N8V_BROWSER_MODULES",
@@ -31,11 +31,21 @@ fn playwright_modules() -> PathBuf {
     )
 }
 
-fn screenshots() -> PathBuf {
+pub(crate) fn screenshots() -> PathBuf {
     let target = std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
     target.join("browser-screenshots")
+}
+
+/// Without chromium: fails, unless `N8V_SKIP_BROWSER=1` asks out loud for the skip.
+pub(crate) fn skipped() {
+    assert!(
+        std::env::var_os("N8V_SKIP_BROWSER").is_some_and(|v| v == "1"),
+        "the browser tests need chromium: apt-get install chromium (.ci/tools.sh does), \
+         or set N8V_SKIP_BROWSER=1 to skip them"
+    );
+    eprintln!("skipped at N8V_SKIP_BROWSER=1: no chromium");
 }
 
 /// A closed session of the account's key, started `days` ago, as the owner writes it.
@@ -72,12 +82,7 @@ async fn seed_session(
 #[tokio::test(flavor = "multi_thread")]
 async fn the_pages_work_in_a_real_browser() {
     let Some(chromium) = chromium() else {
-        assert!(
-            std::env::var_os("N8V_SKIP_BROWSER").is_some_and(|v| v == "1"),
-            "the browser test needs chromium: apt-get install chromium (.ci/tools.sh does), \
-             or set N8V_SKIP_BROWSER=1 to skip it"
-        );
-        eprintln!("skipped at N8V_SKIP_BROWSER=1: no chromium");
+        skipped();
         return;
     };
     // Only this run's screenshots: the directory starts empty, and each file must be newer
