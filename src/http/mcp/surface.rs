@@ -2,9 +2,8 @@
 //! the annotations from the operation's [`Spec`] (its `title` and `effect`), the output schema
 //! from the operation's output type (the same `ToSchema` REST documents it with), and, for the
 //! tools whose results the catch-up's view renders, `_meta.ui.resourceUri` (see
-//! [`super::app`]). A tool lists
-//! its operation once, in [`surfaces`]; building the router fails for a tool that does not, so
-//! no tool is listed bare.
+//! [`super::app`]). A tool lists its operation once, in [`surfaces`]; building the router fails
+//! for a tool that does not, so no tool is listed bare.
 
 use super::app;
 use crate::ops::digests::{DeleteDigest, ListDigests};
