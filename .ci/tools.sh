@@ -2,7 +2,7 @@
 # /var/tmp (never into the repository) and exports where they are.
 #   N8V_VENV        the Python virtual environment (default /var/tmp/n8v-journal-venv)
 #   N8V_NODE_TOOLS  the Node tools directory (default /var/tmp/n8v-journal-node)
-#   N8V_BROWSER_MODULES  playwright-core for the browser tests (default /var/tmp/n8v-journal-browser)
+#   N8V_BROWSER_MODULES  playwright-core and ext-apps for the browser tests (default /var/tmp/n8v-journal-browser)
 # Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
 
 ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +22,8 @@ if ! cmp -s "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/package-lock
     (cd "$N8V_NODE_TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-# The browser tests (tests/api/browser.rs): Debian's chromium, and playwright-core (pinned in
+# The browser tests (tests/api/browser.rs, browser_app.rs): Debian's chromium, and playwright-core
+# with the MCP Apps host bridge, @modelcontextprotocol/ext-apps (pinned in
 # tests/browser/package-lock.json) in its own cache to drive it.
 if [ ! -x /usr/bin/chromium ]; then
     echo "ci: installing chromium for the browser tests"

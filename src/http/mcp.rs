@@ -6,6 +6,7 @@
 //! service is deployed under (`*` allows any). Browser origins are checked before that, and
 //! before authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
 
+mod app;
 mod args;
 mod call;
 mod handler;

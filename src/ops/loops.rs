@@ -1,5 +1,7 @@
-//! Open loops' operations: list the items sessions handed on, close one. (`session_end`
-//! closes items too, with its `resolved` list: see [`item_ids`].) All need `chats:read` and the
+//! Open loops' operations: list the items sessions handed on, close one, dismiss a member's.
+//! (`session_end` closes items too, with its `resolved` list: see [`item_ids`].) Over MCP they
+//! are `journal_loops`, `journal_loop_close` and `journal_loop_dismiss`, which the catch-up's
+//! view calls through its host. All need `chats:read` and the
 //! `assistantJournal` flag; see `journal::loops` for what an item is.
 
 use super::{Op, Operation, Services, Target, limit, named, target_of};
@@ -88,7 +90,7 @@ impl Op for ListLoops {
 #[serde(deny_unknown_fields)]
 #[schemars(example = json!({"state": "answered"}))]
 pub struct CloseLoop {
-    /// The item to close (the path's).
+    /// The item to close (REST's path; MCP's `item` argument).
     #[serde(skip)]
     pub item: String,
     /// `done` (a next step that was done), `answered` (a question that was answered) or
@@ -101,7 +103,7 @@ crate::openapi_schema!(CloseLoop => "CloseRequest");
 impl Op for CloseLoop {
     const SPEC: Spec = Spec {
         id: "closeLoop",
-        tool: None,
+        tool: Some("journal_loop_close"),
         // It changes the journal rather than reading it, as ending a session does.
         journal: JournalUse::Bookkeeping,
         scopes: &[Scope::ChatsRead],
@@ -140,7 +142,7 @@ pub struct DismissLoop {
 impl Op for DismissLoop {
     const SPEC: Spec = Spec {
         id: "dismissLoop",
-        tool: None,
+        tool: Some("journal_loop_dismiss"),
         // It changes the reader's view of the journal, as closing an item does.
         journal: JournalUse::Bookkeeping,
         scopes: &[Scope::ChatsRead],

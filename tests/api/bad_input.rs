@@ -263,6 +263,11 @@ async fn a_control_character_in_an_id_or_a_filter_is_a_400_and_the_call_is_journ
             ("journal_entry", json!({"entry_id": bad("call")})),
             ("journal_delete_session", json!({"session_id": bad("ses")})),
             ("journal_delete_digest", json!({"digest_id": bad("dig")})),
+            (
+                "journal_loop_close",
+                json!({"item": bad("itm"), "state": "done"}),
+            ),
+            ("journal_loop_dismiss", json!({"item": bad("itm")})),
             ("record_read", json!({"record_id": bad("rec")})),
             (
                 "record_append",

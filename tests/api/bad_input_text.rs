@@ -16,6 +16,7 @@ const SURROGATE_MARK: &str = "\u{E000}lone\u{E000}";
 const NO_CALL: &str = "call_01KYP3WV40ER08K6AGV0VFCXEC";
 const NO_SESSION: &str = "ses_01KYP3WV40ER08K6AGV0VFCXEC";
 const NO_DIGEST: &str = "dig_01KYP3WV40ER08K6AGV0VFCXEC";
+const NO_ITEM: &str = "itm_01KYP3WV40ER08K6AGV0VFCXEC";
 
 /// What the sweep sends to: an account with every scope, one of its sessions, its Record, and
 /// one of its webhook endpoints.
@@ -107,6 +108,8 @@ impl Fixture {
                 "from": "2026-01-01", "to": "2026-12-31",
             }),
             "journal_loops" => json!({"state": "open", "cursor": ""}),
+            "journal_loop_close" => json!({"item": NO_ITEM, "state": "done"}),
+            "journal_loop_dismiss" => json!({"item": NO_ITEM}),
             "journal_session" => json!({"session_id": session, "cursor": ""}),
             "journal_entry" => json!({"entry_id": NO_CALL}),
             "journal_delete_session" => json!({"session_id": NO_SESSION}),

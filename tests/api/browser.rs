@@ -16,7 +16,7 @@ use chrono::{Duration, Utc};
 use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
-fn chromium() -> Option<String> {
+pub(crate) fn chromium() -> Option<String> {
     let path = std::env::var("N8V_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     Path::new(&path).exists().then_some(path)
 }

@@ -8,6 +8,7 @@ mod auth;
 mod bad_input;
 mod bad_input_text;
 mod browser;
+mod browser_app;
 mod browser_consent;
 mod cli;
 mod decisions;

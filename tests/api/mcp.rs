@@ -35,6 +35,8 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
             "journal_digests",
             "journal_entry",
             "journal_episode",
+            "journal_loop_close",
+            "journal_loop_dismiss",
             "journal_loops",
             "journal_search",
             "journal_session",

@@ -10,7 +10,7 @@ use n8v_journal::ops::journal::{
     DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
     StartSession,
 };
-use n8v_journal::ops::loops::ListLoops;
+use n8v_journal::ops::loops::{CloseLoop, DismissLoop, ListLoops};
 use n8v_journal::ops::records::{AppendEntry, ListEntries, ListRecords};
 use n8v_journal::ops::search::SearchJournal;
 use n8v_journal::ops::{Effect, Op, Spec};
@@ -29,6 +29,8 @@ fn specs() -> Vec<Spec> {
         EndSession::SPEC,
         ListSessions::SPEC,
         ListLoops::SPEC,
+        CloseLoop::SPEC,
+        DismissLoop::SPEC,
         GetSession::SPEC,
         GetEntry::SPEC,
         DeleteSession::SPEC,
@@ -213,7 +215,16 @@ async fn every_tools_structured_content_validates_against_its_output_schema() {
     let detail = check("journal_session", json!({"session_id": session})).await;
     let entry = detail["actions"][0]["id"].as_str().unwrap().to_owned();
     check("journal_entry", json!({"entry_id": entry})).await;
-    check("journal_loops", json!({"state": "all"})).await;
+    let loops = check("journal_loops", json!({"state": "all"})).await;
+    let step = loops["loops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["kind"] == "next_step")
+        .unwrap()["id"]
+        .clone();
+    let closed = check("journal_loop_close", json!({"item": step, "state": "done"})).await;
+    assert_eq!(closed["state"], "done", "{closed}");
     check("journal_search", json!({"q": "login"})).await;
     check("journal_digests", json!({})).await;
     check(
@@ -231,10 +242,11 @@ async fn every_tools_structured_content_validates_against_its_output_schema() {
     validated.sort();
     validated.dedup();
     // No digest exists in a fresh account, so journal_delete_digest only answers an error
-    // (`isError`), which no output schema covers; every other tool was validated.
+    // (`isError`), which no output schema covers, and so does journal_loop_dismiss with no
+    // organization member's item to dismiss; every other tool was validated.
     let mut expected: Vec<&String> = tools
         .keys()
-        .filter(|n| *n != "journal_delete_digest")
+        .filter(|n| *n != "journal_delete_digest" && *n != "journal_loop_dismiss")
         .collect();
     expected.sort();
     assert_eq!(validated.iter().collect::<Vec<_>>(), expected);
@@ -304,6 +316,10 @@ async fn the_journal_is_offered_as_resources_read_as_the_caller() {
         [
             ("journal://brief".into(), Some("application/json".into())),
             ("journal://window".into(), Some("text/markdown".into())),
+            (
+                "ui://n8v-journal/catch-up".into(),
+                Some("text/html;profile=mcp-app".into())
+            ),
         ]
     );
     let templates = client_a.list_all_resource_templates().await.unwrap();
@@ -378,6 +394,52 @@ async fn the_journal_is_offered_as_resources_read_as_the_caller() {
         let refused = mcp_error(read(&client_r, uri).await);
         assert!(refused.message.contains("chats:read"), "{uri}: {refused:?}");
         assert_eq!(refused.data.as_ref().unwrap()["status"], 403, "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn the_brief_and_the_loops_name_a_view_that_needs_no_outside_origin() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", "chats:read").await;
+    let client = connect(&app, &a.token).await;
+    let view = "ui://n8v-journal/catch-up";
+    for (name, tool) in tools(&client).await {
+        let tool = serde_json::to_value(&tool).unwrap();
+        let named = &tool["_meta"]["ui"]["resourceUri"];
+        if ["journal_catch_up", "journal_loops"].contains(&name.as_str()) {
+            assert_eq!(named, view, "{name}");
+        } else {
+            assert!(tool.get("_meta").is_none(), "{name}: {tool}");
+        }
+    }
+    let result = client
+        .read_resource(ReadResourceRequestParams::new(view))
+        .await
+        .unwrap();
+    let result = serde_json::to_value(&result).unwrap();
+    let contents = &result["contents"][0];
+    assert_eq!(contents["mimeType"], "text/html;profile=mcp-app");
+    let csp = &contents["_meta"]["ui"]["csp"];
+    for list in [
+        "connectDomains",
+        "resourceDomains",
+        "frameDomains",
+        "baseUriDomains",
+    ] {
+        assert_eq!(csp[list], json!([]), "{list} names no domain: {csp}");
+    }
+    let html = contents["text"].as_str().unwrap();
+    assert!(html.starts_with("<!doctype html>"), "one HTML document");
+    // Everything inline, nothing fetched, and nothing written as markup.
+    for absent in [
+        "http://",
+        "https://",
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+    ] {
+        assert!(!html.contains(absent), "the view holds {absent:?}");
     }
 }
 

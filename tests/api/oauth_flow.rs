@@ -37,7 +37,7 @@ async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name
     assert!(refresh_token.starts_with("n8v_rt_"));
 
     let mcp = connect(&app, &access).await;
-    assert_eq!(mcp.list_all_tools().await.unwrap().len(), 16);
+    assert_eq!(mcp.list_all_tools().await.unwrap().len(), 18);
     let started = call(
         &mcp,
         "session_start",

@@ -64,8 +64,16 @@ async def main() -> None:
         for tool in listed:
             assert tool.title and tool.annotations and tool.output_schema, tool
             assert tool.annotations.open_world_hint is False, tool
+        # The brief and the loops name the catch-up's view (an MCP App), which needs no domain.
+        views = {t.name: (t.meta or {}).get("ui", {}).get("resourceUri") for t in listed}
+        app = "ui://n8v-journal/catch-up"
+        assert {n for n, v in views.items() if v} == {"journal_catch_up", "journal_loops"}, views
+        assert views["journal_catch_up"] == app, views
         resources = sorted(str(r.uri) for r in (await client.list_resources()).resources)
-        assert resources == ["journal://brief", "journal://window"], resources
+        assert resources == ["journal://brief", "journal://window", app], resources
+        view = (await client.read_resource(app)).contents[0]
+        assert view.mime_type == "text/html;profile=mcp-app", view.mime_type
+        assert view.meta["ui"]["csp"]["connectDomains"] == [], view.meta
         templates = (await client.list_resource_templates()).resource_templates
         assert [t.uri_template for t in templates] == ["journal://sessions/{id}"], templates
         window = (await client.read_resource("journal://window")).contents[0]

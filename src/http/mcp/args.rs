@@ -84,6 +84,11 @@ tool_id!(
     RecordRef, record_id, "crate::ids::RecordId"
 );
 tool_id!(
+    /// The open loop (`itm_…`): an `id` of the brief's `open_questions` or `next_steps`, or of
+    /// `journal_loops`.
+    ItemRef, item, "crate::ids::ItemId"
+);
+tool_id!(
     /// The digest to delete for good (`dig_…`).
     DigestRef, digest_id, "crate::ids::DigestId"
 );

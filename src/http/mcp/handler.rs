@@ -19,7 +19,7 @@ a credential was scrubbed from the journal and should be rotated. Then open a se
 pass the returned session id as `session` on every later call and give each call a `purpose`. \
 Close the session with session_end, what happened, and the decisions, open questions and next \
 steps in your own words; list in `resolved` the open loops (itm_… ids from the brief or \
-journal_loops) you settled. Records are append-only logs: \
+journal_loops) you settled, or close one as you go with journal_loop_close. Records are append-only logs: \
 record_list, record_read, record_append.";
 
 #[tool_handler(router = self.tool_router)]

@@ -1,6 +1,7 @@
 //! The journal as MCP resources: the recent window (`/journal.md`'s markdown), the catch-up
-//! brief (what `journal_catch_up` answers without `since`), and one session by template (what
-//! `journal_session` answers). Each read runs the same operation as the tool or the page, as
+//! brief (what `journal_catch_up` answers without `since`), one session by template (what
+//! `journal_session` answers), and the catch-up's view (an MCP App, [`super::app`]: static
+//! HTML holding no one's data, read without running an operation). Each journal read runs the same operation as the tool or the page, as
 //! the caller, journalled with the purpose "Read the journal resource <uri>", so the scopes,
 //! the journal flag and tenancy are those of the tool.
 //!
@@ -9,6 +10,7 @@
 //! uri or argument, `-32603` for the server's own failures, `-32600` otherwise (a missing scope,
 //! the journal off, a rate limit).
 
+use super::app;
 use super::call::{Call, Refused};
 use super::server::JournalMcp;
 use crate::error::Error;
@@ -41,6 +43,7 @@ pub fn listed() -> Vec<Resource> {
                  chats:read.",
             )
             .with_mime_type("application/json"),
+        app::listed(),
     ]
 }
 
@@ -61,6 +64,9 @@ pub async fn read(
     uri: &str,
     ctx: &RequestContext<RoleServer>,
 ) -> Result<ReadResourceResult, ErrorData> {
+    if uri == app::CATCH_UP {
+        return Ok(app::read());
+    }
     if uri == WINDOW {
         let markdown = run(mcp, ctx, uri, ReadMarkdown::default()).await?;
         return Ok(contents(uri, "text/markdown", markdown));
@@ -79,8 +85,9 @@ pub async fn read(
     }
     Err(ErrorData::resource_not_found(
         format!(
-            "no resource {:?}: read {WINDOW}, {BRIEF} or {SESSION_PREFIX}ses_…",
-            crate::ids::shown(uri)
+            "no resource {:?}: read {WINDOW}, {BRIEF}, {SESSION_PREFIX}ses_… or {}",
+            crate::ids::shown(uri),
+            app::CATCH_UP
         ),
         Some(json!({ "uri": crate::ids::shown(uri) })),
     ))

@@ -1,16 +1,18 @@
 //! What clients learn of each tool before calling it, derived from its operation: the title and
 //! the annotations from the operation's [`Spec`] (its `title` and `effect`), the output schema
-//! from the operation's output type (the same `ToSchema` REST documents it with). A tool lists
-//! its operation once, in [`surfaces`]; building the router fails for a tool that does not, so
-//! no tool is listed bare.
+//! from the operation's output type (the same `ToSchema` REST documents it with), and, for the
+//! tools whose results the catch-up's view renders, `_meta.ui.resourceUri` (see
+//! [`super::app`]). A tool lists its operation once, in [`surfaces`]; building the router fails
+//! for a tool that does not, so no tool is listed bare.
 
+use super::app;
 use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::episodes::PostEpisode;
 use crate::ops::journal::{
     DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
     StartSession,
 };
-use crate::ops::loops::ListLoops;
+use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops};
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
 use crate::ops::{Effect, JournalUse, Op, Spec};
@@ -20,10 +22,12 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
 
-/// One tool's operation: its spec and its output schema.
+/// One tool's operation: its spec, its output schema, and the MCP App view that renders its
+/// results, if any.
 pub(super) struct Surface {
     pub spec: Spec,
     output_schema: fn() -> JsonObject,
+    view: Option<&'static str>,
 }
 
 impl Surface {
@@ -34,18 +38,29 @@ impl Surface {
         Self {
             spec: I::SPEC,
             output_schema: output_schema::<I>,
+            view: None,
+        }
+    }
+
+    /// Its results rendered by the view at `uri` in hosts that render MCP Apps.
+    fn shown_in(self, uri: &'static str) -> Self {
+        Self {
+            view: Some(uri),
+            ..self
         }
     }
 }
 
 /// Every tool's operation.
-pub(super) fn surfaces() -> [Surface; 16] {
+pub(super) fn surfaces() -> [Surface; 18] {
     [
-        Surface::of::<ReadCatchUp>(),
+        Surface::of::<ReadCatchUp>().shown_in(app::CATCH_UP),
         Surface::of::<StartSession>(),
         Surface::of::<EndSession>(),
         Surface::of::<ListSessions>(),
-        Surface::of::<ListLoops>(),
+        Surface::of::<ListLoops>().shown_in(app::CATCH_UP),
+        Surface::of::<CloseLoop>(),
+        Surface::of::<DismissLoop>(),
         Surface::of::<GetSession>(),
         Surface::of::<GetEntry>(),
         Surface::of::<DeleteSession>(),
@@ -83,6 +98,7 @@ pub(super) fn describe<S: Send + Sync + 'static>(router: ToolRouter<S>) -> ToolR
         route.attr.title = Some(surface.spec.title.to_owned());
         route.attr.annotations = Some(annotations(&surface.spec));
         route.attr.output_schema = Some(Arc::new((surface.output_schema)()));
+        route.attr.meta = surface.view.map(app::tool_meta);
         described.add_route(route);
     }
     for surface in &surfaces {

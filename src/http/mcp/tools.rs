@@ -16,7 +16,7 @@ use crate::ops::journal::{
     DeleteDay, DeleteSession, EndSession, GetEntry, GetSession, ListSessions, ReadCatchUp,
     StartSession,
 };
-use crate::ops::loops::ListLoops;
+use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops};
 use crate::ops::records::{AppendEntry, ListEntries, ListRecords};
 use crate::ops::search::SearchJournal;
 use crate::ops::{Op, Via};
@@ -125,8 +125,8 @@ impl JournalMcp {
 
     /// List open loops: the open questions and next steps sessions handed on, each an item
     /// (`itm_…`) with its state (open, stale after 90 days, or done, answered, dropped), newest
-    /// first. `state`: open (default), closed or all. Close items with session_end's
-    /// `resolved`. Needs chats:read.
+    /// first. `state`: open (default), closed or all. Close items with journal_loop_close, or
+    /// with session_end's `resolved` when you end the session. Needs chats:read.
     #[tool]
     async fn journal_loops(
         &self,
@@ -134,6 +134,39 @@ impl JournalMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         self.run(&ctx, &a.conversation, &a, a.input.clone()).await
+    }
+
+    /// Close one of your own open loops (`item`, `itm_…`) as `done` (a next step done),
+    /// `answered` (a question answered) or `dropped` (no longer worth doing or asking), in this
+    /// conversation's session: the brief and /journal.md stop carrying it. Closing it again
+    /// changes nothing (an error says it is closed already). An organization member's item
+    /// is theirs to close; dismiss it instead. Needs chats:read.
+    #[tool]
+    async fn journal_loop_close(
+        &self,
+        Parameters(a): Parameters<Args<CloseLoop, ItemRef>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = CloseLoop {
+            item: a.id.item.clone(),
+            ..a.input.clone()
+        };
+        self.run(&ctx, &a.conversation, &a, input).await
+    }
+
+    /// Dismiss an organization member's open loop (`item`, `itm_…`, one with `own: false`)
+    /// from your own view: your brief, /journal.md and loops stop showing it; the member's
+    /// item stays open for them. Dismissing it again changes nothing. Needs chats:read.
+    #[tool]
+    async fn journal_loop_dismiss(
+        &self,
+        Parameters(a): Parameters<Args<NoInput, ItemRef>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = DismissLoop {
+            item: a.id.item.clone(),
+        };
+        self.run(&ctx, &a.conversation, &a, input).await
     }
 
     /// Read one session and its actions (the calls made in it, oldest first): `session_id`
