@@ -1,9 +1,13 @@
 //! `GET /`: where to go from the service's root, for a newcomer who opens it. A browser is sent
 //! on to the journal pages (`303` to `/journal`); anything else gets a small JSON map of the
-//! entry points. Public, like `/openapi.json`: it reads nothing and needs no credential.
+//! entry points, with the URL to give MCP clients. Public, like `/openapi.json`: it reads
+//! nothing and needs no credential.
 
 use super::pages::wants_html;
+use crate::config::Config;
+use crate::ops::Services;
 use axum::Json;
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -11,19 +15,40 @@ use serde_json::json;
 /// The journal pages, where a browser opening `/` is sent.
 const PAGES: &str = "/journal";
 
-pub async fn root(headers: HeaderMap) -> Response {
+pub async fn root(State(state): State<Services>, headers: HeaderMap) -> Response {
     if wants_html(&headers) {
         return (StatusCode::SEE_OTHER, [(header::LOCATION, PAGES)]).into_response();
     }
-    Json(doors()).into_response()
+    Json(doors(&state.config)).into_response()
 }
 
-fn doors() -> serde_json::Value {
+/// Which URL to give MCP clients, in words.
+fn connect(config: &Config) -> String {
+    let url = config.mcp_url();
+    match &config.public_url {
+        Some(_) => format!(
+            "Give MCP clients {url} (N8V_PUBLIC_URL): its OAuth tokens are issued for that \
+             address only. Clients sign in through OAuth in a browser, or send \
+             `Authorization: Bearer <API key>`."
+        ),
+        None => format!(
+            "Give MCP clients {url} (the address you reached this server at). Clients sign in \
+             through OAuth in a browser, or send `Authorization: Bearer <API key>`. Set \
+             N8V_PUBLIC_URL when clients reach it at another address (over the network, or \
+             behind a proxy)."
+        ),
+    }
+}
+
+fn doors(config: &Config) -> serde_json::Value {
     let link = |href: &str, title: &str| json!({"href": href, "title": title});
     json!({
         "service": "n8v-journal",
+        "version": env!("CARGO_PKG_VERSION"),
         "description": "A journal of what AI assistants did and why, and a catch-up brief for \
             the next conversation. Every /api/v1 call takes a bearer key (n8v_sk_…).",
+        "mcp_url": config.mcp_url(),
+        "connect": connect(config),
         "links": {
             "journal": link(PAGES, "The journal pages: sign in with a key"),
             "catch_up": link("/api/v1/journal/catch-up", "The catch-up brief"),

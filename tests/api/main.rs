@@ -28,6 +28,7 @@ mod import;
 mod item_authors;
 mod journal;
 mod lifecycle;
+mod loopback_names;
 mod loops;
 mod mcp;
 mod mcp_oauth;
