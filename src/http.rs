@@ -62,7 +62,7 @@ pub fn router(state: Services) -> Router {
         .merge(mcp)
         .merge(pages::routes(&state))
         .merge(oauth::routes())
-        .route("/", axum::routing::get(index::root))
+        .merge(index::routes())
         .fallback(|| async {
             Error::NotFound(
                 "no such endpoint; GET / lists the entry points, /openapi.json the API".into(),

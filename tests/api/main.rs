@@ -21,6 +21,7 @@ mod exposures;
 mod fleet;
 mod fleet_limits;
 mod fleet_traffic;
+mod front_door;
 mod handoffs;
 mod hooks;
 mod hooks_setup;
