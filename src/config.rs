@@ -6,6 +6,7 @@ pub mod env;
 mod lifecycle;
 mod oauth;
 pub mod origins;
+pub mod reached;
 mod secret;
 mod summaries;
 mod web;
@@ -91,7 +92,8 @@ pub struct Config {
     /// `N8V_PUBLIC_URL`: the address clients reach the service at (behind a proxy, the
     /// proxy's), e.g. `https://journal.example.com`. It is the OAuth issuer, and `<it>/mcp` the
     /// resource identifier MCP access tokens are bound to. When unset, `http://` + the address
-    /// the service listens on (see [`Config::public_base`]).
+    /// the service listens on (see [`Config::own_base`]), and on a loopback bind discovery
+    /// answers for whichever loopback name a client used (see [`Config::public_base`]).
     pub public_url: Option<String>,
     pub oauth: OAuthConfig,
     pub webhooks: WebhookConfig,
@@ -239,9 +241,10 @@ impl Config {
         })
     }
 
-    /// The service's public address, without a trailing `/`: `N8V_PUBLIC_URL`, else `http://`
-    /// and the listening address (an unspecified address, `0.0.0.0` or `::`, as `localhost`).
-    pub fn public_base(&self) -> String {
+    /// The service's own address, without a trailing `/`: `N8V_PUBLIC_URL`, else `http://` and
+    /// the listening address (an unspecified address, `0.0.0.0` or `::`, as `localhost`). The
+    /// OAuth issuer tokens carry, whatever name a client used (see [`Self::public_base`]).
+    pub fn own_base(&self) -> String {
         if let Some(url) = &self.public_url {
             return url.clone();
         }
@@ -253,8 +256,49 @@ impl Config {
         }
     }
 
-    /// The resource identifier of `/mcp` (RFC 8707, RFC 9728): what its tokens are bound to.
+    /// The address a client is told the service is at, without a trailing `/`: while serving a
+    /// request that reached a loopback name of the listening port (`localhost`, `127.0.0.1`,
+    /// `[::1]`) with no `N8V_PUBLIC_URL` set, that name (see [`reached`]); else
+    /// [`Self::own_base`].
+    pub fn public_base(&self) -> String {
+        reached::current().unwrap_or_else(|| self.own_base())
+    }
+
+    /// The address a request whose `Host` is `host` reached, when discovery answers for it: a
+    /// loopback name of the listening port, with no `N8V_PUBLIC_URL` set (see [`reached`]).
+    pub fn reached_base(&self, host: &str) -> Option<String> {
+        if self.public_url.is_some() || !reached::answers_loopback(self.bind) {
+            return None;
+        }
+        reached::loopback_base(host, self.bind.port())
+    }
+
+    /// The service's own addresses (each without a trailing `/`): [`Self::own_base`], and with
+    /// no `N8V_PUBLIC_URL` on a loopback bind, the loopback names of the listening port too.
+    pub fn own_bases(&self) -> Vec<String> {
+        let mut bases = vec![self.own_base()];
+        if self.public_url.is_none() && reached::answers_loopback(self.bind) {
+            let port = self.bind.port();
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                if let Some(base) = reached::loopback_base(&format!("{host}:{port}"), port)
+                    && !bases.contains(&base)
+                {
+                    bases.push(base);
+                }
+            }
+        }
+        bases
+    }
+
+    /// The resource identifier of `/mcp` (RFC 8707, RFC 9728) that tokens are bound to:
+    /// [`Self::own_base`]`/mcp`.
     pub fn mcp_resource(&self) -> String {
+        format!("{}/mcp", self.own_base())
+    }
+
+    /// The URL to give MCP clients: [`Self::public_base`]`/mcp` (the protected resource its
+    /// metadata names).
+    pub fn mcp_url(&self) -> String {
         format!("{}/mcp", self.public_base())
     }
 }

@@ -57,11 +57,12 @@ pub fn router(state: Services) -> Router {
             mcp::origin::check,
         ));
     let console = pages::console::router(state.clone());
+    let config = state.config.clone();
     rest::routes()
         .merge(mcp)
         .merge(pages::routes(&state))
         .merge(oauth::routes())
-        .route("/", axum::routing::get(index::root))
+        .merge(index::routes())
         .fallback(|| async {
             Error::NotFound(
                 "no such endpoint; GET / lists the entry points, /openapi.json the API".into(),
@@ -76,6 +77,11 @@ pub fn router(state: Services) -> Router {
             console,
             pages::console::divert,
         ))
+        // Outside every handler and the console's diversion: whatever answers names the address
+        // the client used, when it is a loopback name of this server.
+        .layer(axum::middleware::from_fn(move |req, next| {
+            middleware::reached(config.clone(), req, next)
+        }))
         // Outside the console's diversion, so its pages get the anti-framing headers too.
         .layer(axum::middleware::from_fn(headers::security_headers))
         .layer(DefaultBodyLimit::max(max_body))

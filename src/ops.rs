@@ -74,7 +74,7 @@ impl Services {
             jwt: JwtKeys::new(&secret).expect("HS256 accepts any non-empty secret"),
             limits: Limits::from_config(&config),
             clock: clock.clone(),
-            issuer: config.public_base(),
+            issuer: config.own_base(),
         };
         Self {
             db,

@@ -24,7 +24,7 @@ use crate::oauth::metadata::{MCP_SCOPES, mcp_scope_text, resource_metadata_url};
 use crate::ops::Services;
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
-use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
+use axum::http::header::{AUTHORIZATION, CONNECTION, WWW_AUTHENTICATE};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
@@ -58,7 +58,7 @@ pub async fn authenticate(State(state): State<Services>, request: Request, next:
     let (mut parts, body) = request.into_parts();
     let sent_token = parts.headers.contains_key(AUTHORIZATION);
     let resource = state.config.mcp_resource();
-    match Principal::for_resource(&mut parts, &state.auth, &resource).await {
+    let refusal = match Principal::for_resource(&mut parts, &state.auth, &resource).await {
         Ok(principal) => {
             if principal.oauth.is_some()
                 && !MCP_SCOPES.iter().any(|s| principal.scopes().contains(*s))
@@ -70,19 +70,44 @@ pub async fn authenticate(State(state): State<Services>, request: Request, next:
                 ))
                 .into_response();
                 set_challenge(&mut response, &state, Some("insufficient_scope"));
-                return response;
+                response
+            } else {
+                parts.extensions.insert(principal);
+                return next.run(Request::from_parts(parts, body)).await;
             }
-            parts.extensions.insert(principal);
-            next.run(Request::from_parts(parts, body)).await
         }
-        Err(error) => {
-            let unauthorized = matches!(error, Error::Unauthorized(_));
-            let mut response = error.into_response();
-            if unauthorized {
-                set_challenge(&mut response, &state, sent_token.then_some("invalid_token"));
-            }
+        Err(Error::Unauthorized(text)) => {
+            let mut response = Error::Unauthorized(with_url_to_give(text, &state)).into_response();
+            set_challenge(&mut response, &state, sent_token.then_some("invalid_token"));
             response
         }
+        Err(error) => error.into_response(),
+    };
+    closing(refusal)
+}
+
+/// A refusal answered before the request's body was read closes its connection, and says so
+/// (`Connection: close`). Otherwise hyper closes it unannounced once it finds the body unread,
+/// and a client that sends its next request on it (an MCP SDK sends `initialize` again with its
+/// new token at once) gets "server disconnected" instead of an answer.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// A `401`'s detail, saying which URL to give MCP clients when `N8V_PUBLIC_URL` sets it: their
+/// tokens are for that resource only, and clients refuse metadata naming another URL than the
+/// one they were given. (Without it, any loopback name of the listening port works.)
+fn with_url_to_give(text: String, state: &Services) -> String {
+    match &state.config.public_url {
+        None => text,
+        Some(_) => format!(
+            "{text}. Give MCP clients the URL {} (N8V_PUBLIC_URL): its OAuth tokens are issued \
+             for that address only",
+            state.config.mcp_url()
+        ),
     }
 }
 

@@ -7,6 +7,7 @@ use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::any::Any;
+use std::sync::Arc;
 
 /// Refuses requests whose headers add up to more than `max` bytes (431), before any work.
 pub async fn limit_headers(max: usize, req: Request, next: Next) -> Response {
@@ -22,6 +23,18 @@ pub async fn limit_headers(max: usize, req: Request, next: Next) -> Response {
         .into_response();
     }
     next.run(req).await
+}
+
+/// Serves the request with the address it reached held for it (`config::reached`): the
+/// loopback name in its `Host` (or HTTP/2 `:authority`), when discovery answers for it.
+pub async fn reached(config: Arc<crate::config::Config>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()));
+    let base = host.and_then(|host| config.reached_base(host));
+    crate::config::reached::serving(base, next.run(req)).await
 }
 
 pub async fn method_not_allowed() -> Error {

@@ -17,8 +17,8 @@ use utoipa_swagger_ui::SwaggerUi;
 #[derive(OpenApi)]
 #[openapi(
     info(
+        // No `version`: utoipa takes the crate's (`CARGO_PKG_VERSION`), the binary's own.
         title = "n8v-journal",
-        version = "1.0.0",
         description = "The assistant journal records what your connected AI assistants did \
             through the API on your behalf, and why: sessions, the calls made in them and their \
             purposes, never payloads. A new conversation picks up where the last one left off by \
@@ -29,7 +29,22 @@ use utoipa_swagger_ui::SwaggerUi;
             stable `type`. A `503` of type `database-unavailable` (with `Retry-After`) means the \
             database was briefly out of reach and nothing of the request was stored: it is safe \
             to retry, writes included, after `Retry-After` seconds (its `detail` says so when a \
-            lost commit leaves the outcome unknown).",
+            lost commit leaves the outcome unknown).\n\n\
+            ## Connecting assistants (MCP)\n\n\
+            The MCP server is at [`/mcp`](/mcp) (streamable HTTP). [`GET /`](/) names the URL to \
+            give MCP clients (`mcp_url`): with `N8V_PUBLIC_URL` set, `<N8V_PUBLIC_URL>/mcp`, the \
+            one address its OAuth tokens are issued for; without it, on a loopback bind, \
+            `http://localhost:PORT/mcp`, `http://127.0.0.1:PORT/mcp` and `http://[::1]:PORT/mcp` \
+            all work, and a token got at one works at the others. A client either sends \
+            `Authorization: Bearer <API key>` or signs in through OAuth 2.1, discovered from \
+            `/mcp`'s `401`: the protected resource metadata (RFC 9728) at \
+            [`/.well-known/oauth-protected-resource/mcp`](/.well-known/oauth-protected-resource/mcp), \
+            the authorization server metadata (RFC 8414) at \
+            [`/.well-known/oauth-authorization-server`](/.well-known/oauth-authorization-server); \
+            client ID metadata documents and dynamic registration are both accepted. How to \
+            connect each assistant (Claude, ChatGPT, Cursor, VS Code, Codex, …): \
+            [the integrations guide](/integrations.md). The MCP Registry entry is the \
+            repository's `server.json`.",
         license(name = "MIT", identifier = "MIT")
     ),
     tags(
@@ -47,7 +62,27 @@ use utoipa_swagger_ui::SwaggerUi;
         (name = "webhooks", description = "Webhook endpoints: the journal tells your own systems \
             when a session ended, a summary or digest is ready, an open loop opened or closed, or \
             a credential was scrubbed, signed as Standard Webhooks specifies. Needs \
-            `webhooks:write`."),
+            `webhooks:write`.\n\n\
+            The events (the document's `webhooks` section has each body): `session.ended`, \
+            `summary.ready`, `loop.opened`, `loop.closed`, `exposure.seen`, `digest.ready`, \
+            `endpoint.disabled`, and `webhook.test`, sent to one endpoint when asked \
+            (`POST /api/v1/webhooks/{id}/test`) whatever events it asked for.\n\n\
+            Verify each delivery with the endpoint's secret (`whsec_…`) and a Standard Webhooks \
+            library, on the raw body as received, before parsing it. Python \
+            (`pip install standardwebhooks`):\n\n\
+            ```python\n\
+            from standardwebhooks import Webhook\n\n\
+            # body: the raw request body; headers: the request headers (webhook-id, \
+            webhook-timestamp, webhook-signature)\n\
+            event = Webhook(secret).verify(body, headers)  # raises WebhookVerificationError\n\
+            ```\n\n\
+            TypeScript (`npm install standardwebhooks`):\n\n\
+            ```ts\n\
+            import { Webhook } from \"standardwebhooks\";\n\n\
+            // body: the raw request body as a string; headers: a Record<string, string>\n\
+            const event = new Webhook(secret).verify(body, headers); // throws when it is not genuine\n\
+            ```\n\n\
+            Drop a `webhook-id` seen before (a retry), and answer any 2xx."),
         (name = "admin", description = "Operator endpoints (operator keys only): the feature \
             flags, such as `assistantJournal`, globally or for an account."),
         (name = "health", description = "Liveness and readiness probes; no credentials needed."),

@@ -381,7 +381,7 @@ async fn issue(
     let scopes = narrowed.cloned().unwrap_or(held);
     let ttl = config.oauth.access_token_ttl.as_secs() as i64;
     let claims = AccessClaims {
-        iss: config.public_base(),
+        iss: config.own_base(),
         sub: ids::format(Kind::Key, found.credential_id),
         acc: ids::format(Kind::Account, found.account_id),
         aud: found.resource.clone(),
@@ -422,14 +422,13 @@ pub async fn revoke_token(
             .await?
             .map(|f| (f.account_id, f.credential_id, f.client_id))
     } else {
-        jwt.verify_access(token, &config.public_base())
-            .and_then(|c| {
-                Some((
-                    ids::parse(Kind::Account, &c.acc)?,
-                    ids::parse(Kind::Key, &c.sub)?,
-                    c.client_id,
-                ))
-            })
+        jwt.verify_access(token, &config.own_base()).and_then(|c| {
+            Some((
+                ids::parse(Kind::Account, &c.acc)?,
+                ids::parse(Kind::Key, &c.sub)?,
+                c.client_id,
+            ))
+        })
     };
     let Some((account, credential, owner)) = target else {
         return Ok(());

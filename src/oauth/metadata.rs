@@ -1,6 +1,7 @@
 //! Discovery: the protected resource metadata of `/mcp` (RFC 9728) and the authorization
-//! server metadata (RFC 8414), both built from the public URL (`N8V_PUBLIC_URL`), and the one
-//! resource identifier tokens are issued for (RFC 8707).
+//! server metadata (RFC 8414), both built from the address the client reached the service at
+//! ([`Config::public_base`]: `N8V_PUBLIC_URL`, else the loopback name it used), and the one
+//! resource identifier tokens are issued for (RFC 8707), whichever loopback name it was asked by.
 
 use crate::config::Config;
 use crate::scopes::Scope;
@@ -31,7 +32,7 @@ pub fn resource_metadata_url(config: &Config) -> String {
 /// RFC 9728 metadata of `/mcp` (served at the path-suffixed and the root well-known address).
 pub fn protected_resource(config: &Config) -> Value {
     json!({
-        "resource": config.mcp_resource(),
+        "resource": config.mcp_url(),
         "authorization_servers": [config.public_base()],
         "scopes_supported": MCP_SCOPES.map(Scope::as_str),
         "bearer_methods_supported": ["header"],
@@ -61,11 +62,13 @@ pub fn authorization_server(config: &Config) -> Value {
     })
 }
 
-/// The resource a client names (RFC 8707), as the one this service serves, or `None` for any
-/// other. Scheme and host compare without case and a trailing `/` is ignored (the MCP
-/// authorization specification asks servers to accept both); nothing else is normalised.
+/// The resource a client names (RFC 8707), as the one this service serves (the one its
+/// tokens are bound to, [`Config::mcp_resource`]), or `None` for any other. Scheme and host
+/// compare without case and a trailing `/` is ignored (the MCP authorization specification asks
+/// servers to accept both); nothing else is normalised. Without `N8V_PUBLIC_URL` on a loopback
+/// bind, every loopback name of the listening port (`localhost`, `127.0.0.1`, `[::1]`) names
+/// the same resource: they reach the same server, so a token asked for at one works at all.
 pub fn canonical_resource(given: &str, config: &Config) -> Option<String> {
-    let ours = config.mcp_resource();
     let norm = |text: &str| -> Option<String> {
         let url = url::Url::parse(text).ok()?;
         if url.fragment().is_some() || url.query().is_some() {
@@ -74,7 +77,12 @@ pub fn canonical_resource(given: &str, config: &Config) -> Option<String> {
         // `Url` lowercases scheme and host already.
         Some(url.as_str().trim_end_matches('/').to_owned())
     };
-    (norm(given)? == norm(&ours)?).then_some(ours)
+    let given = norm(given)?;
+    config
+        .own_bases()
+        .iter()
+        .any(|base| norm(&format!("{base}/mcp")).as_ref() == Some(&given))
+        .then(|| config.mcp_resource())
 }
 
 #[cfg(test)]
@@ -102,5 +110,44 @@ mod tests {
         ] {
             assert_eq!(canonical_resource(other, &config), None, "{other}");
         }
+        assert_eq!(
+            canonical_resource("http://localhost:8080/mcp", &config),
+            None,
+            "with N8V_PUBLIC_URL, loopback names are other resources"
+        );
+    }
+
+    #[test]
+    fn every_loopback_name_of_the_port_is_the_one_resource_without_a_public_url() {
+        let mut config = Config::for_database("postgres://localhost/x");
+        config.bind = "127.0.0.1:8080".parse().unwrap();
+        let ours = "http://127.0.0.1:8080/mcp";
+        assert_eq!(config.mcp_resource(), ours);
+        for spelling in [
+            ours,
+            "http://localhost:8080/mcp",
+            "http://LOCALHOST:8080/mcp/",
+            "http://[::1]:8080/mcp",
+        ] {
+            assert_eq!(
+                canonical_resource(spelling, &config).as_deref(),
+                Some(ours),
+                "{spelling}"
+            );
+        }
+        for other in [
+            "http://localhost:8081/mcp",
+            "http://evil.example.com:8080/mcp",
+            "https://localhost:8080/mcp",
+            "http://localhost:8080/",
+        ] {
+            assert_eq!(canonical_resource(other, &config), None, "{other}");
+        }
+        config.bind = "10.0.0.5:8080".parse().unwrap();
+        assert_eq!(
+            canonical_resource("http://localhost:8080/mcp", &config),
+            None,
+            "a bind that is not loopback answers for its own address only"
+        );
     }
 }

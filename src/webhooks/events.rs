@@ -173,7 +173,10 @@ pub async fn test(
     let body = json!({
         "type": TEST_EVENT,
         "timestamp": now.to_rfc3339_opts(SecondsFormat::Millis, true),
-        "data": {"webhook": webhook, "message": "A test event from n8v-journal."},
+        "data": payloads::data(&payloads::WebhookTest {
+            webhook,
+            message: "A test event from n8v-journal.".into(),
+        }),
     });
     let made = sqlx::query_scalar!(
         r#"SELECT n8v_webhook_test($1, $2, $3, $4) AS "made!""#,

@@ -135,6 +135,14 @@ pub struct EndpointDisabled {
     pub disabled_at: DateTime<Utc>,
 }
 
+/// `webhook.test`: sent to one endpoint on request (`POST /api/v1/webhooks/{id}/test`, or
+/// Settings' "Send a test event"), whatever events it asked for.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct WebhookTest {
+    pub webhook: WebhookId,
+    pub message: String,
+}
+
 /// `data` as JSON.
 pub fn data<T: Serialize>(payload: &T) -> Value {
     serde_json::to_value(payload).unwrap_or(Value::Null)

@@ -7,6 +7,11 @@
 //! and are the account's, listed for the person's own key; the grant's token reads nothing of
 //! another account.
 //!
+//! Issue 45, finding 2: each connects with the default settings at both
+//! `http://127.0.0.1:PORT/mcp` and `http://localhost:PORT/mcp` (the SDKs refuse a protected
+//! resource other than the URL they were given), and the token got at one name works at the
+//! other: both are the same server, and tokens are bound to its one resource.
+//!
 //! The TypeScript SDK is installed from tests/e2e/node/package-lock.json into
 //! `N8V_MCP_NODE_MODULES` (default /var/tmp/n8v-journal-mcp-node) on first use; the Python SDK
 //! as for tests/api/mcp_python.rs.
@@ -44,15 +49,64 @@ async fn run_client(mut command: tokio::process::Command, what: &str) -> Value {
     serde_json::from_str(line).unwrap_or_else(|e| panic!("{what} printed {stdout:?}: {e}"))
 }
 
-/// What both clients' runs must show, whoever wrote the client.
-async fn check_connected(app: &TestApp, person: &common::Account, report: &Value, name: &str) {
+/// The loopback name a client is given the server by.
+#[derive(Clone, Copy, Debug)]
+enum Name {
+    Ip,
+    Localhost,
+}
+
+impl Name {
+    /// The server's address under this name (`app.base` is `http://127.0.0.1:PORT`).
+    fn base(self, app: &TestApp) -> String {
+        match self {
+            Name::Ip => app.base.clone(),
+            Name::Localhost => app.base.replace("127.0.0.1", "localhost"),
+        }
+    }
+
+    fn other(self) -> Self {
+        match self {
+            Name::Ip => Name::Localhost,
+            Name::Localhost => Name::Ip,
+        }
+    }
+}
+
+/// The status of an `initialize` sent to `mcp_url` with `token`.
+async fn initialize_status(mcp_url: &str, token: &str) -> u16 {
+    reqwest::Client::new()
+        .post(mcp_url)
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .json(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "probe", "version": "1"}}}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// What both clients' runs must show, whoever wrote the client, given the server as `name`.
+async fn check_connected(
+    app: &TestApp,
+    person: &common::Account,
+    report: &Value,
+    client: &str,
+    name: Name,
+) {
     assert_eq!(
-        report["assistant"], name,
+        report["assistant"], client,
         "the session's assistant: {report}"
     );
     assert!(
-        report["iss"].as_str().is_some_and(|i| i == app.base),
-        "the authorization response names its issuer (RFC 9207): {report}"
+        report["iss"].as_str() == Some(name.base(app).as_str()),
+        "the authorization response names its issuer as the client knows it (RFC 9207): \
+         {report}"
     );
     // The session is the account's: the person's own key lists it, with the client's name.
     let listed = app
@@ -68,7 +122,14 @@ async fn check_connected(app: &TestApp, person: &common::Account, report: &Value
         .iter()
         .find(|s| s["id"] == session)
         .unwrap_or_else(|| panic!("{session} not in {listed}"));
-    assert_eq!(row["assistant"], name);
+    assert_eq!(row["assistant"], client);
+
+    // The token works at the server's other loopback name too: the same server, one resource.
+    let token = report["access_token"].as_str().unwrap();
+    for name in [name, name.other()] {
+        let url = format!("{}/mcp", name.base(app));
+        assert_eq!(initialize_status(&url, token).await, 200, "{url}");
+    }
 
     // The grant's token is the account's only: another account's session is not there for it.
     let other = app.account("someone else", SCOPES).await;
@@ -81,7 +142,6 @@ async fn check_connected(app: &TestApp, person: &common::Account, report: &Value
         )
         .await;
     let theirs = theirs["id"].as_str().unwrap();
-    let token = report["access_token"].as_str().unwrap();
     let read = app
         .call(
             reqwest::Method::GET,
@@ -98,8 +158,8 @@ async fn check_connected(app: &TestApp, person: &common::Account, report: &Value
     );
 }
 
-#[tokio::test]
-async fn the_official_python_sdk_connects_through_oauth() {
+/// The Python SDK's OAuth client, given the server as `name`.
+async fn python_connects(name: Name) {
     let python = tokio::task::spawn_blocking(python_with_mcp).await.unwrap();
     let app = common::spawn_app().await;
     let person = app.account("Ada", SCOPES).await;
@@ -110,26 +170,33 @@ async fn the_official_python_sdk_connects_through_oauth() {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/e2e/mcp_oauth_client.py"
         ))
-        .arg(app.url("/mcp"))
+        .arg(format!("{}/mcp", name.base(&app)))
         .arg(&person.token)
         .arg("Python Connector");
-    let report = run_client(command, "the Python SDK's OAuth client").await;
+    let report = run_client(
+        command,
+        &format!("the Python SDK's OAuth client at {name:?}"),
+    )
+    .await;
     assert!(
         report["refresh_token"]
             .as_str()
             .is_some_and(|t| !t.is_empty())
     );
-    check_connected(&app, &person, &report, "Python Connector").await;
+    check_connected(&app, &person, &report, "Python Connector", name).await;
 }
 
-#[tokio::test]
-async fn the_official_typescript_sdk_connects_through_oauth() {
+/// The TypeScript SDK's OAuth client, given the server as `name`.
+async fn typescript_connects(name: Name) {
     let modules = tokio::task::spawn_blocking(node_modules).await.unwrap();
     let app = common::spawn_app().await;
     let person = app.account("Grace", SCOPES).await;
     app.journal_on(person.id).await;
     // The script runs from the installed directory, so its imports resolve there.
-    let script = modules.parent().unwrap().join("oauth_client.mjs");
+    let script = modules
+        .parent()
+        .unwrap()
+        .join(format!("oauth_client.{name:?}.mjs"));
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -141,9 +208,29 @@ async fn the_official_typescript_sdk_connects_through_oauth() {
     let mut command = tokio::process::Command::new("node");
     command
         .arg(&script)
-        .arg(app.url("/mcp"))
+        .arg(format!("{}/mcp", name.base(&app)))
         .arg(&person.token)
         .arg("TypeScript Connector");
-    let report = run_client(command, "the TypeScript SDK's OAuth client").await;
-    check_connected(&app, &person, &report, "TypeScript Connector").await;
+    let report = run_client(
+        command,
+        &format!("the TypeScript SDK's OAuth client at {name:?}"),
+    )
+    .await;
+    check_connected(&app, &person, &report, "TypeScript Connector", name).await;
+}
+
+// One test per SDK, the two names in turn: the TypeScript SDK's first run installs it.
+
+#[tokio::test]
+async fn the_official_python_sdk_connects_through_oauth() {
+    for name in [Name::Ip, Name::Localhost] {
+        python_connects(name).await;
+    }
+}
+
+#[tokio::test]
+async fn the_official_typescript_sdk_connects_through_oauth() {
+    for name in [Name::Ip, Name::Localhost] {
+        typescript_connects(name).await;
+    }
 }

@@ -61,7 +61,7 @@ fn every_operation_is_fully_described() {
     let document = document();
     assert_eq!(document["openapi"], "3.1.0");
     assert_eq!(document["info"]["title"], "n8v-journal");
-    assert_eq!(document["info"]["version"], "1.0.0");
+    assert_eq!(document["info"]["version"], env!("CARGO_PKG_VERSION"));
     let operations = operations(&document);
     assert!(operations.len() >= 14, "{} operations", operations.len());
     let mut ids = std::collections::BTreeSet::new();

@@ -3,10 +3,10 @@
 //! signed with the Standard Webhooks headers. utoipa derives no webhooks, so they are added
 //! here, from the same payload types the events are written with.
 
-use crate::webhooks::events::EventType;
+use crate::webhooks::events::{EventType, TEST_EVENT};
 use crate::webhooks::payloads::{
     DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded,
-    SummaryReady,
+    SummaryReady, WebhookTest,
 };
 use utoipa::ToSchema;
 use utoipa::openapi::path::{
@@ -18,8 +18,9 @@ use utoipa::openapi::{
     ContentBuilder, OpenApi, PathsBuilder, Ref, RefOr, Required, ResponseBuilder, Schema,
 };
 
-/// Each event type, its `data` schema's name and schema, and when it is sent.
-fn events() -> Vec<(EventType, &'static str, RefOr<Schema>, &'static str)> {
+/// Each event type, its `data` schema's name and schema, and when it is sent: the types an
+/// endpoint asks for, and the test event.
+fn events() -> Vec<(&'static str, &'static str, RefOr<Schema>, &'static str)> {
     fn of<T: ToSchema>() -> (&'static str, RefOr<Schema>) {
         (T::name().into_owned().leak(), T::schema())
     }
@@ -66,8 +67,16 @@ fn events() -> Vec<(EventType, &'static str, RefOr<Schema>, &'static str)> {
             "An endpoint was disabled after a run of failed attempts.",
         ),
     ];
+    let (test_name, test_schema) = of::<WebhookTest>();
     rows.into_iter()
-        .map(|(kind, (name, schema), when)| (kind, name, schema, when))
+        .map(|(kind, (name, schema), when)| (kind.as_str(), name, schema, when))
+        .chain([(
+            TEST_EVENT,
+            test_name,
+            test_schema,
+            "A test event, sent to one endpoint when asked (POST /api/v1/webhooks/{id}/test or \
+             Settings), whatever events it asked for.",
+        )])
         .collect()
 }
 
@@ -82,13 +91,13 @@ fn header(name: &str, description: &str) -> utoipa::openapi::path::Parameter {
 }
 
 /// The envelope of one event type, `data` referring to its schema.
-fn envelope(kind: EventType, data: &str) -> ObjectBuilder {
+fn envelope(kind: &str, data: &str) -> ObjectBuilder {
     ObjectBuilder::new()
         .property(
             "type",
             ObjectBuilder::new()
                 .schema_type(Type::String)
-                .enum_values(Some([kind.as_str()])),
+                .enum_values(Some([kind])),
         )
         .property(
             "timestamp",
@@ -110,7 +119,6 @@ pub fn add_webhooks(document: &mut OpenApi) {
         components.schemas.insert(name.to_owned(), schema);
         // `SessionEndedEvent`, `LoopOpenedEvent`, …: the type's name in CamelCase.
         let event: String = kind
-            .as_str()
             .split('.')
             .map(|w| w[..1].to_uppercase() + &w[1..])
             .chain(["Event".to_owned()])
@@ -128,14 +136,14 @@ pub fn add_webhooks(document: &mut OpenApi) {
             .required(Some(Required::True))
             .build();
         let operation = OperationBuilder::new()
-            .summary(Some(format!("{}: {when}", kind.as_str())))
+            .summary(Some(format!("{kind}: {when}")))
             .description(Some(
                 "Sent to the endpoints that asked for this event type. Verify the signature with \
                  a Standard Webhooks library and the endpoint's secret; drop a `webhook-id` seen \
                  before (a retry). Answer any 2xx within the timeout; anything else is retried \
                  with backoff.",
             ))
-            .operation_id(Some(kind.as_str().replace('.', "_")))
+            .operation_id(Some(kind.replace('.', "_")))
             .tag("webhooks")
             .parameter(header("webhook-id", "The event's id (`evt_…`), the same on every attempt"))
             .parameter(header("webhook-timestamp", "When this attempt was signed, in Unix seconds"))
@@ -148,7 +156,7 @@ pub fn add_webhooks(document: &mut OpenApi) {
                 "200",
                 ResponseBuilder::new().description("Any 2xx acknowledges the event").build(),
             );
-        paths = paths.path(kind.as_str(), PathItem::new(HttpMethod::Post, operation));
+        paths = paths.path(kind, PathItem::new(HttpMethod::Post, operation));
     }
     document.webhooks = Some(paths.build());
 }
@@ -167,5 +175,6 @@ mod tests {
                 kind.as_str()
             );
         }
+        assert!(webhooks.paths.contains_key(super::TEST_EVENT));
     }
 }

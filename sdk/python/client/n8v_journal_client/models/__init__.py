@@ -86,6 +86,9 @@ from .told import Told
 from .update_webhook import UpdateWebhook
 from .webhook import Webhook
 from .webhook_list import WebhookList
+from .webhook_test import WebhookTest
+from .webhook_test_event import WebhookTestEvent
+from .webhook_test_event_type import WebhookTestEventType
 
 __all__ = (
     "AccountDeleted",
@@ -174,4 +177,7 @@ __all__ = (
     "UpdateWebhook",
     "Webhook",
     "WebhookList",
+    "WebhookTest",
+    "WebhookTestEvent",
+    "WebhookTestEventType",
 )
