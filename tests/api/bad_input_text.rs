@@ -69,6 +69,9 @@ impl Fixture {
             "deleteAccount" => json!({"confirm": "not the account's name"}),
             "mintToken" => json!({"scopes": ["chats:read"], "expires_in": 600}),
             "postEpisode" => episode(),
+            "answerClaudeCodeHook" => {
+                json!({"hook_event_name": "UserPromptSubmit", "session_id": "s-1"})
+            }
             "closeLoop" => json!({"state": "done"}),
             "startSession" => json!({"goal": "g", "organization": null, "repository": "acme/web"}),
             "endSession" => json!({

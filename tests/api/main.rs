@@ -23,6 +23,8 @@ mod fleet_limits;
 mod fleet_traffic;
 mod handoffs;
 mod hooks;
+mod hooks_catch_up;
+mod hooks_http;
 mod hooks_setup;
 mod import;
 mod item_authors;
