@@ -50,3 +50,14 @@ export HADOLINT_BIN="$N8V_VENV/bin/hadolint"
 export KUBE_VALIDATE_BIN="$N8V_VENV/bin/kubernetes-validate"
 export HELM_BIN="$N8V_NODE_TOOLS/node_modules/.bin/helm"
 export NODE_BIN_DIR="$N8V_NODE_TOOLS/node_modules/.bin"
+
+# Claude Code's CLI, pinned, for `claude plugin validate --strict` (.ci/plugin-check; it runs
+# with no network). Its own cache: the npm package carries a native binary of about 250 MB.
+export N8V_CLAUDE_CLI="${N8V_CLAUDE_CLI:-/var/tmp/claude-cli}"
+claude_cli_version=2.1.197
+claude_cli_package="$N8V_CLAUDE_CLI/node_modules/@anthropic-ai/claude-code/package.json"
+if [ "$(node -p "require('$claude_cli_package').version" 2>/dev/null)" != "$claude_cli_version" ]; then
+    npm install --prefix "$N8V_CLAUDE_CLI" --no-audit --no-fund --loglevel=error \
+        "@anthropic-ai/claude-code@$claude_cli_version" >/dev/null
+fi
+export CLAUDE_BIN="$N8V_CLAUDE_CLI/node_modules/.bin/claude"

@@ -2,7 +2,10 @@
 //! installed binary (no script path into a repository).
 //!
 //! - `session-start` prints the recent journal (`GET /journal.md`) sized for the harness's own
-//!   budget for a hook's output ([`Budget`]);
+//!   budget for a hook's output ([`Budget`]), and starts the catch-up ([`flush`]) in the
+//!   background when the harness has recent transcripts: the conversations whose last post was
+//!   not settled are posted again, marked ended, so each gets its draft;
+//! - `flush` runs that catch-up alone (for cron), and prints what it did;
 //! - `session-end`, `pre-compact` and `stop` post the conversation the hook's input names
 //!   (`transcript_path`) as an episode; `session-end` marks it ended (`"ended": true`), the
 //!   per-turn ones (`stop`, `pre-compact`) do not, so the service drafts when it settles.
@@ -12,6 +15,7 @@
 //! machine, no token, the token refused, the service unreachable or older than this binary,
 //! no transcript). A hook that did its work prints nothing on stderr.
 
+pub mod flush;
 pub mod install;
 
 use crate::import::client::{HOOK_ASSISTANT, Service};
@@ -107,6 +111,9 @@ pub struct Options {
     pub max_chars: Option<usize>,
     /// The most a hook waits for the service.
     pub timeout: Duration,
+    /// `session-start`: the program that runs the catch-up in the background (this binary's
+    /// `hook flush`); `None` runs none.
+    pub catch_up: Option<PathBuf>,
 }
 
 /// What the hook prints: the context for the conversation (session-start), and why nothing
@@ -153,7 +160,11 @@ pub async fn run(
     let bound = options.timeout + INPUT_WAIT + Duration::from_secs(1);
     let work = async {
         match event {
-            Event::SessionStart => session_start(&service, event, harness, options).await,
+            Event::SessionStart => {
+                let skip = starting(input).await;
+                catch_up(harness, options, &skip);
+                session_start(&service, event, harness, options).await
+            }
             _ => post(&service, event, harness, input).await,
         }
     };
@@ -189,8 +200,90 @@ async fn session_start(
     }
 }
 
-/// The transcript the hook's input names (`transcript_path`).
-async fn transcript_path(input: impl AsyncRead + Unpin) -> Result<PathBuf, String> {
+/// Runs the catch-up alone (`hook flush`): what it did, and why it did nothing when it did.
+pub async fn run_flush(
+    harness: Harness,
+    options: &Options,
+    recent: flush::Recent,
+    skip: &flush::Skip,
+) -> (flush::Flushed, Outcome) {
+    let none = flush::Flushed::default();
+    if options.journal.as_deref().map(str::trim) == Some("off") {
+        let why = "the journal is off on this machine (N8V_JOURNAL=off)";
+        return (none, Outcome::nothing(why));
+    }
+    let Some(token) = options.token.as_deref().filter(|t| !t.trim().is_empty()) else {
+        let why = format!(
+            "N8V_TOKEN is not set where {} runs; set it to an API key with chats:read",
+            harness.name()
+        );
+        return (none, Outcome::nothing(why));
+    };
+    match Service::new(&options.url, token.trim(), HOOK_ASSISTANT, options.timeout) {
+        Ok(service) => flush::flush(&service, harness, recent, skip).await,
+        Err(e) => {
+            let why = format!("cannot make an HTTP client: {e}");
+            (none, Outcome::nothing(why))
+        }
+    }
+}
+
+/// The conversation that is starting, from the hook's input: the catch-up leaves it alone.
+async fn starting(input: impl AsyncRead + Unpin) -> flush::Skip {
+    let Ok(value) = hook_input(input).await else {
+        return flush::Skip::default();
+    };
+    let text = |key: &str| {
+        value[key]
+            .as_str()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    flush::Skip {
+        transcript: text("transcript_path").map(PathBuf::from),
+        session_id: text("session_id"),
+    }
+}
+
+/// Starts `hook flush` in the background, in a process group of its own with no terminal, so
+/// the conversation starts while the drafts are written (a model may take longer than the
+/// harness gives a hook), when the harness has transcripts recent enough to look at.
+fn catch_up(harness: Harness, options: &Options, skip: &flush::Skip) {
+    let Some(program) = &options.catch_up else {
+        return;
+    };
+    let Some(dir) = flush::transcripts_dir(harness) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    if flush::candidates(&dir, flush::Recent::default(), now, skip).is_empty() {
+        return;
+    }
+    let mut command = std::process::Command::new(program);
+    command
+        .args(["hook", "flush", "--harness", harness.name(), "--url"])
+        .arg(&options.url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if let Some(path) = &skip.transcript {
+        command.arg("--skip-transcript").arg(path);
+    }
+    if let Some(id) = &skip.session_id {
+        command.arg("--skip-session").arg(id);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    // Not waited for: it outlives this hook, bounded by its own timeout per request.
+    let _ = command.spawn();
+}
+
+/// The hook's input on stdin, as JSON.
+async fn hook_input(input: impl AsyncRead + Unpin) -> Result<serde_json::Value, String> {
     let mut raw = Vec::new();
     let mut limited = input.take(MAX_INPUT);
     let read = limited.read_to_end(&mut raw);
@@ -199,8 +292,12 @@ async fn transcript_path(input: impl AsyncRead + Unpin) -> Result<PathBuf, Strin
         Ok(Err(e)) => return Err(format!("cannot read the hook's input: {e}")),
         Err(_) => return Err("the hook's input did not arrive on stdin".into()),
     }
-    let value: serde_json::Value = serde_json::from_slice(&raw)
-        .map_err(|_| "the hook's input on stdin is not JSON".to_owned())?;
+    serde_json::from_slice(&raw).map_err(|_| "the hook's input on stdin is not JSON".to_owned())
+}
+
+/// The transcript the hook's input names (`transcript_path`).
+async fn transcript_path(input: impl AsyncRead + Unpin) -> Result<PathBuf, String> {
+    let value = hook_input(input).await?;
     match value["transcript_path"].as_str().map(str::trim) {
         Some(path) if !path.is_empty() => Ok(PathBuf::from(path)),
         _ => Err("no transcript: the hook's input names none (transcript_path)".into()),

@@ -64,6 +64,34 @@ struct HookArgs {
     timeout: u64,
 }
 
+#[derive(clap::Args)]
+struct FlushArgs {
+    /// The harness whose transcripts are posted.
+    #[arg(long, value_parser = ["claude-code", "codex"])]
+    harness: String,
+    /// The service.
+    #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// The longest each post waits for the service (and its drafts), in seconds.
+    #[arg(long, default_value_t = 300)]
+    timeout: u64,
+    /// Transcripts modified in the last this many days.
+    #[arg(long, default_value_t = 7)]
+    days: u64,
+    /// Leave transcripts modified in the last this many minutes (a conversation still going).
+    #[arg(long, default_value_t = 5)]
+    quiet_minutes: u64,
+    /// Post at most this many transcripts.
+    #[arg(long, default_value_t = 20)]
+    max_files: usize,
+    /// The starting conversation's transcript, left alone.
+    #[arg(long, hide = true)]
+    skip_transcript: Option<std::path::PathBuf>,
+    /// The starting conversation's id, left alone.
+    #[arg(long, hide = true)]
+    skip_session: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum HookCommand {
     /// Prints the recent journal for the new conversation's context, sized for the harness.
@@ -89,6 +117,13 @@ enum HookCommand {
         #[command(flatten)]
         args: HookArgs,
     },
+    /// Posts, marked ended, the harness's recent transcripts whose last post was not settled
+    /// (what `session-start` starts in the background; run it from cron too), and prints
+    /// what it did. Recent: modified in the last `--days` but not the last `--quiet-minutes`.
+    Flush {
+        #[command(flatten)]
+        args: FlushArgs,
+    },
     /// Sets the hooks and the MCP server up in the harness's configuration (Codex; Claude Code
     /// installs the plugin in integrations/claude-code instead).
     Install {
@@ -100,6 +135,14 @@ enum HookCommand {
         /// Codex's home (default `$CODEX_HOME`, else `~/.codex`).
         #[arg(long)]
         codex_home: Option<std::path::PathBuf>,
+        /// Claude Code: an `http` hook in its user settings that Claude Code posts itself (no
+        /// binary runs; it loads the journal, and posts no conversation).
+        #[arg(long)]
+        http: bool,
+        /// Claude Code's settings file (default `$CLAUDE_CONFIG_DIR/settings.json`, else
+        /// `~/.claude/settings.json`).
+        #[arg(long)]
+        claude_settings: Option<std::path::PathBuf>,
     },
 }
 
@@ -245,8 +288,21 @@ async fn run_hook(command: HookCommand) -> i32 {
         HookCommand::Install {
             harness,
             url,
+            http: true,
+            claude_settings,
+            ..
+        } if harness == "claude-code" => return install_http_hook(&url, claude_settings),
+        HookCommand::Install { http: true, .. } => {
+            eprintln!("error: --http is for Claude Code's http hooks (--harness claude-code)");
+            return 1;
+        }
+        HookCommand::Install {
+            harness,
+            url,
             codex_home,
+            ..
         } => return install_hooks(&harness, &url, codex_home),
+        HookCommand::Flush { args } => return run_flush(args).await,
     };
     let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
         return 0; // clap allows only the known names
@@ -257,6 +313,7 @@ async fn run_hook(command: HookCommand) -> i32 {
         journal: std::env::var("N8V_JOURNAL").ok(),
         max_chars,
         timeout: std::time::Duration::from_secs(args.timeout.clamp(1, 600)),
+        catch_up: std::env::current_exe().ok(),
     };
     let outcome = hook::run(event, harness, &options, tokio::io::stdin()).await;
     if let Some(text) = outcome.stdout {
@@ -269,12 +326,67 @@ async fn run_hook(command: HookCommand) -> i32 {
     0
 }
 
+/// `hook flush`: prints what it did as JSON, and why it did nothing in one line on stderr.
+async fn run_flush(args: FlushArgs) -> i32 {
+    use n8v_journal::hook::{self, Options, flush};
+    let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
+        return 0; // clap allows only the known names
+    };
+    let options = Options {
+        url: args.url,
+        token: std::env::var("N8V_TOKEN").ok(),
+        journal: std::env::var("N8V_JOURNAL").ok(),
+        max_chars: None,
+        timeout: std::time::Duration::from_secs(args.timeout.clamp(1, 3600)),
+        catch_up: None,
+    };
+    let recent = flush::Recent {
+        days: args.days,
+        quiet_minutes: args.quiet_minutes,
+        max_files: args.max_files,
+    };
+    let skip = flush::Skip {
+        transcript: args.skip_transcript,
+        session_id: args.skip_session,
+    };
+    let (flushed, outcome) = hook::run_flush(harness, &options, recent, &skip).await;
+    print(json!(flushed));
+    if let Some(why) = outcome.why {
+        eprintln!("n8v-journal hook flush: {why}");
+    }
+    0
+}
+
+fn install_http_hook(url: &str, settings: Option<std::path::PathBuf>) -> i32 {
+    use n8v_journal::hook::install;
+    let installed = || -> anyhow::Result<Value> {
+        let settings = match settings {
+            Some(path) => path,
+            None => install::claude_settings()?,
+        };
+        Ok(serde_json::to_value(install::claude_code_http(
+            &settings, url,
+        )?)?)
+    };
+    match installed() {
+        Ok(value) => {
+            print(value);
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
 fn install_hooks(harness: &str, url: &str, home: Option<std::path::PathBuf>) -> i32 {
     use n8v_journal::hook::install;
     if harness == "claude-code" {
         eprintln!(
             "error: Claude Code installs the plugin instead: /plugin marketplace add \
-             <this repository>/integrations/claude-code, then /plugin install n8v-journal@n8v-journal"
+             <this repository>/integrations/claude-code, then /plugin install n8v-journal@n8v-journal \
+             (or --http for an http hook that needs no binary)"
         );
         return 1;
     }

@@ -14,6 +14,7 @@ pub mod digests;
 pub mod episodes;
 pub mod export;
 pub mod exposures;
+pub mod hooks;
 pub mod journal;
 pub mod loops;
 pub mod oauth;

@@ -11,6 +11,7 @@ mod episodes;
 pub(crate) mod export;
 mod exposures;
 mod health;
+mod hooks;
 pub(crate) mod journal;
 mod loops;
 pub(crate) mod records;
@@ -39,7 +40,8 @@ pub fn api() -> OpenApiRouter<Services> {
         .routes(routes!(journal::get, journal::delete_session))
         .routes(routes!(journal::delete_day))
         .routes(routes!(digests::list))
-        .routes(routes!(episodes::post))
+        .routes(routes!(episodes::post, episodes::open))
+        .routes(routes!(hooks::claude_code))
         .routes(routes!(digests::delete))
         .routes(routes!(journal::end))
         .routes(routes!(journal::entry))

@@ -142,6 +142,33 @@ impl Service {
         })
     }
 
+    /// The ids of this key's episodes of `harness` whose last post was not settled
+    /// (`GET /api/v1/journal/episodes`).
+    pub async fn open_episodes(
+        &self,
+        harness: Harness,
+        purpose: &str,
+    ) -> Result<Vec<String>, Failure> {
+        let path = format!("/api/v1/journal/episodes?harness={}", harness.name());
+        let response = self
+            .request(reqwest::Method::GET, &path, purpose)
+            .send()
+            .await
+            .map_err(|e| self.unreachable(&e))?;
+        let response = self
+            .checked(response, "GET /api/v1/journal/episodes")
+            .await?;
+        let listed: Value = response.json().await.map_err(|e| self.unreachable(&e))?;
+        Ok(listed["episodes"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|e| e["episode_id"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
     /// The recent journal as markdown, at most `max_chars` characters.
     pub async fn window(&self, max_chars: usize, purpose: &str) -> Result<String, Failure> {
         let path = format!("/journal.md?max_chars={max_chars}");

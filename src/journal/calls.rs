@@ -190,3 +190,26 @@ pub async fn record(
     }
     Ok(Some(recorded.session_id))
 }
+
+/// Whether this credential made a call of `operation` naming `target` since `since` (the
+/// harness hooks' answers: a conversation is given the journal once).
+#[tracing::instrument(name = "db.calls.named_before", skip_all, err)]
+pub async fn named_before(
+    tx: &mut TenantTx,
+    operation: &str,
+    target: &str,
+    since: DateTime<Utc>,
+) -> Result<bool> {
+    let named = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM journal_calls
+                           WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+                             AND created_at >= $3 AND operation = $1 AND $2 = ANY(target_ids))
+                  AS "named!""#,
+        operation,
+        target,
+        since
+    )
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(named)
+}

@@ -117,3 +117,44 @@ pub async fn write(
     .await?;
     Ok(())
 }
+
+/// An episode of the caller's credential whose last post found it unsettled: at least one of
+/// its parts is still code's entry, waiting for a post that drafts it.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct OpenEpisode {
+    /// The harness's id for the conversation, as it was posted.
+    pub episode_id: String,
+    /// The harness that posted it (`claude-code`, `codex`, …).
+    pub harness: String,
+    /// How many of its parts wait.
+    pub open_parts: i64,
+    /// The last turn its posts told of.
+    pub last_turn_at: DateTime<Utc>,
+}
+
+/// The caller's credential's open episodes (of `harness`, when given), the most recent
+/// `limit` first. Only the posting credential's: another key's claims are its own.
+#[tracing::instrument(name = "db.episodes.open", skip_all, err)]
+pub async fn open(
+    tx: &mut crate::db::TenantTx,
+    harness: Option<&str>,
+    limit: i64,
+) -> Result<Vec<OpenEpisode>> {
+    let rows = sqlx::query_as!(
+        OpenEpisode,
+        r#"SELECT episode_id AS "episode_id!", assistant AS harness,
+                  count(*) AS "open_parts!", max(ended_at) AS "last_turn_at!"
+             FROM journal_sessions
+            WHERE account_id = n8v_account() AND credential_id = n8v_credential()
+              AND kind = 'episode' AND episode_id IS NOT NULL AND episode_open
+              AND ($1::text IS NULL OR assistant = $1)
+            GROUP BY episode_id, assistant
+            ORDER BY max(ended_at) DESC, episode_id
+            LIMIT $2"#,
+        harness,
+        limit
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows)
+}

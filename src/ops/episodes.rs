@@ -22,7 +22,10 @@
 //! part's first request and last reply, cut short, and its hand-off holds the lines the turns
 //! mark, scrubbed, which the brief, `/journal.md` and the open loops read.
 
+mod open;
 mod turns;
+
+pub use open::{ListOpenEpisodes, MAX_OPEN_EPISODES, OpenEpisodes};
 
 use super::{Op, Operation, Services};
 use crate::auth::Scope;

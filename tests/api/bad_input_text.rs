@@ -70,6 +70,9 @@ impl Fixture {
             "deleteAccount" => json!({"confirm": "not the account's name"}),
             "mintToken" => json!({"scopes": ["chats:read"], "expires_in": 600}),
             "postEpisode" => episode(),
+            "answerClaudeCodeHook" => {
+                json!({"hook_event_name": "UserPromptSubmit", "session_id": "s-1"})
+            }
             "closeLoop" => json!({"state": "done"}),
             "replaceDecision" => json!({"by": "itm_01KYP3WV40ER08K6AGV0VFCXEC"}),
             "startSession" => json!({"goal": "g", "organization": null, "repository": "acme/web"}),

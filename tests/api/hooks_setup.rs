@@ -3,7 +3,7 @@
 //! too old, and `n8v-journal hook install --harness codex` writes hooks that run this binary
 //! by its absolute path from any directory, merged into what Codex already has.
 
-use crate::common::hook::{BIN, ROOT, run};
+use crate::common::hook::{BIN, Fake, ROOT, closed_port, fake_service, run};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -217,4 +217,73 @@ async fn codex_installs_in_one_step_with_hooks_that_run_from_any_directory() {
     assert!(!claude.status.success() && claude.stderr.contains("/plugin marketplace add"));
     std::fs::remove_dir_all(home).unwrap();
     std::fs::remove_dir_all(elsewhere).unwrap();
+}
+
+#[test]
+fn the_plugin_is_versioned_as_the_binary() {
+    // `claude plugin validate --strict` (.ci/plugin-check) fails on a manifest without one;
+    // the plugin's hooks run this binary, so they are released together.
+    let path = format!("{ROOT}/integrations/claude-code/.claude-plugin/plugin.json");
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[tokio::test]
+async fn codex_hooks_talk_to_the_service_its_mcp_entry_names() {
+    // The entry an earlier install (or the person) wrote is kept, and the hooks follow it,
+    // whatever N8V_URL says where the install runs and where Codex runs the hooks.
+    let (url, seen) = fake_service(Fake::Current).await;
+    let home = temp_dir("codex-url");
+    std::fs::write(
+        home.join("config.toml"),
+        format!("[mcp_servers.n8v]\nurl = \"{url}/mcp\"\nbearer_token_env_var = \"N8V_TOKEN\"\n"),
+    )
+    .unwrap();
+    let home_arg = home.to_str().unwrap();
+    let args = [
+        "hook",
+        "install",
+        "--harness",
+        "codex",
+        "--codex-home",
+        home_arg,
+    ];
+    let elsewhere = closed_port().await;
+    let ran = run(BIN, &args, &[("N8V_URL", elsewhere.as_str())], "").await;
+    let installed: Value = serde_json::from_str(ran.quiet()).unwrap();
+    assert_eq!(installed["mcp_server_added"], false);
+    assert_eq!(installed["url"], url.as_str());
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join("hooks.json")).unwrap()).unwrap();
+    for event in ["SessionStart", "Stop"] {
+        let command = hooks["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(command.ends_with(&format!("--url '{url}'")), "{command}");
+        // As Codex runs it: through a shell, with N8V_TOKEN and a stale N8V_URL.
+        let transcript = format!(
+            "{ROOT}/tests/fixtures/import/{}",
+            crate::common::hook::CODEX
+        );
+        let stdin = crate::common::hook::input(event, &transcript);
+        let env = [("N8V_TOKEN", "n8v_sk_x"), ("N8V_URL", elsewhere.as_str())];
+        let ran = run("/bin/sh", &["-c", command.as_str()], &env, &stdin).await;
+        ran.quiet();
+    }
+    let paths: Vec<String> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|s| s.uri.split('?').next().unwrap().to_owned())
+        .collect();
+    // Codex's budget counts bytes: the window is asked for twice of the fake's wide text.
+    let mut reached = paths.clone();
+    reached.dedup();
+    assert_eq!(
+        reached,
+        ["/journal.md", "/api/v1/journal/episodes"],
+        "{paths:?}"
+    );
+    std::fs::remove_dir_all(home).unwrap();
 }

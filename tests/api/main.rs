@@ -27,6 +27,8 @@ mod fleet_traffic;
 mod front_door;
 mod handoffs;
 mod hooks;
+mod hooks_catch_up;
+mod hooks_http;
 mod hooks_setup;
 mod import;
 mod item_authors;

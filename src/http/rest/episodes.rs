@@ -1,11 +1,14 @@
-//! `POST /api/v1/journal/episodes`: a conversation in (again as it grows), its entries out.
+//! `POST /api/v1/journal/episodes`: a conversation in (again as it grows), its entries out;
+//! `GET` the same path: the conversations whose last post was not settled.
 
 use crate::error::Problem;
-use crate::http::ApiJson;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead};
+use crate::http::openapi::{
+    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
+};
+use crate::http::{ApiJson, ApiQuery};
 use crate::ops::Services;
-use crate::ops::episodes::{EpisodePosted, PostEpisode};
+use crate::ops::episodes::{EpisodePosted, ListOpenEpisodes, OpenEpisodes, PostEpisode};
 use axum::extract::State;
 
 /// Post a conversation.
@@ -61,5 +64,40 @@ pub async fn post(
     ApiJson(input): ApiJson<PostEpisode>,
 ) -> Reply<EpisodePosted> {
     let call = call.body(&input);
+    Reply(call.run(&state, input).await)
+}
+
+/// List the conversations waiting to be drafted.
+///
+/// The episodes this key (and the tokens minted from it) posted whose last post found the
+/// conversation unsettled: their entries are still written by code and read as open
+/// sessions. A harness that can no longer tell the service the conversation ended (Codex has
+/// no end hook; an end hook can be killed) posts just these again with `ended: true`, and
+/// sends no other conversation's prose (`n8v-journal hook flush`). The most recent last turn
+/// first, at most 200. Needs `chats:read`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/journal/episodes",
+    operation_id = "listOpenEpisodes",
+    tag = "journal",
+    params(ListOpenEpisodes, JournalHeaders),
+    responses(
+        (status = 200, description = "The open episodes, the most recent first",
+            body = OpenEpisodes),
+        (status = 400, description = "A bad `harness`, an unknown query parameter, or a bad \
+            `X-Purpose` or `X-Session-Id` (`bad-request`)",
+            body = Problem, content_type = "application/problem+json"),
+        NeedsChatsRead,
+        JournalOffOrNoSession,
+        SessionEnded,
+        AccessProblems,
+    ),
+    security(("bearer" = []))
+)]
+pub async fn open(
+    State(state): State<Services>,
+    call: ApiCall,
+    ApiQuery(input): ApiQuery<ListOpenEpisodes>,
+) -> Reply<OpenEpisodes> {
     Reply(call.run(&state, input).await)
 }

@@ -33,13 +33,21 @@ impl Ran {
     }
 }
 
-/// Runs `program args` with only `PATH`, `HOME` and `env`, writing `input` to its stdin.
+/// A HOME with no harness in it: a session start finds no transcripts to catch up on.
+fn empty_home() -> std::path::PathBuf {
+    let home = std::env::temp_dir().join("n8v-hook-empty-home");
+    std::fs::create_dir_all(&home).unwrap();
+    home
+}
+
+/// Runs `program args` with only `PATH`, `HOME` (an empty one unless `env` names one) and
+/// `env`, writing `input` to its stdin.
 pub async fn run(program: &str, args: &[&str], env: &[(&str, &str)], input: &str) -> Ran {
     let mut child = tokio::process::Command::new(program)
         .args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap())
-        .env("HOME", std::env::temp_dir())
+        .env("HOME", empty_home())
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -214,6 +214,23 @@ export type CatchUp = {
 };
 
 /**
+ * A Claude Code hook's input, as Claude Code posts it (fields it adds are ignored, and the
+ * prompt is never read).
+ */
+export type ClaudeCodeHookInput = {
+    /**
+     * The event: `UserPromptSubmit` and `SessionStart` load the journal; `Stop`,
+     * `SessionEnd`, `PreCompact` and Claude Code's other events change nothing.
+     */
+    hook_event_name: string;
+    /**
+     * Claude Code's id for the conversation: the journal is loaded once per id.
+     */
+    session_id?: string | null;
+    [key: string]: unknown;
+};
+
+/**
  * Closes one item as `done`, `answered` or `dropped`, in the session the call is recorded in.
  */
 export type CloseRequest = {
@@ -831,6 +848,28 @@ export type Health = {
 };
 
 /**
+ * What Claude Code reads from a hook's answer: `{}` (nothing to add), or the context for
+ * the conversation.
+ */
+export type HookAnswer = {
+    hookSpecificOutput?: HookContext | null;
+};
+
+/**
+ * Context a hook adds to the conversation.
+ */
+export type HookContext = {
+    /**
+     * The recent journal as markdown (what `GET /journal.md` answers).
+     */
+    additionalContext: string;
+    /**
+     * The event answered.
+     */
+    hookEventName: string;
+};
+
+/**
  * One line of the brief.
  */
 export type Item = {
@@ -983,6 +1022,39 @@ export type LoopOpenedEvent = {
     data: LoopChanged;
     timestamp: string;
     type: 'loop.opened';
+};
+
+/**
+ * An episode of the caller's credential whose last post found it unsettled: at least one of
+ * its parts is still code's entry, waiting for a post that drafts it.
+ */
+export type OpenEpisode = {
+    /**
+     * The harness's id for the conversation, as it was posted.
+     */
+    episode_id: string;
+    /**
+     * The harness that posted it (`claude-code`, `codex`, …).
+     */
+    harness: string;
+    /**
+     * The last turn its posts told of.
+     */
+    last_turn_at: string;
+    /**
+     * How many of its parts wait.
+     */
+    open_parts: number;
+};
+
+/**
+ * The episodes waiting for a post that drafts them, the most recent first.
+ */
+export type OpenEpisodes = {
+    /**
+     * At most 200, the most recent last turn first.
+     */
+    episodes: Array<OpenEpisode>;
 };
 
 /**
@@ -1906,6 +1978,89 @@ export type MintTokenResponses = {
 
 export type MintTokenResponse = MintTokenResponses[keyof MintTokenResponses];
 
+export type AnswerClaudeCodeHookData = {
+    /**
+     * The hook's input, as Claude Code sends it
+     */
+    body: ClaudeCodeHookInput;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/hooks/claude-code';
+};
+
+export type AnswerClaudeCodeHookErrors = {
+    /**
+     * Not a Claude Code hook event, a bad `session_id`, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
+     */
+    415: Problem;
+    /**
+     * JSON of the wrong shape (`invalid-body`)
+     */
+    422: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type AnswerClaudeCodeHookError = AnswerClaudeCodeHookErrors[keyof AnswerClaudeCodeHookErrors];
+
+export type AnswerClaudeCodeHookResponses = {
+    /**
+     * What Claude Code adds to the conversation: the recent journal as `hookSpecificOutput.additionalContext`, or nothing (`{}`)
+     */
+    200: HookAnswer;
+};
+
+export type AnswerClaudeCodeHookResponse = AnswerClaudeCodeHookResponses[keyof AnswerClaudeCodeHookResponses];
+
 export type GetCatchUpData = {
     body?: never;
     headers?: {
@@ -2367,6 +2522,79 @@ export type GetJournalEntryResponses = {
 };
 
 export type GetJournalEntryResponse = GetJournalEntryResponses[keyof GetJournalEntryResponses];
+
+export type ListOpenEpisodesData = {
+    body?: never;
+    headers?: {
+        /**
+         * Why this call is made: one sentence, ≤ 500 characters, no control characters; credentials in it are scrubbed
+         */
+        'X-Purpose'?: string;
+        /**
+         * The conversation making the request (ses_…); omit to join your recent open session or get a new one
+         */
+        'X-Session-Id'?: string;
+        /**
+         * The assistant making the call (default: the `User-Agent`): letters, digits, spaces and . _ - / ( ) + : , @ (anything else is a 400), kept to 100 characters; sessions record it and can be filtered by it, and a call without X-Session-Id joins only a session of the same assistant (its name up to the first /, without case)
+         */
+        'X-Assistant'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Only episodes posted by this harness (`claude-code`, `codex`, …).
+         */
+        harness?: string;
+    };
+    url: '/api/v1/journal/episodes';
+};
+
+export type ListOpenEpisodesErrors = {
+    /**
+     * A bad `harness`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     */
+    400: Problem;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: Problem;
+    /**
+     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     */
+    403: Problem;
+    /**
+     * The assistant journal is off for this account (`journal-off`), or `X-Session-Id` names no session of this credential (`not-found`)
+     */
+    404: Problem;
+    /**
+     * `X-Session-Id` names a session that has ended (`conflict`)
+     */
+    409: Problem;
+    /**
+     * The path and query are longer than 2 KiB.
+     */
+    414: Problem;
+    /**
+     * Too many requests from this credential, or too many failed authentications from this
+     * address.
+     */
+    429: Problem;
+    /**
+     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     */
+    500: Problem;
+};
+
+export type ListOpenEpisodesError = ListOpenEpisodesErrors[keyof ListOpenEpisodesErrors];
+
+export type ListOpenEpisodesResponses = {
+    /**
+     * The open episodes, the most recent first
+     */
+    200: OpenEpisodes;
+};
+
+export type ListOpenEpisodesResponse = ListOpenEpisodesResponses[keyof ListOpenEpisodesResponses];
 
 export type PostEpisodeData = {
     /**

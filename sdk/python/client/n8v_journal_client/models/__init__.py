@@ -6,6 +6,7 @@ from .append_request import AppendRequest
 from .audit_entry import AuditEntry
 from .call import Call
 from .catch_up import CatchUp
+from .claude_code_hook_input import ClaudeCodeHookInput
 from .close_request import CloseRequest
 from .create_webhook import CreateWebhook
 from .created_webhook import CreatedWebhook
@@ -43,6 +44,8 @@ from .exposure_seen_event_type import ExposureSeenEventType
 from .flag_value import FlagValue
 from .handoff import Handoff
 from .health import Health
+from .hook_answer import HookAnswer
+from .hook_context import HookContext
 from .item import Item
 from .loop import Loop
 from .loop_changed import LoopChanged
@@ -51,6 +54,8 @@ from .loop_closed_event_type import LoopClosedEventType
 from .loop_list import LoopList
 from .loop_opened_event import LoopOpenedEvent
 from .loop_opened_event_type import LoopOpenedEventType
+from .open_episode import OpenEpisode
+from .open_episodes import OpenEpisodes
 from .organization_activity import OrganizationActivity
 from .problem import Problem
 from .provisional import Provisional
@@ -97,6 +102,7 @@ __all__ = (
     "AuditEntry",
     "Call",
     "CatchUp",
+    "ClaudeCodeHookInput",
     "CloseRequest",
     "CreatedWebhook",
     "CreateWebhook",
@@ -134,6 +140,8 @@ __all__ = (
     "FlagValue",
     "Handoff",
     "Health",
+    "HookAnswer",
+    "HookContext",
     "Item",
     "Loop",
     "LoopChanged",
@@ -142,6 +150,8 @@ __all__ = (
     "LoopList",
     "LoopOpenedEvent",
     "LoopOpenedEventType",
+    "OpenEpisode",
+    "OpenEpisodes",
     "OrganizationActivity",
     "Problem",
     "Provisional",

@@ -1,0 +1,158 @@
+//! A Claude Code hook posted by Claude Code itself (an `http` hook: no binary on the person's
+//! machine). The service sees only the hook's input, never the transcript file it names (that
+//! file is on the person's machine), so such a hook can load the journal into a conversation
+//! but not post the conversation: `UserPromptSubmit` (and `SessionStart`, should Claude Code
+//! run `http` hooks there; 2.1 does not) answers the recent journal as `additionalContext`, once
+//! per conversation; `Stop`, `SessionEnd` and the rest answer nothing and change nothing.
+
+use super::journal::ReadMarkdown;
+use super::{Op, Operation, Services, Target};
+use crate::auth::Scope;
+use crate::error::{Error, Result};
+use crate::journal::calls;
+use crate::operation::{Effect, JournalUse, Spec};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A Claude Code hook's input, as Claude Code posts it (fields it adds are ignored, and the
+/// prompt is never read).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[schemars(example = serde_json::json!({
+    "session_id": "5f1c2a7e-0b1d-4a9e-9c3e-2f7a1b6d8e01",
+    "transcript_path": "/home/ada/.claude/projects/-home-ada-acme-web/5f1c2a7e-0b1d-4a9e-9c3e-2f7a1b6d8e01.jsonl",
+    "cwd": "/home/ada/acme/web",
+    "permission_mode": "default",
+    "hook_event_name": "UserPromptSubmit"
+}))]
+// Claude Code sends more than these two (each event its own fields): all are accepted.
+#[schemars(extend("additionalProperties" = true))]
+pub struct ClaudeCodeHook {
+    /// The event: `UserPromptSubmit` and `SessionStart` load the journal; `Stop`,
+    /// `SessionEnd`, `PreCompact` and Claude Code's other events change nothing.
+    #[schemars(length(max = 64), regex(pattern = "^[A-Za-z]+$"))]
+    pub hook_event_name: String,
+    /// Claude Code's id for the conversation: the journal is loaded once per id.
+    #[serde(default)]
+    #[schemars(length(max = 200), regex(pattern = "^[A-Za-z0-9._:-]*$"))]
+    pub session_id: Option<String>,
+}
+crate::openapi_schema!(ClaudeCodeHook => "ClaudeCodeHookInput");
+
+/// What Claude Code reads from a hook's answer: `{}` (nothing to add), or the context for
+/// the conversation.
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct HookAnswer {
+    /// The recent journal for the model, when this conversation has not had it yet.
+    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<HookContext>,
+}
+
+/// Context a hook adds to the conversation.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HookContext {
+    /// The event answered.
+    pub hook_event_name: String,
+    /// The recent journal as markdown (what `GET /journal.md` answers).
+    pub additional_context: String,
+}
+
+/// Claude Code's hook events that answer nothing here (the hooks reference).
+const QUIET_EVENTS: &[&str] = &[
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "SessionEnd",
+    "PreCompact",
+    "PostCompact",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Notification",
+    "TaskCompleted",
+    "TeammateIdle",
+    "ConfigChange",
+    "InstructionsLoaded",
+];
+
+/// How long a conversation counts as having had the journal: one resumed later gets it again.
+const ONCE_PER: chrono::Duration = chrono::Duration::hours(24);
+
+/// Claude Code's own budget for a hook's context (see `hook::Budget`).
+const CONTEXT_CHARS: usize = 9_500;
+
+impl ClaudeCodeHook {
+    fn conversation(&self) -> Result<Option<&str>> {
+        match self.session_id.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(id)
+                if id.len() <= 200
+                    && id
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c)) =>
+            {
+                Ok(Some(id))
+            }
+            Some(_) => Err(Error::BadRequest(
+                "session_id must be up to 200 letters, digits and . _ : - (Claude Code's id)"
+                    .into(),
+            )),
+        }
+    }
+}
+
+impl Op for ClaudeCodeHook {
+    const SPEC: Spec = Spec {
+        id: "answerClaudeCodeHook",
+        tool: None,
+        journal: JournalUse::Read,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+        title: "Answer a Claude Code hook",
+        effect: Effect::Reads,
+    };
+    type Output = HookAnswer;
+
+    fn targets(&self) -> Vec<Target> {
+        // The conversation, so its next prompt finds it was given the journal already.
+        match self.conversation() {
+            Ok(Some(id)) => vec![id.to_owned().into()],
+            _ => Vec::new(),
+        }
+    }
+
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<HookAnswer> {
+        let conversation = self.conversation()?;
+        let event = self.hook_event_name.trim();
+        match event {
+            "UserPromptSubmit" | "SessionStart" => {}
+            quiet if QUIET_EVENTS.contains(&quiet) => return Ok(HookAnswer::default()),
+            other => {
+                return Err(Error::BadRequest(format!(
+                    "hook_event_name {:?} is not a Claude Code hook event",
+                    crate::ids::shown(other)
+                )));
+            }
+        }
+        if let Some(id) = conversation {
+            let since = op.now() - ONCE_PER;
+            if calls::named_before(op.tx(), Self::SPEC.id, id, since).await? {
+                return Ok(HookAnswer::default());
+            }
+        }
+        let window = ReadMarkdown {
+            max_chars: Some(CONTEXT_CHARS),
+        };
+        let markdown = window.run(op, services).await?;
+        Ok(HookAnswer {
+            hook_specific_output: Some(HookContext {
+                hook_event_name: event.to_owned(),
+                additional_context: markdown,
+            }),
+        })
+    }
+}
