@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, ReplaceDecisionData, ReplaceDecisionErrors, ReplaceDecisionResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses, TakeOverWebhookData, TakeOverWebhookErrors, TakeOverWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcknowledgeExposureData, AcknowledgeExposureErrors, AcknowledgeExposureResponses, AnswerClaudeCodeHookData, AnswerClaudeCodeHookErrors, AnswerClaudeCodeHookResponses, AppendRecordEntryData, AppendRecordEntryErrors, AppendRecordEntryResponses, CloseLoopData, CloseLoopErrors, CloseLoopResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteAccountData, DeleteAccountErrors, DeleteAccountResponses, DeleteDigestData, DeleteDigestErrors, DeleteDigestResponses, DeleteJournalDayData, DeleteJournalDayErrors, DeleteJournalDayResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DismissLoopData, DismissLoopErrors, DismissLoopResponses, EndSessionData, EndSessionErrors, EndSessionResponses, ExportJournalData, ExportJournalErrors, ExportJournalResponses, GetAuditEntryData, GetAuditEntryErrors, GetAuditEntryResponses, GetCatchUpData, GetCatchUpErrors, GetCatchUpResponses, GetJournalEntryData, GetJournalEntryErrors, GetJournalEntryResponses, GetJournalMarkdownData, GetJournalMarkdownErrors, GetJournalMarkdownResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, HealthzData, HealthzResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListExposuresData, ListExposuresErrors, ListExposuresResponses, ListFeatureFlagsData, ListFeatureFlagsErrors, ListFeatureFlagsResponses, ListLoopsData, ListLoopsErrors, ListLoopsResponses, ListOpenEpisodesData, ListOpenEpisodesErrors, ListOpenEpisodesResponses, ListRecordEntriesData, ListRecordEntriesErrors, ListRecordEntriesResponses, ListRecordsData, ListRecordsErrors, ListRecordsResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MintTokenData, MintTokenErrors, MintTokenResponses, PostEpisodeData, PostEpisodeErrors, PostEpisodeResponses, ReadyzData, ReadyzErrors, ReadyzResponses, ReplaceDecisionData, ReplaceDecisionErrors, ReplaceDecisionResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchJournalData, SearchJournalErrors, SearchJournalResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetFeatureFlagData, SetFeatureFlagErrors, SetFeatureFlagResponses, StartSessionData, StartSessionErrors, StartSessionResponses, TakeOverWebhookData, TakeOverWebhookErrors, TakeOverWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -62,6 +62,28 @@ export const mintToken = <ThrowOnError extends boolean = false>(options?: Option
     headers: {
         'Content-Type': 'application/json',
         ...options?.headers
+    }
+});
+
+/**
+ * Answer a Claude Code hook.
+ *
+ * Claude Code posts a hook's JSON input here itself (a hook of type `http`, with
+ * `Authorization: Bearer $N8V_TOKEN` from `allowedEnvVars`), so no binary runs on the
+ * person's machine. The service never sees the transcript the input names: it answers
+ * `UserPromptSubmit` (and `SessionStart`, where Claude Code runs `http` hooks) with the recent
+ * journal as `additionalContext`, once per conversation (`session_id`) a day, and `{}` to
+ * the conversation's later prompts and to `Stop`, `SessionEnd`, `PreCompact` and Claude
+ * Code's other events, which change nothing: posting the conversation needs the binary's
+ * hooks. The prompt is never read. Needs `chats:read`.
+ */
+export const answerClaudeCodeHook = <ThrowOnError extends boolean = false>(options: Options<AnswerClaudeCodeHookData, ThrowOnError>) => (options.client ?? client).post<AnswerClaudeCodeHookResponses, AnswerClaudeCodeHookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/hooks/claude-code',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
     }
 });
 
@@ -148,6 +170,22 @@ export const deleteDigest = <ThrowOnError extends boolean = false>(options: Opti
 export const getJournalEntry = <ThrowOnError extends boolean = false>(options: Options<GetJournalEntryData, ThrowOnError>) => (options.client ?? client).get<GetJournalEntryResponses, GetJournalEntryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/journal/entries/{id}',
+    ...options
+});
+
+/**
+ * List the conversations waiting to be drafted.
+ *
+ * The episodes this key (and the tokens minted from it) posted whose last post found the
+ * conversation unsettled: their entries are still written by code and read as open
+ * sessions. A harness that can no longer tell the service the conversation ended (Codex has
+ * no end hook; an end hook can be killed) posts just these again with `ended: true`, and
+ * sends no other conversation's prose (`n8v-journal hook flush`). The most recent last turn
+ * first, at most 200. Needs `chats:read`.
+ */
+export const listOpenEpisodes = <ThrowOnError extends boolean = false>(options?: Options<ListOpenEpisodesData, ThrowOnError>) => (options?.client ?? client).get<ListOpenEpisodesResponses, ListOpenEpisodesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/journal/episodes',
     ...options
 });
 

@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = DecisionReplacedWebhookRequest | DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest;
+export type Webhooks = DecisionReplacedWebhookRequest | DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest | WebhookTestWebhookRequest;
 
 /**
  * What the deletion removed.
@@ -1763,6 +1763,21 @@ export type WebhookList = {
      * Oldest first.
      */
     webhooks: Array<Webhook>;
+};
+
+/**
+ * `webhook.test`: sent to one endpoint on request (`POST /api/v1/webhooks/{id}/test`, or
+ * Settings' "Send a test event"), whatever events it asked for.
+ */
+export type WebhookTest = {
+    message: string;
+    webhook: WebhookId;
+};
+
+export type WebhookTestEvent = {
+    data: WebhookTest;
+    timestamp: string;
+    type: 'webhook.test';
 };
 
 export type DeleteAccountData = {
@@ -4893,6 +4908,15 @@ export type SummaryReadyWebhookPayload = SummaryReadyEvent;
 export type SummaryReadyWebhookRequest = {
     body: SummaryReadyWebhookPayload;
     key: 'summary.ready';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookTestWebhookPayload = WebhookTestEvent;
+
+export type WebhookTestWebhookRequest = {
+    body: WebhookTestWebhookPayload;
+    key: 'webhook.test';
     path?: never;
     query?: never;
 };
