@@ -398,7 +398,7 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
          true, NULL, {scopes}, now() - interval '30 minutes', now() - interval '31 minutes', \
          now() - interval '12 hours', gen_random_uuid(), 'appendRecordEntry', '{PURPOSE}', \
          '{{rec_x}}', 201, '{{}}', '{{ent_x}}', NULL, true, false, 3, now(), NULL, \
-         now() - interval '1 minute', '{assistant}'"
+         now() - interval '1 minute', '{assistant}', NULL"
     );
     let nodes = plan(
         &app,
@@ -407,7 +407,8 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
         calls::RECORD,
         "boolean, uuid, text, text, text, integer, timestamptz, boolean, uuid, text[], \
          timestamptz, timestamptz, timestamptz, uuid, text, text, text[], integer, jsonb, \
-         text[], integer, boolean, boolean, integer, timestamptz, uuid, timestamptz, text",
+         text[], integer, boolean, boolean, integer, timestamptz, uuid, timestamptz, text, \
+         integer",
         &args,
     )
     .await;
