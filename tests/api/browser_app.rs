@@ -91,6 +91,14 @@ async fn the_catch_up_renders_and_acts_as_an_mcp_app_through_the_official_bridge
     )
     .await;
     app.clock.advance(Duration::days(3));
+    // The Codex session replaces the Claude Code session's decision: the view shows the old one
+    // under the new one, from the server's own brief.
+    let brief = app
+        .call(reqwest::Method::GET, "/api/v1/journal/catch-up")
+        .token(&o.token)
+        .ok(200)
+        .await;
+    let locks = brief["decisions"][0]["id"].clone();
     handed_on(
         &app,
         &o.token,
@@ -99,6 +107,7 @@ async fn the_catch_up_renders_and_acts_as_an_mcp_app_through_the_official_bridge
         json!({
             "outcome": "Queue reworked",
             "decisions": ["Claim jobs with SELECT … FOR UPDATE SKIP LOCKED"],
+            "replaces": [locks],
             "next_steps": ["Benchmark the queue under load"],
         }),
     )

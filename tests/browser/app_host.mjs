@@ -158,6 +158,8 @@ try {
   const decisions = await frame.locator("#decisions > ul > li > .text").allTextContents();
   check(JSON.stringify(decisions) === JSON.stringify(brief.decisions.map((d) => d.text)),
     "the decisions, in the brief's order: " + JSON.stringify(decisions));
+  check(brief.decisions.length === 1 && (brief.decisions[0].replaces || []).length === 1,
+    "the server's brief: one current decision, replacing the earlier one");
   for (const d of brief.decisions) {
     const under = await frame.locator(`#decisions li[data-decision="${d.id}"] .replaced .old`).allTextContents();
     const replaced = (d.replaces || []).map((r) => r.text);
@@ -187,8 +189,8 @@ try {
   step("an item's markup shows as text");
   await page.screenshot({ path: `${setup.shots}/app-light.png`, fullPage: true });
 
-  // What a decision replaced shows under it, as text too. The brief's `replaces` is new; until
-  // the server's brief carries one, this result is the brief with one added by hand.
+  // What a decision replaced shows as text too: the brief with a replaced decision holding
+  // markup, by hand.
   const replacing = await host("light", 680);
   const [current] = brief.decisions;
   const old = { id: "dec_replaced", text: "<b>" + setup.markup + "</b>", session_id: current.session_id };
