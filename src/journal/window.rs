@@ -128,9 +128,9 @@ pub fn window_sql() -> String {
 }
 
 /// The window as markdown, at most `max_chars` characters, and the sessions and items it
-/// shows. The open
-/// items ("Still open", in up to half the budget) lead; a session's entry leaves its items'
-/// lines to them.
+/// shows. The open items ("Still open", in up to half the budget) and the current decisions
+/// ("Decided (current)", in up to a quarter) lead; a session's entry leaves their lines to
+/// them.
 #[tracing::instrument(skip_all, err)]
 pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> Result<Window> {
     let since = now - Duration::days(WINDOW_DAYS);
@@ -139,11 +139,20 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     let purposes = super::session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
     let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
+    // The current decisions lead, in a quarter of the budget (a small window keeps them); a
+    // session's entry leaves those to the lead.
+    let order: Vec<SessionId> = sessions.iter().map(|s| s.id).collect();
+    let (decided, decided_shown) = decisions.markdown(&order, max_chars / 4);
+    let led: std::collections::HashSet<ItemId> = decided_shown.iter().copied().collect();
     let entries: Vec<String> = sessions
         .iter()
         .map(|s| {
             let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
-            let carried = decisions.decided(s.id, loops::without_items(carried, keys.get(&s.id)));
+            let mut carried =
+                decisions.decided(s.id, loops::without_items(carried, keys.get(&s.id)));
+            carried
+                .decisions
+                .retain(|d| d.id.is_none_or(|id| !led.contains(&id)));
             entry(s, reader, &carried)
         })
         .collect();
@@ -157,17 +166,21 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
             .then(a.id.cmp(&b.id))
     });
     let (still_open, open_shown) = loops::markdown(&open, max_chars / 2);
+    let lead = still_open + &decided;
     let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
         .await?
         .iter()
         .map(week_entry)
         .collect();
-    let (markdown, kept) = fit(&still_open, &entries, &weeks, max_chars);
+    let (markdown, kept) = fit(&lead, &entries, &weeks, max_chars);
     let sessions: Vec<SessionId> = sessions.iter().take(kept).map(|s| s.id).collect();
+    let mut seen = std::collections::HashSet::new();
     let items = open[..open_shown]
         .iter()
         .map(|i| i.id)
+        .chain(decided_shown)
         .chain(sessions.iter().flat_map(|s| decisions.ids_of(*s)))
+        .filter(|id| seen.insert(*id))
         .collect();
     Ok(Window {
         markdown,

@@ -87,14 +87,17 @@ async fn replaced_everywhere(app: &TestApp, token: &str, old: &str, new: &str) {
         !md.contains(&format!("- Decided: {old}\n")),
         "the old decision reads as current:\n{md}"
     );
+    // The current decisions lead the window; the old one is named only as what was replaced.
     assert!(
-        md.contains(&format!("- Decided: {new} (replaces: {old})")),
+        md.contains(&format!(
+            "## Decided (current)\n- Decided: {new} (replaces: {old})"
+        )),
         "{md}"
     );
     assert_eq!(
         md.matches(old).count(),
-        1,
-        "once, under its replacement:\n{md}"
+        md.matches(&format!("replaces: {old}")).count(),
+        "only under its replacement:\n{md}"
     );
 
     let client = connect(app, token).await;
@@ -301,4 +304,53 @@ async fn a_replacement_is_told_as_decision_replaced() {
         (&json!(locks), &json!(LOCKS), &json!(SKIP)),
         "{data}"
     );
+}
+
+/// A model's summary speaks for a session in its own words, or restates what was replaced: the
+/// session's current decision, marked in its outcome, stays current all the same, and the
+/// replaced one is not brought back (found by bench/continuity).
+#[tokio::test]
+async fn a_summary_restating_the_old_decision_neither_revives_it_nor_hides_the_new_one() {
+    let summary = json!({
+        "summary": "Worked on the queue.",
+        "decisions": [LOCKS],
+        "work_started": [],
+        "work_finished": ["Queue reworked"],
+        "open_questions": []
+    });
+    let (gemini, _) = common::model::gemini(summary, true).await;
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+    ended(
+        &app,
+        &a.token,
+        "Codex",
+        json!({"outcome": format!("The locks serialised the workers. Replaces {locks}: {SKIP}.")}),
+    )
+    .await;
+    let state = app.workers(|c| common::use_gemini(c, &gemini));
+    for job in app.queued_summaries().await {
+        jobs::summary::summarize_session(&state, &job)
+            .await
+            .unwrap();
+    }
+    let now = brief(&app, &a.token).await;
+    let summarised = now["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["summary_model"] == "gemini-3.1-flash-lite")
+        .count();
+    assert_eq!(summarised, 2, "{now}");
+    assert_eq!(decisions(&now), [SKIP], "{now}");
+    assert_eq!(now["decisions"][0]["replaces"][0]["text"], LOCKS, "{now}");
 }

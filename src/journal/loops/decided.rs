@@ -10,6 +10,7 @@ use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
 use crate::journal::handoff::{Carried, Line, Replaced};
+use crate::journal::markdown::inert;
 use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Utc};
@@ -115,23 +116,112 @@ impl Decisions {
     pub fn decided(&self, session: SessionId, mut carried: Carried) -> Carried {
         let items = self.of.get(&session);
         let lines = std::mem::take(&mut carried.decisions);
+        let mut shown = HashSet::new();
         carried.decisions = lines
             .into_iter()
             .filter_map(|line| {
                 let key = item_key(&line.text);
                 match items.and_then(|i| i.get(&key)) {
                     Some(item) if item.state != "current" => None,
-                    Some(item) => Some(Line {
-                        id: Some(item.id),
-                        replaces: self.replaced(item.id),
-                        ..line
-                    }),
+                    Some(item) => {
+                        shown.insert(item.id);
+                        Some(self.line(item, line))
+                    }
                     None if self.gone.contains(&key) && !self.current.contains(&key) => None,
                     None => Some(line),
                 }
             })
             .collect();
+        // A current decision of the session that none of its lines says (its summary, written
+        // later, speaks for it in other words, or not at all) is the session's all the same.
+        let mut rest: Vec<&Loop> = items
+            .into_iter()
+            .flat_map(|i| i.values())
+            .filter(|i| i.state == "current" && !shown.contains(&i.id))
+            .collect();
+        rest.sort_by_key(|i| i.id);
+        for item in rest {
+            let line = Line {
+                text: item.text.clone(),
+                stated: item.stated,
+                id: None,
+                replaces: Vec::new(),
+            };
+            carried.decisions.push(self.line(item, line));
+        }
         carried
+    }
+
+    /// `line`, said of the current decision `item`: with its id and what it replaced.
+    fn line(&self, item: &Loop, line: Line) -> Line {
+        Line {
+            id: Some(item.id),
+            replaces: self.replaced(item.id),
+            ..line
+        }
+    }
+
+    /// The "Decided" section of `/journal.md`: the current decisions of `sessions` (newest
+    /// first), each with what it replaced, as many as fit in `max_chars` (none: empty); and the
+    /// ids it shows. It leads the window with "Still open", so that at a small budget the
+    /// current decisions are there before any session's entry.
+    pub fn markdown(&self, sessions: &[SessionId], max_chars: usize) -> (String, Vec<ItemId>) {
+        const HEAD: &str = "## Decided (current)\n";
+        let mut seen = HashSet::new();
+        let mut items: Vec<&Loop> = Vec::new();
+        for session in sessions {
+            let mut of: Vec<&Loop> = self
+                .of
+                .get(session)
+                .into_iter()
+                .flat_map(|i| i.values())
+                .filter(|i| i.state == "current" && seen.insert(i.id))
+                .collect();
+            of.sort_by_key(|i| (!i.stated, i.id));
+            items.extend(of);
+        }
+        let chars = |s: &str| s.chars().count();
+        if items.is_empty() || chars(HEAD) + 1 > max_chars {
+            return (String::new(), Vec::new());
+        }
+        let mut budget = max_chars - chars(HEAD) - 1;
+        let (mut out, mut shown) = (HEAD.to_owned(), Vec::new());
+        for item in items {
+            let text = self.section_line(item);
+            if chars(&text) > budget {
+                break;
+            }
+            budget -= chars(&text);
+            out.push_str(&text);
+            shown.push(item.id);
+        }
+        if shown.is_empty() {
+            return (String::new(), Vec::new());
+        }
+        out.push('\n');
+        (out, shown)
+    }
+
+    /// One current decision: the reader's own as its note, another account's as that
+    /// account's words (as "Still open" names them); what it replaced after it.
+    fn section_line(&self, item: &Loop) -> String {
+        let text = inert(&item.text);
+        let replaced: Vec<String> = self
+            .replaced(item.id)
+            .iter()
+            .map(|r| inert(&r.text))
+            .collect();
+        let replaces = match replaced.as_slice() {
+            [] => String::new(),
+            _ => format!(" (replaces: {})", replaced.join("; ")),
+        };
+        match item.written_by {
+            Some(author) if !item.own => format!(
+                "- Written by account {author}, not by you; their decision: “{text}”{replaces} · {}\n",
+                item.id
+            ),
+            _ => format!("- Decided: {text}{replaces} · {}\n", item.id),
+        }
     }
 
     /// The current decisions of `session` (what a reader shown its lines was handed).
