@@ -160,8 +160,9 @@ pub struct EndSession {
     pub resolved: Option<Vec<String>>,
     /// Earlier decisions (`itm_…`, at most 100, as the brief lists them with their ids) that
     /// this session's first decision replaces: they stop being current and show under it
-    /// ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
-    /// read are replaced; an id that names none, or one replaced already, is skipped. To pair
+    /// ("replaces: …"). Give that decision in `decisions`. Only decisions this credential can
+    /// read are replaced; an id that replaces nothing (no decision given, none it may replace,
+    /// one replaced already) is skipped and listed in the answer's `not_replaced`. To pair
     /// several, mark a decision line `Replaces itm_…: …` instead.
     #[serde(default)]
     #[schemars(length(max = MAX_RESOLVED), with = "Option<Vec<ItemId>>")]
@@ -178,6 +179,10 @@ pub struct EndedSession {
     /// skipped, and the session closed all the same. Empty when every id named an item it may
     /// close (items closed already stay as they were).
     pub not_resolved: Vec<ItemId>,
+    /// The ids in `replaces` that replaced nothing (no decision stated to replace them with,
+    /// no current decision this credential may replace, or one replaced already), in the order
+    /// given: the session closed all the same.
+    pub not_replaced: Vec<ItemId>,
 }
 
 impl Op for EndSession {
@@ -212,18 +217,10 @@ impl Op for EndSession {
         let resolved = super::loops::item_ids("resolved", self.resolved.as_deref())?;
         let replaces = super::loops::item_ids("replaces", self.replaces.as_deref())?;
         let mut handoff = handoff;
-        match handoff.as_mut() {
-            Some(h) if !h.decisions.is_empty() => {
-                h.replaces = crate::journal::handoff::Replacing::by(&h.decisions[0], &replaces)
-            }
-            _ if !replaces.is_empty() => {
-                return Err(bad(
-                    "replaces names the earlier decisions this session's first decision replaces: \
-                     give that decision in decisions too"
-                        .into(),
-                ));
-            }
-            _ => {}
+        // Without a decision to replace them with, what `replaces` names replaces nothing: it
+        // is listed in `not_replaced`, as `resolved` lists what it could not close.
+        if let Some(h) = handoff.as_mut().filter(|h| !h.decisions.is_empty()) {
+            h.replaces = crate::journal::handoff::Replacing::by(&h.decisions[0], &replaces);
         }
         op.scrubbed(Field::Handoff, &found);
         let now = op.now();
@@ -233,10 +230,12 @@ impl Op for EndSession {
         // After the session's own items are opened: an item it both states and resolves ends
         // closed.
         let not_resolved = loops::resolve(op.tx(), &resolved, id, now).await?;
+        let not_replaced = loops::replacing::not_replaced(op.tx(), &replaces, id).await?;
         op.use_session(session.id);
         Ok(EndedSession {
             session,
             not_resolved,
+            not_replaced,
         })
     }
 }

@@ -160,13 +160,19 @@ async fn a_later_session_end_replaces_a_decision_and_the_brief_lists_only_the_cu
         .await;
     common::expect_problem(closing, 409, "conflict").await;
 
-    // Replacing needs a decision to replace it with.
-    let id = opened(&app, &a.token, "Codex").await;
-    let bare = app
-        .end_session(&a.token, &id, json!({"outcome": "x", "replaces": [locks]}))
-        .send()
+    // Replacing needs a decision to replace it with: without one, nothing is replaced.
+    let bare = opened(&app, &a.token, "Codex").await;
+    let answer = app
+        .end_session(
+            &a.token,
+            &bare,
+            json!({"outcome": "x", "replaces": [locks]}),
+        )
+        .ok(200)
         .await;
-    common::expect_problem(bare, 400, "bad-request").await;
+    assert_eq!(answer["not_replaced"], json!([locks]), "{answer}");
+    assert_eq!(decisions(&brief(&app, &a.token).await), [LOCKS]);
+    let id = opened(&app, &a.token, "Codex").await;
     let ended = app
         .end_session(
             &a.token,
@@ -175,6 +181,7 @@ async fn a_later_session_end_replaces_a_decision_and_the_brief_lists_only_the_cu
         )
         .ok(200)
         .await;
+    assert_eq!(ended["not_replaced"], json!([]), "{ended}");
     assert_eq!(
         ended["handoff"]["replaces"],
         json!([{"decision": SKIP, "replaces": locks}]),
@@ -256,7 +263,7 @@ async fn the_replace_operation_needs_a_decision_the_credential_can_read() {
     let unreadable = replace(&narrow, &locks, &skip).send().await;
     common::expect_problem(unreadable, 404, "not-found").await;
     let itself = replace(&a.token, &locks, &locks).send().await;
-    common::expect_problem(itself, 400, "bad-request").await;
+    common::expect_problem(itself, 409, "conflict").await;
 
     let replaced = replace(&a.token, &locks, &skip).ok(200).await;
     assert_eq!(

@@ -34,8 +34,8 @@ use axum::extract::{Path, State};
     responses(
         (status = 200, description = "The decision, replaced (`state: replaced`, \
             `replaced_by`)", body = Loop),
-        (status = 400, description = "Malformed JSON, a `by` that is no item id or names the \
-            decision itself, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
+        (status = 400, description = "Malformed JSON, a `by` that is no item id, or a bad \
+            `X-Purpose` or `X-Session-Id` (`bad-request`)",
             body = Problem, content_type = "application/problem+json"),
         NeedsChatsRead,
         (status = 404, description = "The assistant journal is off for this account \
@@ -43,7 +43,8 @@ use axum::extract::{Path, State};
             replace, or `X-Session-Id` names no session of this credential (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The decision is replaced already, `by` was replaced \
-            itself, or `X-Session-Id` names a session that has ended (`conflict`)",
+            itself or names this decision, or `X-Session-Id` names a session that has ended \
+            (`conflict`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),

@@ -70,6 +70,36 @@ async fn decision_of(
     Ok(found.map(|r| (r.loop_id, r.text)))
 }
 
+/// Of `ids`, those that `session` did not replace (in the order given, once each): what its
+/// end's `replaces` named that replaced nothing.
+pub async fn not_replaced(
+    tx: &mut TenantTx,
+    ids: &[ItemId],
+    session: SessionId,
+) -> Result<Vec<ItemId>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let uuids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    let replaced: std::collections::HashSet<Uuid> = sqlx::query_scalar!(
+        "SELECT loop_id FROM journal_loops
+          WHERE account_id = n8v_account() AND loop_id = ANY ($1) AND state = 'replaced'
+            AND closed_session_id = $2",
+        &uuids,
+        session.0,
+    )
+    .fetch_all(tx.conn())
+    .await?
+    .into_iter()
+    .collect();
+    let mut seen = std::collections::HashSet::new();
+    Ok(ids
+        .iter()
+        .filter(|id| !replaced.contains(&id.0) && seen.insert(**id))
+        .copied()
+        .collect())
+}
+
 /// Replaces the current decisions among `ids` by the decision `by` (its id and text), in
 /// `session`; `writer` is the credential and scopes the service's own closes act for (a request
 /// needs none: the policies decide). Tells of each (`decision.replaced`) and returns how many
@@ -127,7 +157,7 @@ async fn replace_with(
 
 /// Replaces the decision `id` by the current decision `by`, in `session` (the call's): the
 /// replace operation. 404 when either is no decision the caller may replace or read; 409 when
-/// `id` is replaced already or `by` is no longer current; 400 when they are one.
+/// `id` is replaced already, `by` is no longer current, or they are one.
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn replace_one(
     tx: &mut TenantTx,
@@ -137,8 +167,8 @@ pub async fn replace_one(
     now: DateTime<Utc>,
 ) -> Result<Loop> {
     if id == by {
-        return Err(Error::BadRequest(format!(
-            "item {id} cannot replace itself: name in `by` the later decision that replaces it"
+        return Err(Error::Conflict(format!(
+            "decision {id} cannot replace itself: name in `by` the later decision that replaces it"
         )));
     }
     let replacing = decision(tx, by).await?;

@@ -491,8 +491,9 @@ export type EndRequest = {
     /**
      * Earlier decisions (`itm_…`, at most 100, as the brief lists them with their ids) that
      * this session's first decision replaces: they stop being current and show under it
-     * ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
-     * read are replaced; an id that names none, or one replaced already, is skipped. To pair
+     * ("replaces: …"). Give that decision in `decisions`. Only decisions this credential can
+     * read are replaced; an id that replaces nothing (no decision given, none it may replace,
+     * one replaced already) is skipped and listed in the answer's `not_replaced`. To pair
      * several, mark a decision line `Replaces itm_…: …` instead.
      */
     replaces?: Array<string> | null;
@@ -509,6 +510,12 @@ export type EndRequest = {
  * A session just closed, and the ids of `resolved` that closed nothing.
  */
 export type EndedSession = Session & {
+    /**
+     * The ids in `replaces` that replaced nothing (no decision stated to replace them with,
+     * no current decision this credential may replace, or one replaced already), in the order
+     * given: the session closed all the same.
+     */
+    not_replaced: Array<ItemId>;
     /**
      * The ids in `resolved` that name no item this credential may close (one deleted with its
      * sessions, another account's, an organization member's), in the order given: they were
@@ -2254,7 +2261,7 @@ export type ReplaceDecisionData = {
 
 export type ReplaceDecisionErrors = {
     /**
-     * Malformed JSON, a `by` that is no item id or names the decision itself, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a `by` that is no item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
      */
     400: Problem;
     /**
@@ -2270,7 +2277,7 @@ export type ReplaceDecisionErrors = {
      */
     404: Problem;
     /**
-     * The decision is replaced already, `by` was replaced itself, or `X-Session-Id` names a session that has ended (`conflict`)
+     * The decision is replaced already, `by` was replaced itself or names this decision, or `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
     /**

@@ -29,8 +29,9 @@ class EndRequest:
             replaces (list[str] | None | Unset): Earlier decisions (`itm_…`, at most 100, as the brief lists them with their
                 ids) that
                 this session's first decision replaces: they stop being current and show under it
-                ("replaces: …"). Needs at least one `decisions` line. Only decisions this credential can
-                read are replaced; an id that names none, or one replaced already, is skipped. To pair
+                ("replaces: …"). Give that decision in `decisions`. Only decisions this credential can
+                read are replaced; an id that replaces nothing (no decision given, none it may replace,
+                one replaced already) is skipped and listed in the answer's `not_replaced`. To pair
                 several, mark a decision line `Replaces itm_…: …` instead.
             resolved (list[str] | None | Unset): Open loops this session settled (`itm_…`, at most 100), as the brief and
                 the open loops

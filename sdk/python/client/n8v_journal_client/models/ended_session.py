@@ -38,6 +38,9 @@ class EndedSession:
         started_at (datetime.datetime): When the session was opened.
         status (str): `open` or `closed`.
         write_count (int): How many of those calls wrote (kept the same way as `call_count`).
+        not_replaced (list[str]): The ids in `replaces` that replaced nothing (no decision stated to replace them with,
+            no current decision this credential may replace, or one replaced already), in the order
+            given: the session closed all the same.
         not_resolved (list[str]): The ids in `resolved` that name no item this credential may close (one deleted with
             its
             sessions, another account's, an organization member's), in the order given: they were
@@ -76,6 +79,7 @@ class EndedSession:
     started_at: datetime.datetime
     status: str
     write_count: int
+    not_replaced: list[str]
     not_resolved: list[str]
     end_reason: None | str | Unset = UNSET
     ended_at: datetime.datetime | None | Unset = UNSET
@@ -119,6 +123,8 @@ class EndedSession:
         status = self.status
 
         write_count = self.write_count
+
+        not_replaced = self.not_replaced
 
         not_resolved = self.not_resolved
 
@@ -229,6 +235,7 @@ class EndedSession:
                 "started_at": started_at,
                 "status": status,
                 "write_count": write_count,
+                "not_replaced": not_replaced,
                 "not_resolved": not_resolved,
             }
         )
@@ -291,6 +298,8 @@ class EndedSession:
         status = d.pop("status")
 
         write_count = d.pop("write_count")
+
+        not_replaced = cast(list[str], d.pop("not_replaced"))
 
         not_resolved = cast(list[str], d.pop("not_resolved"))
 
@@ -464,6 +473,7 @@ class EndedSession:
             started_at=started_at,
             status=status,
             write_count=write_count,
+            not_replaced=not_replaced,
             not_resolved=not_resolved,
             end_reason=end_reason,
             ended_at=ended_at,
