@@ -31,8 +31,9 @@ use axum::extract::State;
         (status = 200, description = "What Claude Code adds to the conversation: the recent \
             journal as `hookSpecificOutput.additionalContext`, or nothing (`{}`)",
             body = HookAnswer),
-        (status = 400, description = "Not a Claude Code hook event, a bad `session_id`, or a \
-            bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
+        (status = 400, description = "A bad `session_id`, or a bad `X-Purpose` or \
+            `X-Session-Id` (`bad-request`); an event other than `UserPromptSubmit` and \
+            `SessionStart` is answered with `{}`", body = Problem,
             content_type = "application/problem+json"),
         NeedsChatsRead,
         JournalOffOrNoSession,

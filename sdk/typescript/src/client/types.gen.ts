@@ -2026,7 +2026,7 @@ export type AnswerClaudeCodeHookData = {
 
 export type AnswerClaudeCodeHookErrors = {
     /**
-     * Not a Claude Code hook event, a bad `session_id`, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `session_id`, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`); an event other than `UserPromptSubmit` and `SessionStart` is answered with `{}`
      */
     400: Problem;
     /**
