@@ -106,7 +106,15 @@ impl Op for ClaudeCodeHook {
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<HookAnswer> {
         let conversation = self.conversation()?;
-        let event = self.hook_event_name.trim();
+        let event = self.hook_event_name.as_str();
+        // The schema's shape (letters, at most 64); a name of that shape it does not know is
+        // answered with nothing below.
+        if event.is_empty() || event.len() > 64 || !event.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(Error::BadRequest(format!(
+                "hook_event_name {:?} is not a hook event name (letters only, as Claude Code sends)",
+                crate::ids::shown(event)
+            )));
+        }
         // Every other event (Stop, SessionEnd, PreCompact, the tool events, and any Claude Code
         // adds later) answers nothing: a hook that sends one is no error (Schemathesis found an
         // unknown name refused with a 400 that the schema allows).
