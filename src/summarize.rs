@@ -35,6 +35,7 @@ pub use conversation::{
 pub use cost::{Rates, cost_usd};
 pub use digest::{DigestInput, code_digest, digest};
 pub use gemini::Gemini;
+pub use marked::Replacing;
 pub use prompt::summary_schema;
 pub use provider::{Generated, Provider, ProviderError};
 pub use proxy::Proxy;
@@ -80,6 +81,17 @@ pub struct SessionFacts {
     pub goal: Option<String>,
     pub outcome: Option<String>,
     pub calls: Vec<CallFact>,
+    /// The current decisions of earlier sessions that the session's credential can read: the
+    /// model is shown them and may say which of them the session replaced (`Summary::replaces`).
+    #[serde(default)]
+    pub decisions_in_force: Vec<InForce>,
+}
+
+/// A current decision the model is shown, by its id and in its session's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InForce {
+    pub id: crate::ids::ItemId,
+    pub text: String,
 }
 
 /// The entry stored for a session: a few sentences and the lists the catch-up brief shows.
@@ -95,6 +107,29 @@ pub struct Summary {
     pub work_finished: Vec<String>,
     /// Questions waiting for you.
     pub open_questions: Vec<String>,
+    /// Earlier decisions (`itm_…`) this summary says its session replaced, each with the
+    /// decision of `decisions` that replaced it: the model's reading, derived (`stated: false`
+    /// where the brief shows it), never applied. The earlier decision stays current until the
+    /// session's assistant or the person replaces it (`session_end`'s `replaces`, a
+    /// `Replaces itm_…:` line, or `POST /api/v1/journal/decisions/{id}/replace`). Only ids of
+    /// decisions the model was shown, which the session's credential can read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<Replacing>,
+}
+
+impl Summary {
+    /// Keeps of `replaces` only what may stand: an id among `shown`, replaced by a decision
+    /// this summary states, each pair once.
+    pub fn keep_shown_replaces(&mut self, shown: &[InForce]) {
+        let decisions: Vec<String> = self.decisions.iter().map(|d| marked::item_key(d)).collect();
+        let said = std::mem::take(&mut self.replaces);
+        let kept: Vec<Replacing> = said
+            .into_iter()
+            .filter(|r| shown.iter().any(|d| d.id == r.replaces))
+            .filter(|r| decisions.contains(&marked::item_key(&r.decision)))
+            .collect();
+        self.replaces = Replacing::all(&kept, &[]);
+    }
 }
 
 /// A summary and what it cost.
@@ -271,14 +306,17 @@ async fn summarize_part(
     spent: &mut Spent,
 ) -> Result<Summary, String> {
     let prompt = render::draft_prompt(facts, part, index, total);
-    draft_and_edit(paid, prompt::DRAFT_SYSTEM, &prompt, spent).await
+    let shown = &facts.decisions_in_force;
+    draft_and_edit(paid, prompt::DRAFT_SYSTEM, &prompt, shown, spent).await
 }
 
-/// A draft from `system` and `prompt`, then the cut-only edit.
+/// A draft from `system` and `prompt`, then the cut-only edit; `shown`: the decisions in force
+/// the prompt showed, the only ones its `replaces` may name.
 async fn draft_and_edit(
     paid: &Paid<'_>,
     system: &str,
     prompt: &str,
+    shown: &[InForce],
     spent: &mut Spent,
 ) -> Result<Summary, String> {
     let schema = summary_schema();
@@ -286,7 +324,10 @@ async fn draft_and_edit(
         Err(()) => return Err(BUDGET_SPENT.to_owned()),
         Ok(Ok(answer)) => {
             spent.add((answer.input_tokens, answer.output_tokens));
-            prompt::parse_summary(&answer.text).map_err(|e| format!("draft: {e}"))?
+            let mut draft =
+                prompt::parse_summary(&answer.text).map_err(|e| format!("draft: {e}"))?;
+            draft.keep_shown_replaces(shown);
+            draft
         }
         Ok(Err(e)) => {
             spent.add(e.spent());
@@ -303,7 +344,10 @@ async fn draft_and_edit(
         Ok(Ok(answer)) => {
             spent.add((answer.input_tokens, answer.output_tokens));
             match prompt::parse_summary(&answer.text) {
-                Ok(edit) if cut::only_cuts(&draft, &edit) => return Ok(edit),
+                Ok(mut edit) if cut::only_cuts(&draft, &edit) => {
+                    edit.keep_shown_replaces(shown);
+                    return Ok(edit);
+                }
                 Ok(_) => tracing::info!("summary edit added text; keeping the draft"),
                 Err(e) => tracing::info!(error = %e, "summary edit unreadable; keeping the draft"),
             }
@@ -326,6 +370,7 @@ fn merge(parts: Vec<Summary>) -> Summary {
         extend_unique(&mut merged.work_started, part.work_started);
         extend_unique(&mut merged.work_finished, part.work_finished);
         extend_unique(&mut merged.open_questions, part.open_questions);
+        merged.replaces = Replacing::all(&merged.replaces, &part.replaces);
     }
     merged.summary = paragraphs.join("\n\n");
     merged

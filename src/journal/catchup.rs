@@ -64,6 +64,8 @@ pub struct Item {
     pub written_by: Option<AccountId>,
     /// For a current decision: the earlier decisions it replaced, oldest first. A replaced
     /// decision is never listed as current; it appears here, once, under its replacement.
+    /// After them, with `stated: false`, those that only the session's summary says it
+    /// replaced: a model's reading, not applied, so each is still current and listed too.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replaces: Vec<Replaced>,
 }

@@ -177,6 +177,7 @@ pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inp
                         work_started: r.goal.into_iter().collect(),
                         work_finished: r.outcome.into_iter().collect(),
                         open_questions: marked.open_questions,
+                        replaces: Vec::new(),
                     }
                 });
             if let Some(handoff) = r.handoff {

@@ -104,8 +104,8 @@ pub struct Line {
     pub replaces: Vec<Replaced>,
 }
 
-/// An earlier decision a current one replaced, as the brief and `/journal.md` show it under
-/// the one that replaced it.
+/// An earlier decision a current one replaced (or, `stated: false`, that its session's summary
+/// says it replaced), as the brief and `/journal.md` show it under the current one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Replaced {
     /// The decision replaced (`itm_…`).
@@ -114,6 +114,11 @@ pub struct Replaced {
     pub text: String,
     /// The session that made it.
     pub session_id: crate::ids::SessionId,
+    /// True when it was replaced (by `session_end`'s `replaces`, a `Replaces itm_…:` line or
+    /// the replace operation): it is no longer current. False when only a model's summary of
+    /// the session says so (derived): never applied, the earlier decision stays current until
+    /// its assistant or the person replaces it.
+    pub stated: bool,
 }
 
 /// What a session carries forward: stated items first, then derived ones, each once; and

@@ -45,7 +45,8 @@ struct CallRow {
 }
 
 /// The facts of a session: purposes, goals, outcomes, operation names, ids and counts (all
-/// scrubbed when stored). `None` when the session is gone.
+/// scrubbed when stored), and the decisions in force its credential can read. `None` when the
+/// session is gone.
 #[tracing::instrument(skip_all, err)]
 pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loaded>> {
     let row = sqlx::query_as!(
@@ -82,6 +83,7 @@ pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loade
                 result_count: c.result_count,
             })
             .collect(),
+        decisions_in_force: super::loops::decided::in_force(tx, SessionId(session)).await?,
     };
     Ok(Some(Loaded {
         facts,

@@ -95,15 +95,10 @@ pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
     }
     let done = s.summary.as_ref().map_or(&[][..], |x| &x.work_finished);
     // Each replaced decision once, as "replaces: …" under the decision that replaced it.
+    // What only a summary says it replaced stays current, and says so.
     for decision in &carried.decisions {
-        let replaced: Vec<&str> = decision.replaces.iter().map(|r| r.text.as_str()).collect();
-        match replaced.as_slice() {
-            [] => put("Decided: ", &decision.text),
-            _ => put(
-                "Decided: ",
-                &format!("{} (replaces: {})", decision.text, replaced.join("; ")),
-            ),
-        }
+        let note = loops::decided::replaces_note(&decision.replaces, str::to_owned);
+        put("Decided: ", &format!("{}{note}", decision.text));
     }
     let sections = [
         ("Done: ", done.iter().map(String::as_str).collect()),

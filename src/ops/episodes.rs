@@ -349,10 +349,12 @@ async fn write_entry(
     let outcome = match open {
         true => summarize::code_entry(&post.about, post.turns, part, which, WAITING),
         false => {
+            let in_force = crate::journal::loops::decided::in_force(op.tx(), session).await?;
             summarize::conversation_entry(
                 post.model,
                 post.limits,
                 &post.about,
+                &in_force,
                 post.turns,
                 part,
                 which,

@@ -6,25 +6,26 @@ use crate::auth::Scope;
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::ids::{CallId, ItemId, KeyId, OrganizationId, SessionId, TypedId};
-use crate::journal::catchup::{self, CatchUp};
-use crate::journal::exposures::{self, Field};
+use crate::journal::exposures::Field;
 use crate::journal::handoff::Handoff;
 use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
 use crate::journal::loops;
 use crate::journal::loops::MAX_RESOLVED;
 use crate::journal::meta::{
     LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN,
-    SINCE_PATTERN, TEXT_PATTERN, TIME_PATTERN, filter_text, parse_repository, parse_text,
+    TEXT_PATTERN, TIME_PATTERN, filter_text, parse_repository, parse_text,
 };
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
-use crate::journal::{Call, Session, sessions, window};
+use crate::journal::{Call, Session, sessions};
 use crate::operation::{Effect, JournalUse, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+mod brief;
 mod deletions;
 
+pub use brief::{ReadCatchUp, ReadMarkdown};
 pub(super) use deletions::deletion;
 pub use deletions::{DeleteDay, DeleteSession, Deleted};
 
@@ -440,93 +441,5 @@ impl Op for GetEntry {
         let call = reads::call(op.tx(), named(&self.call)?).await?;
         op.results([call.id.to_string()], None);
         Ok(call)
-    }
-}
-
-/// The window of the catch-up brief.
-#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ReadCatchUp {
-    /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
-    /// (`ses_…`; then: since that session started). Default: the last 7 days.
-    #[serde(default)]
-    #[schemars(
-        length(max = 40),
-        regex(pattern = SINCE_PATTERN),
-        example = &"2026-11-10T09:00:00Z"
-    )]
-    pub since: Option<String>,
-}
-crate::openapi_params!(ReadCatchUp);
-
-impl Op for ReadCatchUp {
-    const SPEC: Spec = read(
-        "getCatchUp",
-        Some("journal_catch_up"),
-        "Catch up on the journal",
-    );
-    type Output = CatchUp;
-
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
-        let now = op.now();
-        let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
-        // Records only with records:read: what was put on record is read as the caller.
-        let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
-        let mut brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
-        brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
-        op.results(
-            brief.sessions.iter().map(|s| s.id.to_string()),
-            Some(brief.sessions.len()),
-        );
-        let chars = serde_json::to_string(&brief).map_or(0, |json| json.chars().count());
-        op.handed_over(brief.item_ids().iter().map(ItemId::to_string), chars);
-        Ok(brief)
-    }
-}
-
-/// The recent journal as markdown, for session-start hooks (`GET /journal.md`'s query, and
-/// the MCP resource's defaults).
-#[derive(Debug, Default, Clone, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ReadMarkdown {
-    /// The most characters to answer with: 1,000 to 400,000 (default `N8V_JOURNAL_MD_MAX_CHARS`,
-    /// 9,500).
-    #[param(minimum = 1000, maximum = 400000, example = 9500)]
-    pub max_chars: Option<usize>,
-}
-// The attribute above takes literals only: they are the window's bounds.
-const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
-
-impl Op for ReadMarkdown {
-    const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");
-    type Output = String;
-
-    async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
-        let max = self
-            .max_chars
-            .unwrap_or(services.config.journal_md_max_chars);
-        if !(window::MIN_CHARS..=window::MAX_CHARS).contains(&max) {
-            return Err(bad(format!(
-                "max_chars must be between {} and {}",
-                window::MIN_CHARS,
-                window::MAX_CHARS
-            )));
-        }
-        let now = op.now();
-        let unacknowledged = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
-        let warning = exposures::markdown_warning(&unacknowledged).unwrap_or_default();
-        let max = max.saturating_sub(warning.chars().count());
-        let window = window::render(op.tx(), now, max).await?;
-        let markdown = warning + &window.markdown;
-        op.results(
-            window.sessions.iter().map(SessionId::to_string),
-            Some(window.sessions.len()),
-        );
-        op.handed_over(
-            window.items.iter().map(ItemId::to_string),
-            markdown.chars().count(),
-        );
-        Ok(markdown)
     }
 }

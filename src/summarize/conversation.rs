@@ -3,7 +3,8 @@
 //! and scrubs the turns; nothing here keeps them.
 
 use super::{
-    CODE_MODEL, Limits, Outcome, Paid, Provider, Spent, Summary, draft_and_edit, price, prompt,
+    CODE_MODEL, InForce, Limits, Outcome, Paid, Provider, Spent, Summary, draft_and_edit, price,
+    prompt,
 };
 use std::ops::Range;
 
@@ -96,12 +97,14 @@ fn quote(text: &str) -> String {
 }
 
 /// The entry for one part (`turns`: the conversation's turns, of which the part holds its
-/// range). Never fails: without a usable model answer, code writes the entry (see
-/// [`code_entry`]).
+/// range; `in_force`: the decisions in force its credential can read, which the model is shown
+/// and may say it replaced). Never fails: without a usable model answer, code writes the entry
+/// (see [`code_entry`]).
 pub async fn conversation_entry(
     provider: Option<&dyn Provider>,
     limits: &Limits<'_>,
     about: &str,
+    in_force: &[InForce],
     turns: &[ConversationTurn],
     part: &ConversationPart,
     (index, total): (usize, usize),
@@ -115,7 +118,7 @@ pub async fn conversation_entry(
                 rates: limits.rates,
                 budget: limits.budget,
             };
-            let mut text = format!("{about}\n");
+            let mut text = format!("{about}\n{}", super::render::in_force(in_force));
             if total > 1 {
                 text.push_str(&format!(
                     "Part {} of {total}; the other parts are summarised separately.\n",
@@ -123,7 +126,8 @@ pub async fn conversation_entry(
                 ));
             }
             text.push_str(&part.text);
-            match draft_and_edit(&paid, prompt::CONVERSATION_SYSTEM, &text, &mut spent).await {
+            let system = prompt::CONVERSATION_SYSTEM;
+            match draft_and_edit(&paid, system, &text, in_force, &mut spent).await {
                 Ok(summary) => {
                     return Outcome {
                         summary,

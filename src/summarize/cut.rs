@@ -9,10 +9,17 @@
 use super::Summary;
 use std::collections::HashSet;
 
-/// Whether every sentence of every field of `edit` occurs as a sentence of `draft`.
+/// Whether every sentence of every field of `edit` occurs as a sentence of `draft`, and every
+/// replacement it names is one the draft named.
 pub(crate) fn only_cuts(draft: &Summary, edit: &Summary) -> bool {
     let known: HashSet<String> = fields(draft).flat_map(units).collect();
-    fields(edit).flat_map(units).all(|s| known.contains(&s))
+    let replaced = |r: &super::Replacing| {
+        draft.replaces.iter().any(|d| {
+            d.replaces == r.replaces
+                && super::marked::item_key(&d.decision) == super::marked::item_key(&r.decision)
+        })
+    };
+    fields(edit).flat_map(units).all(|s| known.contains(&s)) && edit.replaces.iter().all(replaced)
 }
 
 fn fields(s: &Summary) -> impl Iterator<Item = &str> {
@@ -89,5 +96,22 @@ mod tests {
         assert!(!only_cuts(&draft, &entry("Ran tests. Shipped it.", &[])));
         assert!(!only_cuts(&draft, &entry("delete the record.", &[])));
         assert!(!only_cuts(&draft, &entry("Ran tests.", &["New decision"])));
+    }
+
+    #[test]
+    fn an_edit_may_drop_a_replacement_but_never_add_one() {
+        use crate::ids::ItemId;
+        use crate::summarize::Replacing;
+        let old = ItemId(uuid::Uuid::now_v7());
+        let other = ItemId(uuid::Uuid::now_v7());
+        let mut draft = entry("Reworked the queue.", &["Use SKIP LOCKED"]);
+        draft.replaces = Replacing::by("Use SKIP LOCKED", &[old]);
+        let mut kept = draft.clone();
+        kept.replaces = Replacing::by("use skip locked.", &[old]);
+        assert!(only_cuts(&draft, &kept));
+        assert!(only_cuts(&draft, &entry("Reworked the queue.", &[])));
+        let mut added = draft.clone();
+        added.replaces = Replacing::by("Use SKIP LOCKED", &[old, other]);
+        assert!(!only_cuts(&draft, &added));
     }
 }

@@ -29,7 +29,12 @@ pub async fn digest(
     };
     let mut prompt = String::new();
     for entry in entries {
-        let json = serde_json::to_string(&entry.summary).map_err(|e| e.to_string())?;
+        // A digest speaks for its period; which decisions replaced which is the items' business.
+        let summary = Summary {
+            replaces: Vec::new(),
+            ..entry.summary.clone()
+        };
+        let json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
         prompt.push_str(&format!("{}: {json}\n", entry.label));
     }
     let paid = Paid {
@@ -46,6 +51,7 @@ pub async fn digest(
         Ok(Ok(answer)) => answer,
     };
     let mut summary = prompt::parse_summary(&answer.text)?;
+    summary.keep_shown_replaces(&[]);
     keep_every_decision_and_question(&mut summary, entries);
     let cost = if provider.charges() {
         super::cost_usd(limits.rates, answer.input_tokens, answer.output_tokens)

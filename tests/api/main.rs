@@ -12,6 +12,7 @@ mod browser_app;
 mod browser_consent;
 mod cli;
 mod decisions;
+mod decisions_said;
 mod digests;
 mod doors;
 mod edge;

@@ -173,6 +173,7 @@ fn facts() -> SessionFacts {
                 "log the login fix",
             ),
         ],
+        decisions_in_force: vec![],
     }
 }
 
@@ -198,8 +199,14 @@ fn expected_schema() -> Value {
             "work_started": list,
             "work_finished": list,
             "open_questions": list,
+            "replaces": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"decision": {"type": "string"}, "replaces": {"type": "string"}},
+                "required": ["decision", "replaces"],
+            }},
         },
-        "required": ["summary", "decisions", "work_started", "work_finished", "open_questions"],
+        "required": ["summary", "decisions", "work_started", "work_finished", "open_questions",
+                     "replaces"],
     })
 }
 
@@ -233,6 +240,7 @@ fn code_summary_of_facts() -> Summary {
             "entriesAppend on rec_02 (note the failing test) failed and was not retried successfully"
                 .into(),
         ],
+        replaces: vec![],
     }
 }
 
@@ -399,7 +407,10 @@ async fn proxy_costs_nothing_but_keeps_tokens() {
     assert_eq!(format["json_schema"]["name"], "summary");
     assert_eq!(format["json_schema"]["strict"], true);
     let schema = &format["json_schema"]["schema"];
-    assert_eq!(schema["properties"], expected_schema()["properties"]);
+    // Strict mode: every object closed, the nested one (`replaces`' items) too.
+    let mut expected = expected_schema()["properties"].clone();
+    expected["replaces"]["items"]["additionalProperties"] = json!(false);
+    assert_eq!(schema["properties"], expected);
     assert_eq!(schema["required"], expected_schema()["required"]);
     assert_eq!(schema["additionalProperties"], false);
 }
@@ -595,6 +606,7 @@ fn long_facts() -> SessionFacts {
         goal: Some("Migrate the records".into()),
         outcome: None,
         calls,
+        decisions_in_force: vec![],
     }
 }
 

@@ -193,13 +193,19 @@ try {
   // markup, by hand.
   const replacing = await host("light", 680);
   const [current] = brief.decisions;
-  const old = { id: "dec_replaced", text: "<b>" + setup.markup + "</b>", session_id: current.session_id };
-  const withReplaces = { ...brief, decisions: [{ ...current, id: "dec_current", replaces: [old] }] };
+  const old = { id: "dec_replaced", text: "<b>" + setup.markup + "</b>", session_id: current.session_id, stated: true };
+  // One that only the session's summary says it replaced: labelled as not applied.
+  const said = { id: "dec_said", text: "Keep the cron runner", session_id: current.session_id, stated: false };
+  const withReplaces = { ...brief, decisions: [{ ...current, id: "dec_current", replaces: [old, said] }] };
   await replacing.bridge.sendToolInput({ arguments: {} });
   await replacing.bridge.sendToolResult({ content: [{ type: "text", text: "{}" }], structuredContent: withReplaces });
-  const under = replacing.frame.locator('#decisions li[data-decision="dec_current"] .replaced li');
+  const under = replacing.frame.locator('#decisions li[data-decision="dec_current"] .replaced li[data-replaced="dec_replaced"]');
   await under.waitFor();
   check((await under.locator(".old").textContent()) === old.text, "the replaced decision, as text");
+  check((await under.locator(".label").textContent()) === "replaces", "a replacement applied reads 'replaces'");
+  const saidRow = replacing.frame.locator('#decisions li[data-decision="dec_current"] .replaced li[data-replaced="dec_said"]');
+  check((await saidRow.locator(".label").textContent()) === "its summary says it replaces (not applied)",
+    "a summary's reading is labelled as not applied");
   check((await replacing.frame.locator("b, img").count()) === 0, "no element from the replaced text");
   await replacing.page.screenshot({ path: `${setup.shots}/app-replaces.png`, fullPage: true });
   step("a replaced decision shows under what replaced it");

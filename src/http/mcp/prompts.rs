@@ -83,7 +83,9 @@ fn catch_up(since: Option<String>) -> String {
         "Before anything else, call {call} with a `purpose` such as \"Catch up before \
          starting\". Use the brief it returns:\n\
          - `decisions`: what earlier conversations settled and is current (a replaced decision \
-         shows only under its replacement, in `replaces`); follow them unless I say otherwise.\n\
+         shows only under its replacement, in `replaces`; an entry there with `stated: false` \
+         is only a summary's reading, not applied: ask me whether it holds, and if it does, \
+         name it in session_end's `replaces`); follow them unless I say otherwise.\n\
          - `work_started` and `work_finished`: what is under way and what is done.\n\
          - `open_questions` and `next_steps`: the open loops (`itm_…`) handed on to us; tell me \
          which bear on today's work.\n\

@@ -3,19 +3,62 @@
 //! replaced is ever presented as current (the brief, `/journal.md`, the resources, the export's
 //! markdown). A line that is no item (a model summary's own, an open session's marked text) is
 //! left out too when its text is that of a decision replaced.
+//!
+//! A model's summary may say which decisions in force its session replaced (it is shown those
+//! its session's credential can read, [`in_force`]). That is its reading, not the assistant's
+//! word: it is shown under the session's decision with `stated: false` and is never applied, so
+//! the earlier decision stays current until the session's assistant or the person replaces it.
 
 use super::rows::{LoopRow, loop_rows, loops_seen};
 use super::{Loop, view};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
-use crate::journal::handoff::{Carried, Line, Replaced};
+use crate::journal::handoff::{Carried, Line, Replaced, Replacing};
 use crate::journal::markdown::inert;
 use crate::journal::views::Session;
+use crate::summarize::InForce;
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
 use uuid::Uuid;
+
+/// Most decisions in force a summary's model is shown (the newest).
+pub const MAX_IN_FORCE: i64 = 20;
+
+/// The current decisions of other sessions, made by the time `session` ended, that its
+/// credential can read and so could replace — its account's own, opened in sessions whose
+/// scopes it holds, and only its own sessions' when it is restricted to a repository (as
+/// `journal_sessions_visible` reads) — newest first, at most [`MAX_IN_FORCE`]: what a model drafting `session`'s summary is shown
+/// and may say it replaced. Written out rather than left to the policies, because the summary
+/// job reads as the service, which sees every session of the account.
+#[tracing::instrument(skip_all, err)]
+pub async fn in_force(tx: &mut TenantTx, session: SessionId) -> sqlx::Result<Vec<InForce>> {
+    let rows = sqlx::query!(
+        "SELECT l.loop_id, l.text FROM journal_loops l
+           JOIN journal_sessions o ON o.account_id = l.account_id AND o.session_id = l.session_id
+           JOIN journal_sessions s ON s.account_id = l.account_id AND s.session_id = $1
+          WHERE l.account_id = n8v_account() AND l.kind = 'decision' AND l.state = 'open'
+            AND l.created_at <= COALESCE(s.ended_at, 'infinity')
+            AND o.scopes <@ s.scopes
+            AND (s.repository IS NULL OR o.credential_id = s.credential_id)
+            AND NOT EXISTS (SELECT 1 FROM journal_loop_sources x
+                             WHERE x.account_id = l.account_id AND x.loop_id = l.loop_id
+                               AND x.session_id = $1)
+          ORDER BY l.created_at DESC, l.loop_id DESC LIMIT $2",
+        session.0,
+        MAX_IN_FORCE,
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| InForce {
+            id: ItemId(r.loop_id),
+            text: r.text,
+        })
+        .collect())
+}
 
 /// The decision items of some sessions, and what the current ones replaced.
 #[derive(Default)]
@@ -28,6 +71,10 @@ pub struct Decisions {
     gone: HashSet<String>,
     /// The keys of the current decisions read.
     current: HashSet<String>,
+    /// What sessions' summaries say they replaced, by the key of the session's decision that
+    /// replaced it: derived, never applied (`summarize::Summary::replaces`), and only current
+    /// decisions the reader can read.
+    said: HashMap<SessionId, Vec<(String, Replaced)>>,
 }
 
 /// The decision items `sessions` opened or joined, as the caller reads them, and the
@@ -79,6 +126,7 @@ pub async fn of_sessions(
             decisions.under.entry(by).or_default().push(replaced);
         }
     }
+    decisions.said = said_replaced(tx, sessions, now).await?;
     for item in items.values().chain(decisions.under.values().flatten()) {
         let key = item_key(&item.text);
         if item.state == "current" {
@@ -88,6 +136,46 @@ pub async fn of_sessions(
         }
     }
     Ok(decisions)
+}
+
+/// What the summaries of `sessions` say they replaced, as [`Decisions::said`] keeps it: each
+/// still current and readable by the caller (a replacement applied since shows under its own).
+async fn said_replaced(
+    tx: &mut TenantTx,
+    sessions: &[Session],
+    now: DateTime<Utc>,
+) -> Result<HashMap<SessionId, Vec<(String, Replaced)>>> {
+    let claims: Vec<(SessionId, &Replacing)> = sessions
+        .iter()
+        .flat_map(|s| {
+            s.summary
+                .iter()
+                .flat_map(move |x| x.replaces.iter().map(move |r| (s.id, r)))
+        })
+        .collect();
+    let ids: Vec<Uuid> = claims.iter().map(|(_, r)| r.replaces.0).collect();
+    let readable: HashMap<ItemId, Loop> = in_order(tx, &ids, false)
+        .await?
+        .into_iter()
+        .map(|r| view(r, now))
+        .filter(|d| d.state == "current")
+        .map(|d| (d.id, d))
+        .collect();
+    let mut said: HashMap<SessionId, Vec<(String, Replaced)>> = HashMap::new();
+    for (session, r) in claims {
+        if let Some(d) = readable.get(&r.replaces) {
+            let replaced = Replaced {
+                id: d.id,
+                text: d.text.clone(),
+                session_id: d.session_id,
+                stated: false,
+            };
+            said.entry(session)
+                .or_default()
+                .push((item_key(&r.decision), replaced));
+        }
+    }
+    Ok(said)
 }
 
 /// The decisions among `ids` (`replaced_by`: those they replaced), oldest first, as the
@@ -125,10 +213,13 @@ impl Decisions {
                     Some(item) if item.state != "current" => None,
                     Some(item) => {
                         shown.insert(item.id);
-                        Some(self.line(item, line))
+                        Some(self.line(session, item, line))
                     }
                     None if self.gone.contains(&key) && !self.current.contains(&key) => None,
-                    None => Some(line),
+                    None => Some(Line {
+                        replaces: self.said(session, &key, &[]),
+                        ..line
+                    }),
                 }
             })
             .collect();
@@ -147,18 +238,41 @@ impl Decisions {
                 id: None,
                 replaces: Vec::new(),
             };
-            carried.decisions.push(self.line(item, line));
+            carried.decisions.push(self.line(session, item, line));
         }
         carried
     }
 
-    /// `line`, said of the current decision `item`: with its id and what it replaced.
-    fn line(&self, item: &Loop, line: Line) -> Line {
+    /// `line`, said in `session` of the current decision `item`: with its id, what it replaced,
+    /// then what the session's summary says it replaced (derived).
+    fn line(&self, session: SessionId, item: &Loop, line: Line) -> Line {
         Line {
             id: Some(item.id),
-            replaces: self.replaced(item.id),
+            replaces: self.replaces(session, item),
             ..line
         }
+    }
+
+    /// What `item`, a current decision of `session`, replaced, then what the session's summary
+    /// says it replaced and it did not (derived).
+    fn replaces(&self, session: SessionId, item: &Loop) -> Vec<Replaced> {
+        let mut replaced = self.replaced(item.id);
+        let said = self.said(session, &item_key(&item.text), &replaced);
+        replaced.extend(said);
+        replaced
+    }
+
+    /// What `session`'s summary says its decision `key` replaced, leaving out `known` and the
+    /// decision itself, each once.
+    fn said(&self, session: SessionId, key: &str, known: &[Replaced]) -> Vec<Replaced> {
+        let mut out: Vec<Replaced> = Vec::new();
+        for (by, r) in self.said.get(&session).into_iter().flatten() {
+            let new = !known.iter().chain(&out).any(|k| k.id == r.id);
+            if by == key && new && item_key(&r.text) != key {
+                out.push(r.clone());
+            }
+        }
+        out
     }
 
     /// The "Decided" section of `/journal.md`: the current decisions of `sessions` (newest
@@ -168,17 +282,12 @@ impl Decisions {
     pub fn markdown(&self, sessions: &[SessionId], max_chars: usize) -> (String, Vec<ItemId>) {
         const HEAD: &str = "## Decided (current)\n";
         let mut seen = HashSet::new();
-        let mut items: Vec<&Loop> = Vec::new();
+        let mut items: Vec<(SessionId, &Loop)> = Vec::new();
         for session in sessions {
-            let mut of: Vec<&Loop> = self
-                .of
-                .get(session)
-                .into_iter()
-                .flat_map(|i| i.values())
-                .filter(|i| i.state == "current" && seen.insert(i.id))
-                .collect();
+            let mut of = self.current_of(*session);
+            of.retain(|i| seen.insert(i.id));
             of.sort_by_key(|i| (!i.stated, i.id));
-            items.extend(of);
+            items.extend(of.into_iter().map(|i| (*session, i)));
         }
         let chars = |s: &str| s.chars().count();
         if items.is_empty() || chars(HEAD) + 1 > max_chars {
@@ -186,8 +295,8 @@ impl Decisions {
         }
         let mut budget = max_chars - chars(HEAD) - 1;
         let (mut out, mut shown) = (HEAD.to_owned(), Vec::new());
-        for item in items {
-            let text = self.section_line(item);
+        for (session, item) in items {
+            let text = self.section_line(session, item);
             if chars(&text) > budget {
                 break;
             }
@@ -202,19 +311,11 @@ impl Decisions {
         (out, shown)
     }
 
-    /// One current decision: the reader's own as its note, another account's as that
-    /// account's words (as "Still open" names them); what it replaced after it.
-    fn section_line(&self, item: &Loop) -> String {
+    /// One current decision of `session`: the reader's own as its note, another account's as
+    /// that account's words (as "Still open" names them); what it replaced after it.
+    fn section_line(&self, session: SessionId, item: &Loop) -> String {
         let text = inert(&item.text);
-        let replaced: Vec<String> = self
-            .replaced(item.id)
-            .iter()
-            .map(|r| inert(&r.text))
-            .collect();
-        let replaces = match replaced.as_slice() {
-            [] => String::new(),
-            _ => format!(" (replaces: {})", replaced.join("; ")),
-        };
+        let replaces = replaces_note(&self.replaces(session, item), inert);
         match item.written_by {
             Some(author) if !item.own => format!(
                 "- Written by account {author}, not by you; their decision: “{text}”{replaces} · {}\n",
@@ -224,16 +325,19 @@ impl Decisions {
         }
     }
 
-    /// The current decisions of `session` (what a reader shown its lines was handed).
-    pub fn ids_of(&self, session: SessionId) -> Vec<ItemId> {
-        let mut ids: Vec<ItemId> = self
-            .of
+    /// The current decisions of `session`, in no order.
+    fn current_of(&self, session: SessionId) -> Vec<&Loop> {
+        self.of
             .get(&session)
             .into_iter()
             .flat_map(|items| items.values())
             .filter(|i| i.state == "current")
-            .map(|i| i.id)
-            .collect();
+            .collect()
+    }
+
+    /// The current decisions of `session` (what a reader shown its lines was handed).
+    pub fn ids_of(&self, session: SessionId) -> Vec<ItemId> {
+        let mut ids: Vec<ItemId> = self.current_of(session).iter().map(|i| i.id).collect();
         ids.sort();
         ids
     }
@@ -247,7 +351,33 @@ impl Decisions {
                 id: r.id,
                 text: r.text.clone(),
                 session_id: r.session_id,
+                stated: true,
             })
             .collect()
     }
+}
+
+/// What a decision's line says of the decisions it replaced (`text` renders each): those it
+/// replaced as "(replaces: …)", then those only its summary says it replaced as "(its summary
+/// says it replaces, not applied: …)". Empty when there are none.
+pub fn replaces_note(replaced: &[Replaced], text: impl Fn(&str) -> String) -> String {
+    let said = |stated: bool| -> Vec<String> {
+        replaced
+            .iter()
+            .filter(|r| r.stated == stated)
+            .map(|r| text(&r.text))
+            .collect()
+    };
+    let mut note = String::new();
+    let (applied, derived) = (said(true), said(false));
+    if !applied.is_empty() {
+        note.push_str(&format!(" (replaces: {})", applied.join("; ")));
+    }
+    if !derived.is_empty() {
+        note.push_str(&format!(
+            " (its summary says it replaces, not applied: {})",
+            derived.join("; ")
+        ));
+    }
+    note
 }

@@ -11,7 +11,7 @@ use tokio::sync::Semaphore;
 pub struct Model {
     bodies: Arc<Mutex<Vec<Value>>>,
     gate: Arc<Semaphore>,
-    summary: Value,
+    summary: Arc<Mutex<Value>>,
     /// The prompt and candidate tokens each answer says it used.
     tokens: (u32, u32),
     /// Every answer is a `500` instead.
@@ -30,6 +30,11 @@ impl Model {
     }
 
     /// Lets every held and future answer through.
+    /// Answers `summary` from now on (a test that learns an id only once the app runs).
+    pub fn answer(&self, summary: Value) {
+        *self.summary.lock().unwrap() = summary;
+    }
+
     pub fn open(&self) {
         // A closed semaphore fails every `acquire` at once; no permit is ever added.
         self.gate.close();
@@ -62,7 +67,7 @@ pub async fn gemini_as(
         let _ = model.gate.acquire().await;
         let (prompt, candidates) = model.tokens;
         axum::Json(json!({
-            "candidates": [{"content": {"role": "model", "parts": [{"text": model.summary.to_string()}]}, "finishReason": "STOP"}],
+            "candidates": [{"content": {"role": "model", "parts": [{"text": model.summary.lock().unwrap().to_string()}]}, "finishReason": "STOP"}],
             "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": candidates,
                               "totalTokenCount": prompt + candidates}
         }))
@@ -71,7 +76,7 @@ pub async fn gemini_as(
     let model = Model {
         bodies: Arc::default(),
         gate: Arc::new(Semaphore::new(0)),
-        summary,
+        summary: Arc::new(Mutex::new(summary)),
         tokens,
         fail,
     };

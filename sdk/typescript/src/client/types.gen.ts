@@ -894,6 +894,8 @@ export type Item = {
     /**
      * For a current decision: the earlier decisions it replaced, oldest first. A replaced
      * decision is never listed as current; it appears here, once, under its replacement.
+     * After them, with `stated: false`, those that only the session's summary says it
+     * replaced: a model's reading, not applied, so each is still current and listed too.
      */
     replaces?: Array<Replaced>;
     /**
@@ -1219,8 +1221,8 @@ export type ReplaceRequest = {
 };
 
 /**
- * An earlier decision a current one replaced, as the brief and `/journal.md` show it under
- * the one that replaced it.
+ * An earlier decision a current one replaced (or, `stated: false`, that its session's summary
+ * says it replaced), as the brief and `/journal.md` show it under the current one.
  */
 export type Replaced = {
     /**
@@ -1231,6 +1233,13 @@ export type Replaced = {
      * The session that made it.
      */
     session_id: SessionId;
+    /**
+     * True when it was replaced (by `session_end`'s `replaces`, a `Replaces itm_…:` line or
+     * the replace operation): it is no longer current. False when only a model's summary of
+     * the session says so (derived): never applied, the earlier decision stays current until
+     * its assistant or the person replaces it.
+     */
+    stated: boolean;
     /**
      * In the words of the session that made it.
      */
@@ -1594,6 +1603,15 @@ export type Summary = {
      * Questions waiting for you.
      */
     open_questions: Array<string>;
+    /**
+     * Earlier decisions (`itm_…`) this summary says its session replaced, each with the
+     * decision of `decisions` that replaced it: the model's reading, derived (`stated: false`
+     * where the brief shows it), never applied. The earlier decision stays current until the
+     * session's assistant or the person replaces it (`session_end`'s `replaces`, a
+     * `Replaces itm_…:` line, or `POST /api/v1/journal/decisions/{id}/replace`). Only ids of
+     * decisions the model was shown, which the session's credential can read.
+     */
+    replaces?: Array<Replacing>;
     /**
      * A few sentences on what the session did.
      */

@@ -36,6 +36,8 @@ class Item:
         replaces (list[Replaced] | Unset): For a current decision: the earlier decisions it replaced, oldest first. A
             replaced
             decision is never listed as current; it appears here, once, under its replacement.
+            After them, with `stated: false`, those that only the session's summary says it
+            replaced: a model's reading, not applied, so each is still current and listed too.
         written_by (None | str | Unset):
     """
 

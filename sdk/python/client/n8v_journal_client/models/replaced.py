@@ -11,17 +11,22 @@ T = TypeVar("T", bound="Replaced")
 
 @_attrs_define
 class Replaced:
-    """An earlier decision a current one replaced, as the brief and `/journal.md` show it under
-    the one that replaced it.
+    """An earlier decision a current one replaced (or, `stated: false`, that its session's summary
+    says it replaced), as the brief and `/journal.md` show it under the current one.
 
         Attributes:
             id (str): `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
             session_id (str): `ses_` followed by 26 Crockford base32 characters (a UUIDv7).
+            stated (bool): True when it was replaced (by `session_end`'s `replaces`, a `Replaces itm_…:` line or
+                the replace operation): it is no longer current. False when only a model's summary of
+                the session says so (derived): never applied, the earlier decision stays current until
+                its assistant or the person replaces it.
             text (str): In the words of the session that made it.
     """
 
     id: str
     session_id: str
+    stated: bool
     text: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -29,6 +34,8 @@ class Replaced:
         id = self.id
 
         session_id = self.session_id
+
+        stated = self.stated
 
         text = self.text
 
@@ -38,6 +45,7 @@ class Replaced:
             {
                 "id": id,
                 "session_id": session_id,
+                "stated": stated,
                 "text": text,
             }
         )
@@ -51,11 +59,14 @@ class Replaced:
 
         session_id = d.pop("session_id")
 
+        stated = d.pop("stated")
+
         text = d.pop("text")
 
         replaced = cls(
             id=id,
             session_id=session_id,
+            stated=stated,
             text=text,
         )
 

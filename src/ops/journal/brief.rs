@@ -1,0 +1,104 @@
+//! The journal's two hand-over reads: the catch-up brief and the markdown window. Each keeps
+//! its receipt (`Operation::handed_over`): which items it handed over, and how many characters.
+
+use super::{bad, read};
+use crate::auth::Scope;
+use crate::error::Result;
+use crate::ids::{ItemId, SessionId};
+use crate::journal::catchup::{self, CatchUp};
+use crate::journal::exposures;
+use crate::journal::meta::SINCE_PATTERN;
+use crate::journal::window;
+use crate::operation::Operation;
+use crate::operation::Spec;
+use crate::ops::{Op, Services};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The window of the catch-up brief.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadCatchUp {
+    /// Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
+    /// (`ses_…`; then: since that session started). Default: the last 7 days.
+    #[serde(default)]
+    #[schemars(
+        length(max = 40),
+        regex(pattern = SINCE_PATTERN),
+        example = &"2026-11-10T09:00:00Z"
+    )]
+    pub since: Option<String>,
+}
+crate::openapi_params!(ReadCatchUp);
+
+impl Op for ReadCatchUp {
+    const SPEC: Spec = read(
+        "getCatchUp",
+        Some("journal_catch_up"),
+        "Catch up on the journal",
+    );
+    type Output = CatchUp;
+
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
+        let now = op.now();
+        let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
+        // Records only with records:read: what was put on record is read as the caller.
+        let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
+        let mut brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
+        brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
+        op.results(
+            brief.sessions.iter().map(|s| s.id.to_string()),
+            Some(brief.sessions.len()),
+        );
+        let chars = serde_json::to_string(&brief).map_or(0, |json| json.chars().count());
+        op.handed_over(brief.item_ids().iter().map(ItemId::to_string), chars);
+        Ok(brief)
+    }
+}
+
+/// The recent journal as markdown, for session-start hooks (`GET /journal.md`'s query, and
+/// the MCP resource's defaults).
+#[derive(Debug, Default, Clone, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ReadMarkdown {
+    /// The most characters to answer with: 1,000 to 400,000 (default `N8V_JOURNAL_MD_MAX_CHARS`,
+    /// 9,500).
+    #[param(minimum = 1000, maximum = 400000, example = 9500)]
+    pub max_chars: Option<usize>,
+}
+// The attribute above takes literals only: they are the window's bounds.
+const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
+
+impl Op for ReadMarkdown {
+    const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");
+    type Output = String;
+
+    async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
+        let max = self
+            .max_chars
+            .unwrap_or(services.config.journal_md_max_chars);
+        if !(window::MIN_CHARS..=window::MAX_CHARS).contains(&max) {
+            return Err(bad(format!(
+                "max_chars must be between {} and {}",
+                window::MIN_CHARS,
+                window::MAX_CHARS
+            )));
+        }
+        let now = op.now();
+        let unacknowledged = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
+        let warning = exposures::markdown_warning(&unacknowledged).unwrap_or_default();
+        let max = max.saturating_sub(warning.chars().count());
+        let window = window::render(op.tx(), now, max).await?;
+        let markdown = warning + &window.markdown;
+        op.results(
+            window.sessions.iter().map(SessionId::to_string),
+            Some(window.sessions.len()),
+        );
+        op.handed_over(
+            window.items.iter().map(ItemId::to_string),
+            markdown.chars().count(),
+        );
+        Ok(markdown)
+    }
+}

@@ -1,0 +1,266 @@
+//! What a model may say of decisions (issue 46, item 1's last clause): where a model drafts a
+//! summary (a session's, a conversation's), it is shown the current decisions the session's
+//! credential can read, and may say which of them its session replaced. That is its reading:
+//! kept in the summary, shown under the session's decision with `stated: false`, and never
+//! applied, so the earlier decision stays current until the assistant or the person replaces
+//! it. Ids it was not shown, and decisions it does not state, are dropped.
+
+use crate::common;
+
+use crate::common::TestApp;
+use crate::common::model::Model;
+use chrono::Duration;
+use n8v_journal::clock::Clock;
+use n8v_journal::jobs;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
+const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
+const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
+const NARROW: &str = "Keep the web app's sessions in cookies";
+const OTHER: &str = "Bill the other account monthly";
+
+async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> String {
+    app.clock.advance(Duration::minutes(10));
+    let id = app
+        .call(Method::POST, "/api/v1/journal/sessions")
+        .token(token)
+        .header("x-assistant", assistant)
+        .json(json!({"goal": "Work on the job queue"}))
+        .ok(201)
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.end_session(token, &id, end).ok(200).await;
+    id
+}
+
+async fn brief(app: &TestApp, token: &str) -> Value {
+    app.call(Method::GET, "/api/v1/journal/catch-up")
+        .token(token)
+        .ok(200)
+        .await
+}
+
+fn decision<'a>(brief: &'a Value, text: &str) -> &'a Value {
+    brief["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["text"] == text)
+        .unwrap_or_else(|| panic!("{text} is current in {brief}"))
+}
+
+fn id_of(brief: &Value, text: &str) -> String {
+    decision(brief, text)["id"].as_str().unwrap().to_owned()
+}
+
+/// The model's answer: `SKIP` decided, saying it replaced each of `replaces` (decision, id).
+fn answer(replaces: &[(&str, &str)]) -> Value {
+    json!({
+        "summary": "Reworked the job queue.",
+        "decisions": [SKIP],
+        "work_started": [],
+        "work_finished": ["Queue reworked"],
+        "open_questions": [],
+        "replaces": replaces.iter().map(|(d, id)| json!({"decision": d, "replaces": id}))
+            .collect::<Vec<_>>(),
+    })
+}
+
+/// The user text of every draft the model was sent (the edits are sent the draft's JSON).
+fn drafts(model: &Model) -> Vec<String> {
+    model
+        .requests()
+        .iter()
+        .map(|b| {
+            b["contents"][0]["parts"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .filter(|t| !t.starts_with('{'))
+        .collect()
+}
+
+/// The one draft whose prompt holds `marker`.
+fn draft_with(model: &Model, marker: &str) -> String {
+    let found: Vec<String> = drafts(model)
+        .into_iter()
+        .filter(|t| t.contains(marker))
+        .collect();
+    assert_eq!(found.len(), 1, "one draft holds {marker:?}: {found:#?}");
+    found[0].clone()
+}
+
+/// The brief shows `SKIP` current with `LOCKS` under it as a summary's reading (not applied),
+/// and `LOCKS` still current; `/journal.md` says both and that the replacement is not applied.
+async fn said_not_applied(app: &TestApp, token: &str, locks: &str) {
+    let now = brief(app, token).await;
+    let skip = decision(&now, SKIP);
+    assert_eq!(
+        skip["replaces"],
+        json!([{"id": locks, "text": LOCKS, "session_id": decision(&now, LOCKS)["session_id"],
+                "stated": false}]),
+        "{now}"
+    );
+    assert_eq!(decision(&now, LOCKS)["id"], locks, "still current: {now}");
+    assert!(decision(&now, LOCKS).get("replaces").is_none(), "{now}");
+    let md = app.get(token, "/journal.md?max_chars=20000").await;
+    assert_eq!(md.status(), 200);
+    let md = md.text().await.unwrap();
+    assert!(
+        md.contains(&format!(
+            "Decided: {SKIP} (its summary says it replaces, not applied: {LOCKS})"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("- Decided: {LOCKS} · {locks}\n")),
+        "{md}"
+    );
+}
+
+#[tokio::test]
+async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_applied() {
+    let (gemini, model) = common::model::gemini(answer(&[]), true).await;
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let b = app.account("B", ALL).await;
+    app.journal_on(b.id).await;
+    ended(
+        &app,
+        &b.token,
+        "Claude Code",
+        json!({"outcome": "Billing", "decisions": [OTHER]}),
+    )
+    .await;
+    let other = id_of(&brief(&app, &b.token).await, OTHER);
+
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    let locks = id_of(&brief(&app, &a.token).await, LOCKS);
+    // A key of A's restricted to one repository reads only its own sessions.
+    let (_, narrow) = app.key(a.id, ALL, Some("acme/web")).await;
+    let end = json!({"outcome": "Narrow work", "decisions": [NARROW]});
+    ended(&app, &narrow, "Cursor", end).await;
+    let narrow_id = id_of(&brief(&app, &narrow).await, NARROW);
+    // Codex decides anew and names nothing it replaces.
+    let end = json!({"outcome": "The locks serialised the workers", "decisions": [SKIP]});
+    let codex = ended(&app, &a.token, "Codex", end).await;
+
+    // The model says SKIP replaced LOCKS; also an id it was not shown (another account's)
+    // and a replacement by a decision it does not state.
+    model.answer(answer(&[
+        (SKIP, &locks),
+        (SKIP, &other),
+        ("Something it never decided", &locks),
+    ]));
+    let state = app.workers(|c| common::use_gemini(c, &gemini));
+    for job in app.queued_summaries().await {
+        jobs::summary::summarize_session(&state, &job)
+            .await
+            .unwrap();
+    }
+
+    // What each draft was shown: the decisions in force its credential can read, never its own.
+    let shown = draft_with(&model, "The locks serialised the workers");
+    assert!(shown.contains("Decisions in force"), "{shown}");
+    for (id, text) in [(&locks, LOCKS), (&narrow_id, NARROW)] {
+        assert!(
+            shown.contains(&format!("{id} {text:?}")),
+            "{id} {text}: {shown}"
+        );
+    }
+    assert!(!shown.contains(&other) && !shown.contains(OTHER), "{shown}");
+    assert!(
+        !shown.contains(SKIP),
+        "its own decision is no decision in force: {shown}"
+    );
+    let restricted = draft_with(&model, "Narrow work");
+    assert!(!restricted.contains(&locks), "{restricted}");
+    let first = draft_with(&model, "Designed");
+    assert!(!first.contains("Decisions in force"), "{first}");
+
+    // The summary keeps only the replacement it may say; nothing is applied.
+    let detail = app.session_detail(&a.token, &codex).await;
+    assert_eq!(
+        detail["session"]["summary"]["replaces"],
+        json!([{"decision": SKIP, "replaces": locks}]),
+        "{detail}"
+    );
+    said_not_applied(&app, &a.token, &locks).await;
+    let caught = brief(&app, &a.token).await;
+    assert!(!caught.to_string().contains(&other), "{caught}");
+
+    // The person confirms it: now it is replaced, and shows once, stated.
+    let skip = id_of(&caught, SKIP);
+    app.call(
+        Method::POST,
+        &format!("/api/v1/journal/decisions/{locks}/replace"),
+    )
+    .token(&a.token)
+    .json(json!({"by": skip}))
+    .ok(200)
+    .await;
+    let now = brief(&app, &a.token).await;
+    let texts: Vec<&str> = now["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["text"].as_str().unwrap())
+        .collect();
+    assert!(!texts.contains(&LOCKS), "{now}");
+    let replaces = &decision(&now, SKIP)["replaces"];
+    assert_eq!(replaces.as_array().unwrap().len(), 1, "{now}");
+    assert_eq!(
+        (&replaces[0]["id"], &replaces[0]["stated"]),
+        (&json!(locks), &json!(true)),
+        "{now}"
+    );
+}
+
+#[tokio::test]
+async fn a_conversation_draft_is_shown_the_decisions_in_force_too() {
+    let (gemini, model) = common::model::gemini(answer(&[]), true).await;
+    let app = common::spawn_app_configured(|c| common::use_gemini(c, &gemini)).await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    ended(
+        &app,
+        &a.token,
+        "Claude Code",
+        json!({"outcome": "Designed", "decisions": [LOCKS]}),
+    )
+    .await;
+    let locks = id_of(&brief(&app, &a.token).await, LOCKS);
+    model.answer(answer(&[(SKIP, &locks)]));
+
+    app.clock.advance(Duration::minutes(10));
+    let now = app.clock.now();
+    let episode = json!({
+        "episode_id": "ep-queue", "harness": "codex", "project": "acme/api",
+        "started_at": (now - Duration::minutes(10)).to_rfc3339(), "ended_at": now.to_rfc3339(),
+        "turns": [
+            {"role": "user", "text": "The advisory locks serialise the workers; swap them."},
+            {"role": "assistant", "text": "Swapped them for SELECT FOR UPDATE SKIP LOCKED."}
+        ],
+        "ended": true,
+    });
+    app.call(Method::POST, "/api/v1/journal/episodes")
+        .token(&a.token)
+        .json(episode)
+        .ok(201)
+        .await;
+    let shown = draft_with(&model, "swap them");
+    assert!(shown.contains(&format!("{locks} {LOCKS:?}")), "{shown}");
+    said_not_applied(&app, &a.token, &locks).await;
+}
