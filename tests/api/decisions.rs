@@ -17,11 +17,11 @@ use n8v_journal::jobs::sweep;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
-const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
-const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
+pub(crate) const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
+pub(crate) const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
+pub(crate) const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
 
-async fn opened(app: &TestApp, token: &str, assistant: &str) -> String {
+pub(crate) async fn opened(app: &TestApp, token: &str, assistant: &str) -> String {
     app.clock.advance(Duration::minutes(10));
     app.call(Method::POST, "/api/v1/journal/sessions")
         .token(token)
@@ -39,7 +39,7 @@ async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> Value
     app.end_session(token, &id, end).ok(200).await
 }
 
-async fn brief(app: &TestApp, token: &str) -> Value {
+pub(crate) async fn brief(app: &TestApp, token: &str) -> Value {
     app.call(Method::GET, "/api/v1/journal/catch-up")
         .token(token)
         .ok(200)
@@ -56,7 +56,7 @@ fn decisions(brief: &Value) -> Vec<String> {
 }
 
 /// The id of the decision `text` in the brief.
-fn decision_id(brief: &Value, text: &str) -> String {
+pub(crate) fn decision_id(brief: &Value, text: &str) -> String {
     brief["decisions"]
         .as_array()
         .unwrap()
@@ -68,7 +68,7 @@ fn decision_id(brief: &Value, text: &str) -> String {
         .to_owned()
 }
 
-async fn window(app: &TestApp, token: &str) -> String {
+pub(crate) async fn window(app: &TestApp, token: &str) -> String {
     let md = app.get(token, "/journal.md?max_chars=20000").await;
     assert_eq!(md.status(), 200);
     md.text().await.unwrap()

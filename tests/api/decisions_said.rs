@@ -9,39 +9,28 @@ use crate::common;
 
 use crate::common::TestApp;
 use crate::common::model::Model;
+use crate::decisions::{ALL, LOCKS, SKIP, brief, decision_id, opened, window};
 use chrono::Duration;
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
-const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
-const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
 const NARROW: &str = "Keep the web app's sessions in cookies";
 const OTHER: &str = "Bill the other account monthly";
 
+/// A session of `assistant` ended with `end`: its id.
 async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> String {
-    app.clock.advance(Duration::minutes(10));
-    let id = app
-        .call(Method::POST, "/api/v1/journal/sessions")
-        .token(token)
-        .header("x-assistant", assistant)
-        .json(json!({"goal": "Work on the job queue"}))
-        .ok(201)
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = opened(app, token, assistant).await;
     app.end_session(token, &id, end).ok(200).await;
     id
 }
 
-async fn brief(app: &TestApp, token: &str) -> Value {
-    app.call(Method::GET, "/api/v1/journal/catch-up")
-        .token(token)
-        .ok(200)
-        .await
+/// A decision of `assistant`'s ended session (stated): its id.
+async fn decided(app: &TestApp, token: &str, assistant: &str, text: &str) -> String {
+    let end = json!({"outcome": format!("Settled: {text}"), "decisions": [text]});
+    ended(app, token, assistant, end).await;
+    decision_id(&brief(app, token).await, text)
 }
 
 fn decision<'a>(brief: &'a Value, text: &str) -> &'a Value {
@@ -51,10 +40,6 @@ fn decision<'a>(brief: &'a Value, text: &str) -> &'a Value {
         .iter()
         .find(|d| d["text"] == text)
         .unwrap_or_else(|| panic!("{text} is current in {brief}"))
-}
-
-fn id_of(brief: &Value, text: &str) -> String {
-    decision(brief, text)["id"].as_str().unwrap().to_owned()
 }
 
 /// The model's answer: `SKIP` decided, saying it replaced each of `replaces` (decision, id).
@@ -108,9 +93,7 @@ async fn said_not_applied(app: &TestApp, token: &str, locks: &str) {
     );
     assert_eq!(decision(&now, LOCKS)["id"], locks, "still current: {now}");
     assert!(decision(&now, LOCKS).get("replaces").is_none(), "{now}");
-    let md = app.get(token, "/journal.md?max_chars=20000").await;
-    assert_eq!(md.status(), 200);
-    let md = md.text().await.unwrap();
+    let md = window(app, token).await;
     assert!(
         md.contains(&format!(
             "Decided: {SKIP} (its summary says it replaces, not applied: {LOCKS})"
@@ -131,28 +114,13 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
     app.journal_on(a.id).await;
     let b = app.account("B", ALL).await;
     app.journal_on(b.id).await;
-    ended(
-        &app,
-        &b.token,
-        "Claude Code",
-        json!({"outcome": "Billing", "decisions": [OTHER]}),
-    )
-    .await;
-    let other = id_of(&brief(&app, &b.token).await, OTHER);
-
-    ended(
-        &app,
-        &a.token,
-        "Claude Code",
-        json!({"outcome": "Designed", "decisions": [LOCKS]}),
-    )
-    .await;
-    let locks = id_of(&brief(&app, &a.token).await, LOCKS);
+    let other = decided(&app, &b.token, "Claude Code", OTHER).await;
+    let locks = decided(&app, &a.token, "Claude Code", LOCKS).await;
     // A key of A's restricted to one repository reads only its own sessions.
     let (_, narrow) = app.key(a.id, ALL, Some("acme/web")).await;
     let end = json!({"outcome": "Narrow work", "decisions": [NARROW]});
     ended(&app, &narrow, "Cursor", end).await;
-    let narrow_id = id_of(&brief(&app, &narrow).await, NARROW);
+    let narrow_id = decision_id(&brief(&app, &narrow).await, NARROW);
     // Codex decides anew and names nothing it replaces.
     let end = json!({"outcome": "The locks serialised the workers", "decisions": [SKIP]});
     let codex = ended(&app, &a.token, "Codex", end).await;
@@ -187,7 +155,7 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
     );
     let restricted = draft_with(&model, "Narrow work");
     assert!(!restricted.contains(&locks), "{restricted}");
-    let first = draft_with(&model, "Designed");
+    let first = draft_with(&model, &format!("Settled: {LOCKS}"));
     assert!(!first.contains("Decisions in force"), "{first}");
 
     // The summary keeps only the replacement it may say; nothing is applied.
@@ -202,7 +170,7 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
     assert!(!caught.to_string().contains(&other), "{caught}");
 
     // The person confirms it: now it is replaced, and shows once, stated.
-    let skip = id_of(&caught, SKIP);
+    let skip = decision_id(&caught, SKIP);
     app.call(
         Method::POST,
         &format!("/api/v1/journal/decisions/{locks}/replace"),
@@ -234,14 +202,7 @@ async fn a_conversation_draft_is_shown_the_decisions_in_force_too() {
     let app = common::spawn_app_configured(|c| common::use_gemini(c, &gemini)).await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    ended(
-        &app,
-        &a.token,
-        "Claude Code",
-        json!({"outcome": "Designed", "decisions": [LOCKS]}),
-    )
-    .await;
-    let locks = id_of(&brief(&app, &a.token).await, LOCKS);
+    let locks = decided(&app, &a.token, "Claude Code", LOCKS).await;
     model.answer(answer(&[(SKIP, &locks)]));
 
     app.clock.advance(Duration::minutes(10));

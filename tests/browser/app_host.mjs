@@ -195,8 +195,8 @@ try {
   const [current] = brief.decisions;
   const old = { id: "dec_replaced", text: "<b>" + setup.markup + "</b>", session_id: current.session_id, stated: true };
   // One that only the session's summary says it replaced: labelled as not applied.
-  const said = { id: "dec_said", text: "Keep the cron runner", session_id: current.session_id, stated: false };
-  const withReplaces = { ...brief, decisions: [{ ...current, id: "dec_current", replaces: [old, said] }] };
+  const byModel = { id: "dec_said", text: "Keep the cron runner", session_id: current.session_id, stated: false };
+  const withReplaces = { ...brief, decisions: [{ ...current, id: "dec_current", replaces: [old, byModel] }] };
   await replacing.bridge.sendToolInput({ arguments: {} });
   await replacing.bridge.sendToolResult({ content: [{ type: "text", text: "{}" }], structuredContent: withReplaces });
   const under = replacing.frame.locator('#decisions li[data-decision="dec_current"] .replaced li[data-replaced="dec_replaced"]');
@@ -206,6 +206,9 @@ try {
   const saidRow = replacing.frame.locator('#decisions li[data-decision="dec_current"] .replaced li[data-replaced="dec_said"]');
   check((await saidRow.locator(".label").textContent()) === "its summary says it replaces (not applied)",
     "a summary's reading is labelled as not applied");
+  const struck = async (row) => row.locator(".old").evaluate((e) => getComputedStyle(e).textDecorationLine);
+  check((await struck(under)) === "line-through" && (await struck(saidRow)) === "none",
+    "only what was replaced is struck through: the summary's reading is still current");
   check((await replacing.frame.locator("b, img").count()) === 0, "no element from the replaced text");
   await replacing.page.screenshot({ path: `${setup.shots}/app-replaces.png`, fullPage: true });
   step("a replaced decision shows under what replaced it");
