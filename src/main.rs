@@ -173,8 +173,11 @@ enum AdminCommand {
     CreateKey {
         #[arg(long)]
         account: String,
-        /// Comma-separated: chats:read, records:read, records:write, orgs:read.
-        #[arg(long)]
+        #[arg(
+            long,
+            help = "Comma-separated: chats:read, chats:delete, records:read, records:write, \
+                    orgs:read, account:delete, webhooks:write"
+        )]
         scopes: String,
         /// Restrict the key to one repository.
         #[arg(long)]

@@ -398,3 +398,17 @@ async fn constraint_violations_map_by_name_and_other_faults_stay_faults() {
         .unwrap_err();
     assert!(!err.to_string().contains("name must be"), "{err}");
 }
+
+/// `admin create-key --help` names every scope a key may hold.
+#[test]
+fn create_key_help_names_every_scope() {
+    let out = std::process::Command::new(BIN)
+        .args(["admin", "create-key", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for scope in n8v_journal::scopes::Scope::ALL {
+        assert!(help.contains(scope.as_str()), "{scope:?} in:\n{help}");
+    }
+}

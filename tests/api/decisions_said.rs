@@ -133,10 +133,17 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
         ("Something it never decided", &locks),
     ]));
     let state = app.workers(|c| common::use_gemini(c, &gemini));
+    let (_logs_guard, logs) = common::logs::capture_on_this_thread();
     for job in app.queued_summaries().await {
         jobs::summary::summarize_session(&state, &job)
             .await
             .unwrap();
+    }
+    // The jobs logged, but neither the model's key nor what it was shown.
+    let logged = common::logs::text(&logs);
+    assert!(!logged.is_empty());
+    for secret in ["test-key", LOCKS, NARROW] {
+        assert!(!logged.contains(secret), "{secret} was logged");
     }
 
     // What each draft was shown: the decisions in force its credential can read, never its own.

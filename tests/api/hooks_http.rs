@@ -97,6 +97,7 @@ async fn an_http_hook_loads_the_journal_once_per_conversation_and_posts_nothing(
     let (hook, dir) = installed_hook(&app).await;
     let env = [("N8V_TOKEN", a.token.as_str())];
     let prompt = json!({"prompt": "SECRET-PROMPT fix the login"});
+    let (_logs_guard, logs) = common::logs::capture_on_this_thread();
 
     let (status, first) = as_claude_code(
         &hook,
@@ -186,5 +187,13 @@ async fn an_http_hook_loads_the_journal_once_per_conversation_and_posts_nothing(
         !shape.contains("SECRET-PROMPT")
             && purpose.as_deref().is_some_and(|p| p.contains("http hook"))
     }));
+    // Nor any log line at trace: neither the key the hook sends nor the prompt.
+    let logged = common::logs::text(&logs);
+    assert!(
+        logged.contains("answerClaudeCodeHook"),
+        "the requests were captured"
+    );
+    assert!(!logged.contains(&a.token), "the key was logged");
+    assert!(!logged.contains("SECRET-PROMPT"), "the prompt was logged");
     std::fs::remove_dir_all(dir).unwrap();
 }

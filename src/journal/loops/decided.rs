@@ -29,9 +29,10 @@ pub const MAX_IN_FORCE: i64 = 20;
 /// The current decisions of other sessions, made by the time `session` ended, that its
 /// credential can read and so could replace — its account's own, opened in sessions whose
 /// scopes it holds, and only its own sessions' when it is restricted to a repository (as
-/// `journal_sessions_visible` reads) — newest first, at most [`MAX_IN_FORCE`]: what a model drafting `session`'s summary is shown
-/// and may say it replaced. Written out rather than left to the policies, because the summary
-/// job reads as the service, which sees every session of the account.
+/// `journal_sessions_visible` reads) — newest first, at most [`MAX_IN_FORCE`]: what a model
+/// drafting `session`'s summary is shown and may say it replaced. Written out rather than left
+/// to the policies, because the summary job reads as the service, which sees every session of
+/// the account.
 #[tracing::instrument(skip_all, err)]
 pub async fn in_force(tx: &mut TenantTx, session: SessionId) -> sqlx::Result<Vec<InForce>> {
     let rows = sqlx::query!(
