@@ -9,6 +9,8 @@
 
 use super::WorkerState;
 use crate::db::{Tenant, TenantTx};
+use crate::ids::SessionId;
+use crate::journal::loops::decided;
 use crate::journal::summaries::{self, MonthlyBudget, model_for};
 use crate::queue::SummarizeSession;
 use crate::summarize::{self, BUDGET_SPENT};
@@ -27,7 +29,7 @@ pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> s
     if !summaries::claim(&mut tx, job.session_id, job.snapshot, now).await? {
         return Ok(false); // stored by another run
     }
-    let Some(loaded) = summaries::load(&mut tx, job.session_id).await? else {
+    let Some(mut loaded) = summaries::load(&mut tx, job.session_id).await? else {
         return Ok(false); // deleted meanwhile (retention or the account); the claim rolls back
     };
 
@@ -38,6 +40,11 @@ pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> s
     };
     let budget = MonthlyBudget::of(&state.db, config, job.account_id, now);
     let limits = budget.limits(config);
+    if chosen.is_some() {
+        // What the model is shown and may say its session replaced.
+        let session = SessionId(job.session_id);
+        loaded.facts.decisions_in_force = decided::in_force(&mut tx, session).await?;
+    }
     let outcome = summarize::summarize(chosen.as_deref(), &limits, &loaded.facts).await;
     let note = match outcome.fallback.as_deref() {
         _ if loaded.journal_only => Some(JOURNAL_ONLY_NOTE.to_owned()),

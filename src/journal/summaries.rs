@@ -45,8 +45,7 @@ struct CallRow {
 }
 
 /// The facts of a session: purposes, goals, outcomes, operation names, ids and counts (all
-/// scrubbed when stored), and the decisions in force its credential can read. `None` when the
-/// session is gone.
+/// scrubbed when stored). `None` when the session is gone.
 #[tracing::instrument(skip_all, err)]
 pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loaded>> {
     let row = sqlx::query_as!(
@@ -83,7 +82,8 @@ pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loade
                 result_count: c.result_count,
             })
             .collect(),
-        decisions_in_force: super::loops::decided::in_force(tx, SessionId(session)).await?,
+        // Read only when a model will draft (`jobs::summary`): code never uses them.
+        decisions_in_force: Vec::new(),
     };
     Ok(Some(Loaded {
         facts,

@@ -349,7 +349,11 @@ async fn write_entry(
     let outcome = match open {
         true => summarize::code_entry(&post.about, post.turns, part, which, WAITING),
         false => {
-            let in_force = crate::journal::loops::decided::in_force(op.tx(), session).await?;
+            // Shown to a model only: code's entry never reads them.
+            let in_force = match post.model {
+                Some(_) => crate::journal::loops::decided::in_force(op.tx(), session).await?,
+                None => Vec::new(),
+            };
             summarize::conversation_entry(
                 post.model,
                 post.limits,

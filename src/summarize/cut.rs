@@ -13,12 +13,7 @@ use std::collections::HashSet;
 /// replacement it names is one the draft named.
 pub(crate) fn only_cuts(draft: &Summary, edit: &Summary) -> bool {
     let known: HashSet<String> = fields(draft).flat_map(units).collect();
-    let replaced = |r: &super::Replacing| {
-        draft.replaces.iter().any(|d| {
-            d.replaces == r.replaces
-                && super::marked::item_key(&d.decision) == super::marked::item_key(&r.decision)
-        })
-    };
+    let replaced = |r: &super::Replacing| draft.replaces.iter().any(|d| d.same(r));
     fields(edit).flat_map(units).all(|s| known.contains(&s)) && edit.replaces.iter().all(replaced)
 }
 

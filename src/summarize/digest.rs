@@ -51,7 +51,7 @@ pub async fn digest(
         Ok(Ok(answer)) => answer,
     };
     let mut summary = prompt::parse_summary(&answer.text)?;
-    summary.keep_shown_replaces(&[]);
+    summary.replaces.clear();
     keep_every_decision_and_question(&mut summary, entries);
     let cost = if provider.charges() {
         super::cost_usd(limits.rates, answer.input_tokens, answer.output_tokens)

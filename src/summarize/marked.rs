@@ -155,14 +155,17 @@ impl Replacing {
             .collect()
     }
 
+    /// Whether `other` is the same pair: the same id, replaced by the same decision (compared
+    /// by [`item_key`]).
+    pub fn same(&self, other: &Self) -> bool {
+        self.replaces == other.replaces && item_key(&self.decision) == item_key(&other.decision)
+    }
+
     /// `first` then `then`, each pair once.
     pub fn all(first: &[Self], then: &[Self]) -> Vec<Self> {
         let mut out: Vec<Self> = Vec::new();
         for r in first.iter().chain(then) {
-            let same = |o: &Self| {
-                o.replaces == r.replaces && item_key(&o.decision) == item_key(&r.decision)
-            };
-            if !out.iter().any(same) {
+            if !out.iter().any(|o| o.same(r)) {
                 out.push(r.clone());
             }
         }
