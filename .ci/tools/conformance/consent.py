@@ -6,7 +6,8 @@ Standard library only.
 
 Usage: python3 consent.py FILE   (the key in N8V_CONSENT_KEY; the URL is the last line of FILE
 that starts with http and names /oauth/authorize; waits up to 60 s for it)
-Prints the callback's status; exits non-zero when a step is not what a person would meet.
+Prints the callback's status; exits non-zero when a step is not what a person would meet,
+the redirect carries no code, or the client's callback refuses it (4xx, 5xx).
 """
 
 import html
@@ -16,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -83,7 +84,15 @@ def main():
     status, headers, body = get(f"{base}/oauth/authorize", urlencode(fields).encode(),
                                 {**FORM, "Cookie": session})
     expect(status, 303, "allowing", body)
-    status, _, body = get(headers["location"])
+    callback = headers["location"]
+    query = parse_qs(urlsplit(callback).query)
+    if "code" not in query or "error" in query:
+        sys.exit(f"consent: allowing redirected without a code: {callback}")
+    status, _, body = get(callback)
+    # The client took the code: its callback page (2xx), or its redirect to one (3xx). A 4xx or
+    # 5xx is a client that refused what the server handed back.
+    if not 200 <= status < 400:
+        sys.exit(f"consent: the client's callback answered {status}: {body[:400]}")
     print(f"consent: allowed; the client's callback answered {status}")
 
 
