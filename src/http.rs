@@ -45,7 +45,7 @@ pub fn router(state: Services) -> Router {
         .nest_service("/mcp", mcp::service(state.clone()))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(max_body))
         .layer(axum::middleware::from_fn(move |req, next| {
-            mcp::limit_body(max_body, req, next)
+            mcp::read_body(max_body, req, next)
         }))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

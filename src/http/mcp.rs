@@ -126,19 +126,40 @@ fn set_challenge(response: &mut Response, state: &Services, error: Option<&str>)
     }
 }
 
-/// A `413` problem for an MCP request whose declared length is over `N8V_MAX_BODY_BYTES`
-/// (bodies without a length are cut at the same size by `RequestBodyLimitLayer`).
-pub async fn limit_body(max: usize, request: Request, next: Next) -> Response {
+/// The body of an MCP request, read before rmcp sees it: a `413` problem when it is over
+/// `N8V_MAX_BODY_BYTES` (by its declared length, or as it is read), and a JSON-RPC parse error
+/// (`-32700`, `400`) when a `POST`'s body is not JSON (a NUL escape, a lone surrogate, a cut
+/// document), which rmcp would answer with a plain-text `415` no client can read.
+pub async fn read_body(max: usize, request: Request, next: Next) -> Response {
+    let too_large = || {
+        Error::PayloadTooLarge(format!(
+            "the request body is larger than this server accepts ({max} bytes)"
+        ))
+        .into_response()
+    };
     let declared = request
         .headers()
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|len| len > max) {
-        return crate::error::Error::PayloadTooLarge(format!(
-            "the request body is larger than this server accepts ({max} bytes)"
-        ))
-        .into_response();
+        return too_large();
     }
-    next.run(request).await
+    if request.method() != axum::http::Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, max).await else {
+        return too_large();
+    };
+    if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+        let error = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": format!("Parse error: the body is not JSON ({e})")},
+        });
+        return (axum::http::StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
+    }
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
 }

@@ -385,7 +385,13 @@ async fn a_nul_or_a_lone_surrogate_in_any_tool_argument_is_never_a_500() {
                 let status = response.status();
                 let answer = response.text().await.unwrap();
                 assert!(status.as_u16() < 500, "{name} {text}: {status} {answer}");
-                let answer: Value = serde_json::from_str(&answer).unwrap_or(Value::Null);
+                let answer: Value = serde_json::from_str(&answer).unwrap_or_else(|e| {
+                    panic!("{name} {text}: {status}, not JSON ({e}): {answer}")
+                });
+                // A JSON-RPC answer (a result or an error), or a problem refusing the request.
+                let rpc = answer.get("result").is_some() || answer.get("error").is_some();
+                let problem = status.is_client_error() && answer["status"] == status.as_u16();
+                assert!(rpc || problem, "{name} {text}: {status} {answer}");
                 assert_ne!(answer["error"]["code"], -32603, "{name} {text}: {answer}");
                 let result = &answer["result"]["structuredContent"];
                 assert_ne!(result["status"], 500, "{name} {text}: {answer}");

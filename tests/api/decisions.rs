@@ -213,13 +213,16 @@ async fn a_marked_line_replaces_through_mcp_and_the_quiet_sweep() {
     assert_ne!(end.is_error, Some(true), "{end:?}");
     let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
 
-    // An implicit session whose purpose marks the replacement, closed by the quiet sweep.
+    // An implicit session whose purpose (a tool call's, over MCP) marks the replacement,
+    // closed by the quiet sweep.
     app.clock.advance(Duration::minutes(10));
-    app.call(Method::GET, "/api/v1/records")
-        .token(&a.token)
-        .purpose(&format!("Replaces {locks}: {SKIP}"))
-        .ok(200)
-        .await;
+    let listed = call(
+        &client,
+        "record_list",
+        json!({"purpose": format!("Replaces {locks}: {SKIP}")}),
+    )
+    .await;
+    assert_ne!(listed.is_error, Some(true), "{listed:?}");
     app.clock.advance(Duration::hours(3));
     let closed = sweep::close_quiet_sessions(&app.db, app.clock.now(), Duration::hours(2))
         .await

@@ -5,11 +5,21 @@
 use crate::common::{self, replicas::Replica};
 
 /// Several `migrate`s of one database at once, as replicas starting together run them, round
-/// after round: every one succeeds.
+/// after round: every one succeeds, on a database never migrated (they race to make the schema
+/// and the roles) and on one up to date (they race to check it), and each migration is
+/// applied once.
 #[tokio::test]
 async fn migrations_run_at_once_all_succeed() {
+    let migrations = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap()
+        .filter(|f| f.as_ref().unwrap().path().extension() == Some("sql".as_ref()))
+        .count() as i64;
     for round in 0..6 {
-        let url = common::fresh_database().await;
+        let url = if round % 2 == 0 {
+            common::empty_database().await
+        } else {
+            common::fresh_database().await
+        };
         let runs = (0..4).map(|_| n8v_journal::db::migrate(&url, None));
         for (i, result) in futures::future::join_all(runs)
             .await
@@ -20,6 +30,15 @@ async fn migrations_run_at_once_all_succeed() {
                 panic!("round {round}, migrator {i}: {e:#}");
             }
         }
+        let pool = sqlx::PgPool::connect(&url).await.unwrap();
+        let applied: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM _sqlx_migrations WHERE success AND version < 1000000",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(applied, migrations, "round {round}: migrations applied");
+        pool.close().await;
     }
 }
 

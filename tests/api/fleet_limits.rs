@@ -22,22 +22,23 @@ async fn the_per_credential_rate_limit_holds_across_replicas_within_one_lease() 
     let a = replicas[0].account("A", "records:read").await;
     let started = Instant::now();
     let mut served = 0u32;
-    let mut refused = 0u32;
+    // Refusals per replica, each checked as it comes: a rate-limited problem with Retry-After.
+    let mut refused = [0u32; 2];
     for i in 0..160 {
-        match replicas[i % 2]
-            .get(&a.token, "/api/v1/records")
-            .await
-            .status()
-            .as_u16()
-        {
+        let answer = replicas[i % 2].get(&a.token, "/api/v1/records").await;
+        match answer.status().as_u16() {
             200 => served += 1,
-            429 => refused += 1,
+            429 => {
+                assert!(answer.headers().contains_key("retry-after"));
+                common::expect_problem(answer, 429, "rate-limited").await;
+                refused[i % 2] += 1;
+            }
             other => panic!("status {other}"),
         }
     }
     // What the bucket refilled while the test ran (one request's worth per 60/LIMIT s).
     let refilled = (started.elapsed().as_secs_f64() * f64::from(LIMIT) / 60.0).ceil() as u32;
-    println!("{served} served, {refused} refused, lease {lease}, {refilled} refilled");
+    println!("{served} served, {refused:?} refused, lease {lease}, {refilled} refilled");
     assert!(
         served <= LIMIT + lease + refilled,
         "two replicas served {served} requests of one credential limited to {LIMIT}/min \
@@ -47,12 +48,12 @@ async fn the_per_credential_rate_limit_holds_across_replicas_within_one_lease() 
         served >= LIMIT - 2 * lease,
         "{served} served: leases held unspent cost at most one each"
     );
-    // Both replicas refuse now, and say when to come back.
-    for replica in &replicas {
-        let limited = replica.get(&a.token, "/api/v1/records").await;
-        assert!(limited.headers().contains_key("retry-after"));
-        common::expect_problem(limited, 429, "rate-limited").await;
-    }
+    // Both replicas refused once the bucket was spent (160 requests against 100 and at most
+    // two leases: dozens over, whatever refilled meanwhile).
+    assert!(
+        refused.iter().all(|r| *r > 0),
+        "each replica refuses the spent credential: {refused:?}"
+    );
 }
 
 #[tokio::test]

@@ -80,6 +80,26 @@ async fn until<F: std::future::Future<Output = bool>>(what: &str, mut done: impl
 
 const EPISODES: &str = "/api/v1/journal/episodes";
 
+/// Whether a `hook flush` against `base` is running: the catch-up `hook session-start` leaves
+/// in the background, found by its command line (the test server's URL is its own).
+fn flushing(base: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        std::fs::read(p.path().join("cmdline")).is_ok_and(|c| {
+            let args: Vec<&[u8]> = c.split(|b| *b == 0).collect();
+            args.contains(&b"flush".as_slice()) && args.contains(&base.as_bytes())
+        })
+    })
+}
+
+/// Waits until the background catch-up against `base` has finished: what it posts is then
+/// all posted, and what the test counts next cannot race it.
+async fn caught_up(base: &str) {
+    until("the background catch-up to finish", || async {
+        !flushing(base)
+    })
+    .await;
+}
+
 /// Runs the real binary's `hook session-start` as Codex does, with `home` as HOME.
 async fn session_start(base: &str, token: &str, home: &str, input: &str) {
     let env = [("N8V_URL", base), ("N8V_TOKEN", token), ("HOME", home)];
@@ -127,13 +147,21 @@ async fn a_conversation_whose_last_post_was_unsettled_is_drafted_once_at_the_nex
         entries(&app, "0c9d7e3a-last").await == [(false, Some("gemini-3.1-flash-lite".into()))]
     })
     .await;
+    caught_up(&app.base).await;
     let drafted = seen.requests().len();
     assert_eq!(drafted, 2, "one draft and its edit");
     session_start(&app.base, &a.token, &home_text, &start).await;
-    until("the second catch-up's question", || async {
-        calls(&app, "GET", EPISODES).await == 2
-    })
-    .await;
+    caught_up(&app.base).await;
+    assert_eq!(
+        calls(&app, "GET", EPISODES).await,
+        2,
+        "the second catch-up asked"
+    );
+    assert_eq!(
+        calls(&app, "POST", EPISODES).await,
+        2,
+        "the second catch-up posted nothing"
+    );
     // Posting the same transcript marked ended once more (a SessionEnd, another catch-up)
     // changes nothing either.
     let end = input("SessionEnd", last.to_str().unwrap());

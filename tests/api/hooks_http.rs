@@ -142,12 +142,17 @@ async fn an_http_hook_loads_the_journal_once_per_conversation_and_posts_nothing(
         started.contains("\"hookEventName\":\"SessionStart\""),
         "{started}"
     );
-    // The ends cannot send the transcript: they change nothing.
-    let before: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM journal_sessions WHERE kind = 'episode'")
-            .fetch_one(&app.owner)
-            .await
-            .unwrap();
+    // The ends cannot send the transcript: they change nothing (no episode, no session at all).
+    let sessions = || async {
+        sqlx::query_as::<_, (i64, i64)>(
+            "SELECT count(*) FILTER (WHERE kind = 'episode'), count(*) FROM journal_sessions",
+        )
+        .fetch_one(&app.owner)
+        .await
+        .unwrap()
+    };
+    let before = sessions().await;
+    assert_eq!(before.0, 0, "no episode before the ends");
     for (event, extra) in [
         ("Stop", json!({"stop_hook_active": false})),
         ("SessionEnd", json!({"reason": "exit"})),
@@ -159,7 +164,11 @@ async fn an_http_hook_loads_the_journal_once_per_conversation_and_posts_nothing(
         let (status, answer) = as_claude_code(&hook, &env, &input(event, "s-1", extra)).await;
         assert_eq!((status, answer.as_str()), (200, "{}"), "{event}");
     }
-    assert_eq!(before, 0);
+    assert_eq!(
+        sessions().await,
+        before,
+        "an end hook posted to the journal"
+    );
     // An event it does not know answers nothing (Claude Code adds events); a bad id and no key
     // are problems, never a 500.
     let (status, body) =

@@ -9,6 +9,7 @@ use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
 use chrono::Duration;
 use reqwest::Method;
+use rmcp::model::{ReadResourceRequestParams, ResourceContents};
 use serde_json::{Value, json};
 
 const ALL: &str = "chats:read,chats:delete,records:read,records:write";
@@ -152,6 +153,25 @@ async fn an_mcp_catch_up_is_a_receipt_and_journal_session_answers_it() {
     assert_eq!(receipts[0]["operation"], "journal_catch_up");
     assert_eq!(strings(&receipts[0]["items"]), std::slice::from_ref(&step));
     assert!(receipts[0]["chars"].as_i64().unwrap() > 100);
+
+    // Reading the brief as a resource hands the journal over too: a second receipt, in the
+    // session the reading conversation works in, with the same item.
+    let read = client
+        .read_resource(ReadResourceRequestParams::new("journal://brief"))
+        .await
+        .expect("resources/read");
+    let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+        panic!("{read:?}")
+    };
+    assert!(text.contains(&step), "{text}");
+    let receipts = told(&app, &a.token, &session).await;
+    assert_eq!(receipts.len(), 2, "{receipts:?}");
+    let resource = receipts
+        .iter()
+        .find(|r| r["purpose"] == "Read the journal resource journal://brief")
+        .unwrap_or_else(|| panic!("no receipt of the resource read: {receipts:?}"));
+    assert_eq!(strings(&resource["items"]), std::slice::from_ref(&step));
+    assert!(resource["chars"].as_i64().unwrap() > 100, "{resource}");
 
     // The MCP session tool answers it as well.
     let read = call(

@@ -6,6 +6,7 @@
 use crate::common::receiver::{Receiver, verified};
 use crate::common::{TestApp, page};
 use crate::webhooks::{SCOPES, ended_session, endpoint, private_app, workers};
+use n8v_journal::clock::Clock;
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::jobs;
 use reqwest::Method;
@@ -232,8 +233,20 @@ async fn a_delivery_left_pending_past_the_revocation_is_never_claimed_and_ends_w
         .problem(409, "conflict")
         .await;
 
-    // 30 days on, it ends as failed with the reason, and its event is pruned.
+    // 30 days on, it ends as failed with the reason (seen with a prune that deletes no event),
+    // and then its event is pruned.
     app.clock.advance(chrono::Duration::days(31));
+    let now = app.clock.now();
+    n8v_journal::webhooks::deliveries::prune(&app.owner, now, 0)
+        .await
+        .unwrap();
+    assert_eq!(
+        stored(&app, &webhook).await,
+        [(
+            "failed".to_owned(),
+            Some(n8v_journal::webhooks::deliveries::ENDED_MAKER_REVOKED.to_owned())
+        )]
+    );
     let counts = jobs::webhooks::deliver_due(&state).await.unwrap();
     assert_eq!(counts.pruned, 1, "{counts:?}");
     assert!(receiver.received().is_empty());
