@@ -71,7 +71,7 @@ pub async fn audit_retention(state: &WorkerState) -> sqlx::Result<retention::Aud
 }
 
 /// One quiet-sweep pass now; returns how many sessions it closed.
-pub async fn sweep(state: &WorkerState) -> sqlx::Result<usize> {
+pub async fn sweep(state: &WorkerState) -> crate::error::Result<usize> {
     sweep::close_quiet_sessions(
         &state.db,
         state.clock.now(),
@@ -81,7 +81,11 @@ pub async fn sweep(state: &WorkerState) -> sqlx::Result<usize> {
 }
 
 /// A cron pass's result, with its outcome recorded for the job metrics and its counts logged.
-fn pass<T: std::fmt::Debug>(job: &'static str, result: sqlx::Result<T>) -> Result<T, BoxDynError> {
+fn pass<T, E>(job: &'static str, result: Result<T, E>) -> Result<T, BoxDynError>
+where
+    T: std::fmt::Debug,
+    E: std::error::Error + Send + Sync + 'static,
+{
     match result {
         Ok(counts) => {
             crate::telemetry::job_finished(job, "ok");

@@ -2,6 +2,7 @@
 //! the business change and its job commit together (or neither does). Stored in apalis-postgres's
 //! `apalis.jobs`, claimed by workers with `FOR UPDATE SKIP LOCKED`.
 
+use crate::error::{Error, Result};
 use apalis::prelude::TaskBuilder;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
@@ -20,12 +21,18 @@ pub struct SummarizeSession {
     pub snapshot: i32,
 }
 
-pub async fn enqueue_summary(conn: &mut PgConnection, job: &SummarizeSession) -> sqlx::Result<()> {
-    let payload = serde_json::to_vec(job).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+/// Enqueues `job` on `conn` (the caller's transaction). The queue's only fault is its
+/// statement's, kept as the database error it is; anything else apalis reports is internal.
+pub async fn enqueue_summary(conn: &mut PgConnection, job: &SummarizeSession) -> Result<()> {
+    let payload = serde_json::to_vec(job).map_err(|e| Error::Internal(e.into()))?;
     let task = TaskBuilder::new(payload)
         .max_attempts(SUMMARIZE_MAX_ATTEMPTS)
         .build();
-    apalis_postgres::queries::push_tasks(conn, SUMMARIZE_QUEUE, vec![task])
-        .await
-        .map_err(|e| sqlx::Error::Protocol(format!("enqueueing a summary job: {e}")))
+    match apalis_postgres::queries::push_tasks(conn, SUMMARIZE_QUEUE, vec![task]).await {
+        Ok(()) => Ok(()),
+        Err(apalis_postgres::Error::Database(e)) => Err(e.into()),
+        Err(e) => Err(Error::Internal(
+            anyhow::Error::new(e).context("enqueueing a summary job"),
+        )),
+    }
 }

@@ -25,7 +25,7 @@ pub struct Counts {
 
 /// One digest pass over every account.
 #[tracing::instrument(skip_all)]
-pub async fn roll_up(state: &WorkerState) -> sqlx::Result<Counts> {
+pub async fn roll_up(state: &WorkerState) -> crate::error::Result<Counts> {
     let mut counts = Counts::default();
     for account in retention::all_accounts(&state.db).await? {
         counts.accounts += 1;
@@ -38,7 +38,7 @@ async fn roll_up_account(
     state: &WorkerState,
     account: Uuid,
     counts: &mut Counts,
-) -> sqlx::Result<()> {
+) -> crate::error::Result<()> {
     let tenant = Tenant::service(account);
     let now = state.clock.now();
     let lifecycle = &state.config.lifecycle;
@@ -76,7 +76,7 @@ async fn make(
     period: &str,
     start: NaiveDate,
     end: NaiveDate,
-) -> sqlx::Result<Option<bool>> {
+) -> crate::error::Result<Option<bool>> {
     let now = state.clock.now();
     let mut tx = TenantTx::begin(&state.db, &Tenant::service(account)).await?;
     let Some(id) = digests::claim(&mut tx, period, start, end, now).await? else {

@@ -22,7 +22,10 @@ pub const JOURNAL_ONLY_NOTE: &str =
 /// Summarises the session snapshot unless it is already summarised. Returns whether this run
 /// stored the summary.
 #[tracing::instrument(skip_all)]
-pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> sqlx::Result<bool> {
+pub async fn summarize_session(
+    state: &WorkerState,
+    job: &SummarizeSession,
+) -> crate::error::Result<bool> {
     let tenant = Tenant::service(job.account_id);
     let now = state.clock.now();
     let mut tx = TenantTx::begin(&state.db, &tenant).await?;

@@ -2,6 +2,7 @@
 //! closed, and their summary job is enqueued in the same transaction as each close.
 
 use crate::db::{Db, Tenant, TenantTx};
+use crate::error::Result;
 use crate::journal::sessions;
 use chrono::{DateTime, Duration, Utc};
 
@@ -10,11 +11,7 @@ const BATCH: i32 = 500;
 /// Closes every session quiet since before `now - quiet`; returns how many it closed. Safe to
 /// run in several processes at once: a session is closed by exactly one of them.
 #[tracing::instrument(skip_all)]
-pub async fn close_quiet_sessions(
-    db: &Db,
-    now: DateTime<Utc>,
-    quiet: Duration,
-) -> sqlx::Result<usize> {
+pub async fn close_quiet_sessions(db: &Db, now: DateTime<Utc>, quiet: Duration) -> Result<usize> {
     let cutoff = now - quiet;
     let mut closed = 0;
     loop {

@@ -275,9 +275,8 @@ pub async fn store(
     outcome: &Outcome,
     note: Option<&str>,
     now: DateTime<Utc>,
-) -> sqlx::Result<()> {
-    let summary =
-        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+) -> Result<()> {
+    let summary = crate::journal::summaries::json(&outcome.summary)?;
     let stored = sqlx::query!(
         "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5,
              input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9
@@ -305,9 +304,8 @@ pub async fn store(
         summary: r.summary,
         model: r.model,
     };
-    events::emit(tx, Event::DigestReady(ready, r.scopes), now)
-        .await
-        .map(drop)
+    events::emit(tx, Event::DigestReady(ready, r.scopes), now).await?;
+    Ok(())
 }
 
 /// The digests the caller can read, newest first.

@@ -267,7 +267,7 @@ pub async fn end(
     let handoff = handoff
         .map(serde_json::to_value)
         .transpose()
-        .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        .map_err(|e| Error::Internal(e.into()))?;
     let ended = closing!(
         [
             r#"UPDATE journal_sessions SET ended_at = $2, end_reason = 'ended', outcome = $3,
@@ -310,7 +310,7 @@ pub async fn close_quiet(
     session: Uuid,
     cutoff: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool> {
     // The candidate's stored bound is past the cutoff; its exact last activity decides. A
     // session still active gets its stored bound brought up to date instead, so the sweep does
     // not find it again.

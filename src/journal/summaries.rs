@@ -9,6 +9,7 @@
 
 use crate::config::{CustomerProvider, ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
+use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::summarize::{Budget, CallFact, Gemini, Limits, Outcome, Provider, Proxy, SessionFacts};
 use crate::webhooks::events::{self, Event};
@@ -125,9 +126,8 @@ pub async fn store(
     outcome: &Outcome,
     note: Option<&str>,
     now: DateTime<Utc>,
-) -> sqlx::Result<()> {
-    let summary =
-        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+) -> Result<()> {
+    let summary = json(&outcome.summary)?;
     sqlx::query!(
         "UPDATE session_summaries SET summary = $3, model = $4, input_tokens = $5,
              output_tokens = $6, cost_usd = $7, note = $8
@@ -151,9 +151,13 @@ pub async fn store(
         summary_note: note.map(str::to_owned),
         snapshot: Some(snapshot),
     };
-    events::emit(tx, Event::SummaryReady(ready), now)
-        .await
-        .map(drop)
+    events::emit(tx, Event::SummaryReady(ready), now).await?;
+    Ok(())
+}
+
+/// A summary as the JSON its columns and events hold.
+pub fn json(summary: &crate::summarize::Summary) -> Result<serde_json::Value> {
+    serde_json::to_value(summary).map_err(|e| Error::Internal(e.into()))
 }
 
 /// Puts a summary on its session (what reads show), with the snapshot it describes (none for an
@@ -165,9 +169,8 @@ pub async fn set_on_session(
     outcome: &Outcome,
     note: Option<&str>,
     snapshot: Option<i32>,
-) -> sqlx::Result<()> {
-    let summary =
-        serde_json::to_value(&outcome.summary).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+) -> Result<()> {
+    let summary = json(&outcome.summary)?;
     sqlx::query!(
         "UPDATE journal_sessions SET summary = $2, summary_model = $3, summary_cost_usd = $4,
              summary_input_tokens = $5, summary_output_tokens = $6, summary_note = $7,

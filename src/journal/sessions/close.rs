@@ -7,6 +7,7 @@
 //! event, the summary job and the items exist exactly when the close does.
 
 use crate::db::TenantTx;
+use crate::error::Result;
 use crate::ids::{OrganizationId, SessionId};
 use crate::journal::loops;
 use crate::queue::SummarizeSession;
@@ -86,7 +87,7 @@ pub(crate) async fn closed(
     summary: SummaryState,
     pending: Option<&str>,
     now: DateTime<Utc>,
-) -> sqlx::Result<()> {
+) -> Result<()> {
     rows.sort_by_key(|r| r.session_id);
     let mut sessions = Vec::with_capacity(rows.len());
     for row in rows {
@@ -102,7 +103,8 @@ pub(crate) async fn closed(
             crate::queue::enqueue_summary(tx.conn(), &job).await?;
         }
     }
-    loops::open_from_closed(tx, &sessions, pending, now).await
+    loops::open_from_closed(tx, &sessions, pending, now).await?;
+    Ok(())
 }
 
 /// Closes an episode's part whose conversation settled (its row and entry written by
@@ -110,11 +112,7 @@ pub(crate) async fn closed(
 /// session does, with its entry written, so no summary job. The row is read back (as the read
 /// model answers it), as the part's writes return nothing.
 #[tracing::instrument(skip_all, err)]
-pub async fn settled_part(
-    tx: &mut TenantTx,
-    session: SessionId,
-    now: DateTime<Utc>,
-) -> sqlx::Result<()> {
+pub async fn settled_part(tx: &mut TenantTx, session: SessionId, now: DateTime<Utc>) -> Result<()> {
     let row = sqlx::query_as!(
         ClosedRow,
         r#"SELECT session_id AS "session_id!", organization_id, kind AS "kind!",
