@@ -116,6 +116,21 @@ pub struct Options {
     pub catch_up: Option<PathBuf>,
 }
 
+impl Options {
+    /// Options for the service at `url`, its key and the on/off switch from the environment
+    /// (`N8V_TOKEN`, `N8V_JOURNAL`), with no budget override and no background catch-up.
+    pub fn from_env(url: String, timeout: Duration) -> Self {
+        Options {
+            url,
+            token: std::env::var("N8V_TOKEN").ok(),
+            journal: std::env::var("N8V_JOURNAL").ok(),
+            max_chars: None,
+            timeout,
+            catch_up: None,
+        }
+    }
+}
+
 /// What the hook prints: the context for the conversation (session-start), and why nothing
 /// happened.
 #[derive(Debug, Default, PartialEq, Eq)]

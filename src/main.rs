@@ -310,13 +310,11 @@ async fn run_hook(command: HookCommand) -> i32 {
     let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
         return 0; // clap allows only the known names
     };
+    let timeout = std::time::Duration::from_secs(args.timeout.clamp(1, 600));
     let options = Options {
-        url: args.url,
-        token: std::env::var("N8V_TOKEN").ok(),
-        journal: std::env::var("N8V_JOURNAL").ok(),
         max_chars,
-        timeout: std::time::Duration::from_secs(args.timeout.clamp(1, 600)),
         catch_up: std::env::current_exe().ok(),
+        ..Options::from_env(args.url, timeout)
     };
     let outcome = hook::run(event, harness, &options, tokio::io::stdin()).await;
     if let Some(text) = outcome.stdout {
@@ -335,14 +333,8 @@ async fn run_flush(args: FlushArgs) -> i32 {
     let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
         return 0; // clap allows only the known names
     };
-    let options = Options {
-        url: args.url,
-        token: std::env::var("N8V_TOKEN").ok(),
-        journal: std::env::var("N8V_JOURNAL").ok(),
-        max_chars: None,
-        timeout: std::time::Duration::from_secs(args.timeout.clamp(1, 3600)),
-        catch_up: None,
-    };
+    let timeout = std::time::Duration::from_secs(args.timeout.clamp(1, 3600));
+    let options = Options::from_env(args.url, timeout);
     let recent = flush::Recent {
         days: args.days,
         quiet_minutes: args.quiet_minutes,
