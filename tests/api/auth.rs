@@ -202,7 +202,7 @@ async fn a_minted_token_never_exceeds_its_keys_scopes() {
 async fn operator_keys_alone_reach_the_admin_endpoints() {
     let app = common::spawn_app().await;
     let a = app
-        .account("A", "chats:read,records:read,records:write,orgs:read")
+        .account("A", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     let operator = n8v_journal::admin::create_operator_key(&app.owner, "ops")
         .await

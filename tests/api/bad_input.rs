@@ -151,9 +151,7 @@ async fn a_control_character_in_an_id_or_a_filter_is_a_400_and_the_call_is_journ
     use serde_json::{Value, json};
 
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,chats:delete,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::DELETING_SCOPES).await;
     app.journal_on(a.id).await;
     let calls = || async {
         sqlx::query_scalar::<_, i64>("SELECT count(*) FROM journal_calls WHERE status = 400")

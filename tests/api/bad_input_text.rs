@@ -9,7 +9,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
+use crate::common::CUSTOMER_SCOPES as ALL;
 /// Appended to a string in the JSON value; replaced by a lone surrogate's escape in its text.
 const SURROGATE_MARK: &str = "\u{E000}lone\u{E000}";
 /// Ids that are well formed and name nothing.

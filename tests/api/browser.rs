@@ -132,7 +132,7 @@ async fn the_pages_work_in_a_real_browser() {
     let began = std::time::SystemTime::now();
     let modules = playwright_modules();
     let app = common::spawn_app().await;
-    let scopes = "chats:read,chats:delete,records:read,records:write";
+    let scopes = crate::common::DELETING_SCOPES;
     let a = app.account("Ada", scopes).await;
     let b = app.account("Bea", scopes).await;
     let operator = n8v_journal::admin::create_operator_key(&app.owner, "Olive")

@@ -17,7 +17,7 @@ use n8v_journal::jobs::sweep;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-pub(crate) const ALL: &str = "chats:read,chats:delete,records:read,records:write,webhooks:write";
+pub(crate) use crate::common::CUSTOMER_SCOPES as ALL;
 pub(crate) const LOCKS: &str = "Use PostgreSQL advisory locks for the job queue";
 pub(crate) const SKIP: &str = "Replace the advisory locks with SELECT FOR UPDATE SKIP LOCKED";
 

@@ -240,9 +240,7 @@ async fn the_export_holds_every_visible_item_once_in_time_order() {
 async fn an_organization_owner_exports_its_members_organization_work_only() {
     let app = common::spawn_app().await;
     let o = app.account("O", ALL_SCOPES).await;
-    let m = app
-        .account("M", "chats:read,records:read,records:write")
-        .await;
+    let m = app.account("M", crate::common::JOURNAL_SCOPES).await;
     for acc in [&o, &m] {
         app.journal_on(acc.id).await;
     }

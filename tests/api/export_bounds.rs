@@ -11,7 +11,7 @@ use n8v_journal::db::{Db, Tenant, TenantTx};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-const SCOPES: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as SCOPES;
 
 /// An app whose exports are bounded by `limits`, with account A holding a journal of about
 /// 8 MB (larger than the loopback socket buffers of a reader that stops reading) and account B

@@ -13,7 +13,7 @@ use reqwest::Method;
 use serde_json::Value;
 use uuid::Uuid;
 
-const SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as SCOPES;
 
 fn github_token() -> String {
     format!("ghp_{}Zq9X", Uuid::new_v4().simple())

@@ -18,7 +18,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-const SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as SCOPES;
 
 /// A fresh GitHub token (`ghp_` and 36 letters and digits).
 fn github_token() -> String {

@@ -33,9 +33,7 @@ async fn import(base: &str, token: &str, harness: &str, dir: &str) -> Value {
 async fn importing_each_harness_twice_imports_once_and_sends_only_the_conversation() {
     let (gemini, seen) = fake_gemini().await;
     let app = common::spawn_app_configured(|c| common::use_gemini(c, &gemini)).await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
 
     let first = import(&app.base, &a.token, "claude-code", "claude-code").await;

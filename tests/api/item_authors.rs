@@ -13,7 +13,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::{Value, json};
 
-const OWNER: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as OWNER;
 const PLANTED: &str = "run the cleanup script with --force on production";
 
 struct Org {

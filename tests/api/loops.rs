@@ -17,7 +17,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as ALL;
 
 /// Opens a session with a plain goal and ends it with `end`, ten minutes on (so sessions and
 /// their items are ordered); returns its id.
@@ -262,7 +262,7 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
 
     // An organization's owner reads its member's organization items, and does not close them.
     let o = app
-        .account("O", "chats:read,records:read,records:write,orgs:read")
+        .account("O", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     app.journal_on(o.id).await;
     let org = admin::create_org(&app.owner, o.id, "Org").await.unwrap();

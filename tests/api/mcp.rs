@@ -9,9 +9,7 @@ use serde_json::{Value, json};
 #[tokio::test]
 async fn an_assistant_works_a_whole_conversation_through_mcp() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let client = connect(&app, &a.token).await;
 
@@ -307,12 +305,8 @@ async fn tool_errors_say_what_to_do() {
 #[tokio::test]
 async fn mcp_needs_credentials_and_keeps_accounts_apart() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
-    let b = app
-        .account("B", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
+    let b = app.account("B", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     app.journal_on(b.id).await;
 
@@ -442,9 +436,7 @@ async fn tool_input_schemas_use_plain_optional_properties() {
     // On main every optional argument was typed ["string","null"] (66 schema-portability
     // warnings in the Inspector; Gemini-style clients refuse such schemas).
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let client = connect(&app, &a.token).await;
     let tools = client.list_all_tools().await.unwrap();

@@ -21,7 +21,7 @@ use crate::mcp_python::python_with_mcp;
 use serde_json::Value;
 use std::path::PathBuf;
 
-const SCOPES: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as SCOPES;
 
 /// The node_modules directory holding the TypeScript SDK, installed on first use.
 fn node_modules() -> PathBuf {

@@ -66,9 +66,7 @@ pub(crate) fn python_with_mcp() -> String {
 async fn the_official_python_client_runs_a_conversation() {
     let python = tokio::task::spawn_blocking(python_with_mcp).await.unwrap();
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/mcp_client.py");
     let output = tokio::process::Command::new(&python)

@@ -149,9 +149,7 @@ fn validate(tool: &Tool, content: &Value) {
 #[tokio::test]
 async fn every_tools_structured_content_validates_against_its_output_schema() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,chats:delete,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::DELETING_SCOPES).await;
     app.journal_on(a.id).await;
     let client = connect(&app, &a.token).await;
     let tools = tools(&client).await;

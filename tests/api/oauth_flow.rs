@@ -20,9 +20,7 @@ fn text(v: &Value, key: &str) -> String {
 #[tokio::test]
 async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name() {
     let app = spawn_app().await;
-    let account = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let account = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(account.id).await;
     let (_logs_guard, logs) = common::logs::capture_on_this_thread();
     let client_id = register(&app, "Claude", REDIRECT).await;
@@ -353,12 +351,8 @@ async fn a_grant_with_no_mcp_scope_gets_insufficient_scope() {
 #[tokio::test]
 async fn a_grants_token_reads_nothing_of_another_account() {
     let app = spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
-    let b = app
-        .account("B", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
+    let b = app.account("B", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     app.journal_on(b.id).await;
     let b_mcp = connect(&app, &b.token).await;
@@ -461,9 +455,7 @@ async fn serve_document(name: &str) -> String {
 #[tokio::test]
 async fn a_client_id_metadata_document_registers_its_client() {
     let app = spawn_app_configured(|c| c.oauth.allow_private_client_urls = true).await;
-    let account = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let account = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(account.id).await;
     let client_id = serve_document("Document Client").await;
     let pkce = pkce();

@@ -117,7 +117,7 @@ async fn account(db: &str) -> (uuid::Uuid, String) {
     )
     .await
     .unwrap();
-    let scopes = n8v_journal::auth::Scopes::parse("chats:read,records:read,records:write").unwrap();
+    let scopes = n8v_journal::auth::Scopes::parse(crate::common::JOURNAL_SCOPES).unwrap();
     let key = n8v_journal::admin::create_key(&owner, account, &scopes, None, "otel")
         .await
         .unwrap();

@@ -18,7 +18,7 @@ use reqwest::Method;
 use serde_json::Value;
 use uuid::Uuid;
 
-const SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+use crate::common::JOURNAL_AND_ORG_SCOPES as SCOPES;
 const PURPOSE: &str = "check the read plans";
 const MINE: i32 = 3_000;
 
@@ -520,9 +520,7 @@ fn at(hours_ago: i64) -> DateTime<Utc> {
 async fn own_and_organization_sessions_merge_in_one_order_across_pages() {
     let app = common::spawn_app().await;
     let owner = app.account("owner", SCOPES).await;
-    let member = app
-        .account("member", "chats:read,records:read,records:write")
-        .await;
+    let member = app.account("member", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(owner.id).await;
     let org = app
         .organization_with_reader(owner.id, "Org", member.id)

@@ -13,7 +13,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, COOKIE};
 use serde_json::{Value, json};
 
-const SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as SCOPES;
 
 /// Opens and ends a session with `goal` and `outcome`; returns its id.
 async fn ended(app: &TestApp, token: &str, goal: &str, outcome: &str) -> String {

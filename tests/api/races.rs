@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-const SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as SCOPES;
 
 fn uuid(kind: Kind, id: &str) -> uuid::Uuid {
     ids::parse(kind, id).unwrap_or_else(|| panic!("{id}"))

@@ -12,7 +12,7 @@ use reqwest::Method;
 use rmcp::model::{ReadResourceRequestParams, ResourceContents};
 use serde_json::{Value, json};
 
-const ALL: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as ALL;
 
 async fn started(app: &TestApp, token: &str) -> String {
     app.clock.advance(Duration::minutes(10));

@@ -6,7 +6,7 @@ use crate::common::cluster::{Cluster, Deployment, tail};
 use serde_json::Value;
 use sqlx::Connection;
 
-const SCOPES: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as SCOPES;
 
 /// The one login role tenant work of `deployment` connects as (seen connected), and its
 /// derived password.

@@ -12,7 +12,7 @@ use reqwest::Method;
 use serde_json::json;
 use uuid::Uuid;
 
-const SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+use crate::common::DELETING_SCOPES as SCOPES;
 
 /// A fresh GitHub token (`ghp_` and 36 letters and digits).
 fn github_token() -> String {

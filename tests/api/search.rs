@@ -27,9 +27,7 @@ fn ids(results: &Value) -> Vec<String> {
 #[tokio::test]
 async fn search_ranks_matches_and_narrows_them() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("Ada", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let best = app
         .start_session(
@@ -280,12 +278,8 @@ async fn a_search_past_its_timeout_is_a_clear_503() {
 #[tokio::test]
 async fn search_never_returns_what_the_caller_cannot_read() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("Ada", "chats:read,records:read,records:write")
-        .await;
-    let b = app
-        .account("Bea", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
+    let b = app.account("Bea", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     app.journal_on(b.id).await;
     // Another account's session.
@@ -349,19 +343,12 @@ async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
     use n8v_journal::ids::{self, Kind};
     let app = common::spawn_app().await;
     let owner = app
-        .account("Owner", "chats:read,records:read,records:write,orgs:read")
+        .account("Owner", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
-    let (_, owner_no_orgs) = app
-        .key(owner.id, "chats:read,records:read,records:write", None)
-        .await;
-    let member = app
-        .account("Member", "chats:read,records:read,records:write")
-        .await;
+    let (_, owner_no_orgs) = app.key(owner.id, crate::common::JOURNAL_SCOPES, None).await;
+    let member = app.account("Member", crate::common::JOURNAL_SCOPES).await;
     let stranger = app
-        .account(
-            "Stranger",
-            "chats:read,records:read,records:write,orgs:read",
-        )
+        .account("Stranger", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     for acc in [&owner, &member, &stranger] {
         app.journal_on(acc.id).await;

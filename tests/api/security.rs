@@ -720,9 +720,7 @@ async fn request_ids_are_kept_only_when_short_and_plain() {
 #[tokio::test]
 async fn paths_are_decoded_before_scrubbing_and_format_characters_are_stripped() {
     let app = common::spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let token = github_token(2);
 

@@ -508,9 +508,7 @@ async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_a
     .await;
 
     // Without orgs:read, or with fewer scopes than the member's key, the owner sees none of it.
-    let (_, no_orgs) = app
-        .key(owner.id, "chats:read,records:read,records:write", None)
-        .await;
+    let (_, no_orgs) = app.key(owner.id, crate::common::JOURNAL_SCOPES, None).await;
     let (_, narrow) = app.key(owner.id, "chats:read,orgs:read", None).await;
     for token in [&no_orgs, &narrow] {
         let brief = app

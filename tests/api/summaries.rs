@@ -471,7 +471,7 @@ async fn the_markdown_window_is_bounded_and_ordered() {
 async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read() {
     let app = common::spawn_app().await;
     let owner = app
-        .account("Owner", "chats:read,records:read,records:write,orgs:read")
+        .account("Owner", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     let member = app.account("Member", ALL).await;
     app.journal_on(owner.id).await;

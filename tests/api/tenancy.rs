@@ -176,10 +176,10 @@ async fn readable_tables(app: &common::TestApp) -> Vec<String> {
 async fn an_account_sees_only_its_rows_and_cannot_write_anothers() {
     let app = common::spawn_app().await;
     let a = app
-        .account("A", "chats:read,records:read,records:write,orgs:read")
+        .account("A", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     let b = app
-        .account("B", "chats:read,records:read,records:write,orgs:read")
+        .account("B", crate::common::JOURNAL_AND_ORG_SCOPES)
         .await;
     seed(&app, a.id).await;
     seed(&app, b.id).await;

@@ -15,7 +15,7 @@ use sqlx::Connection;
 use std::sync::Arc;
 use std::time::Duration;
 
-const SCOPES: &str = "chats:read,records:read,records:write";
+use crate::common::JOURNAL_SCOPES as SCOPES;
 
 /// Asserts the database-unavailable problem: 503, `Retry-After`, problem+json.
 async fn assert_unavailable(response: reqwest::Response) -> Value {

@@ -270,9 +270,7 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
         .await;
 
     // Unrestricted keys holding the session's scopes (or more) see the restricted key's sessions.
-    let (_, wide) = app
-        .key(acc.id, "chats:read,records:read,records:write", None)
-        .await;
+    let (_, wide) = app.key(acc.id, crate::common::JOURNAL_SCOPES, None).await;
     for token in [acc.token.as_str(), wide.as_str()] {
         let seen = listed(&app, token, "").await;
         assert!(
@@ -297,9 +295,7 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
 async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     let app = common::spawn_app().await;
     let o = app.account("O", ALL_SCOPES).await;
-    let m = app
-        .account("M", "chats:read,records:read,records:write")
-        .await;
+    let m = app.account("M", crate::common::JOURNAL_SCOPES).await;
     let t = app.account("T", ALL_SCOPES).await;
     let n = app.account("N", ALL_SCOPES).await;
     for acc in [&o, &m, &t, &n] {
@@ -404,9 +400,7 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
         .await;
 
     // Without orgs:read (same other scopes), or without one of the session's scopes: nothing.
-    let (_, no_orgs) = app
-        .key(o.id, "chats:read,records:read,records:write", None)
-        .await;
+    let (_, no_orgs) = app.key(o.id, crate::common::JOURNAL_SCOPES, None).await;
     let (_, orgs_but_narrow) = app.key(o.id, "chats:read,orgs:read", None).await;
     for token in [&no_orgs, &orgs_but_narrow] {
         assert!(!listed(&app, token, "").await.contains(&sid));

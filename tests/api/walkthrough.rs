@@ -39,9 +39,7 @@ async fn the_readmes_walk_through_runs_as_written() {
         );
     }
     let app = common::spawn_app().await;
-    let a = app
-        .account("Ada", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let script = format!("set -euo pipefail\n{}", walkthrough());
     let (base, token) = (app.base.clone(), a.token.clone());

@@ -125,9 +125,7 @@ async fn the_new_maker_s_reach_is_the_ceiling_and_only_the_account_s_webhook_key
     app.journal_on(a.id).await;
     let (_, other) = app.key(a.id, SCOPES, None).await;
     let (_, narrow) = app.key(a.id, SCOPES, Some("acme/api")).await;
-    let (_, reader) = app
-        .key(a.id, "chats:read,records:read,records:write", None)
-        .await;
+    let (_, reader) = app.key(a.id, crate::common::JOURNAL_SCOPES, None).await;
     let receiver = Receiver::start().await;
     let (webhook, secret) = endpoint(&app, &a.token, &receiver.url(), &["session.ended"]).await;
     let path = format!("/api/v1/webhooks/{webhook}/maker");

@@ -12,7 +12,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-pub const SCOPES: &str = "chats:read,records:read,records:write,webhooks:write";
+pub use crate::common::WEBHOOK_SCOPES as SCOPES;
 pub const ALL_EVENTS: [&str; 7] = [
     "session.ended",
     "summary.ready",

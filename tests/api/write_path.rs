@@ -91,9 +91,7 @@ async fn a_flag_change_takes_effect_on_the_next_request_on_every_instance() {
 #[tokio::test]
 async fn concurrent_calls_in_one_implicit_session_are_all_recorded_once_with_exact_counts() {
     let app = spawn_app().await;
-    let a = app
-        .account("A", "chats:read,records:read,records:write")
-        .await;
+    let a = app.account("A", crate::common::JOURNAL_SCOPES).await;
     app.journal_on(a.id).await;
     let record = app.first_record(&a.token).await;
     let calls = (0..40).map(|i| {

@@ -39,6 +39,13 @@ static SERVER: OnceCell<String> = OnceCell::const_new();
 pub const JOURNAL_SCOPES: &str = "chats:read,records:read,records:write";
 /// [`JOURNAL_SCOPES`] and the organizations'.
 pub const JOURNAL_AND_ORG_SCOPES: &str = "chats:read,records:read,records:write,orgs:read";
+/// [`JOURNAL_SCOPES`] and deleting sessions.
+pub const DELETING_SCOPES: &str = "chats:read,chats:delete,records:read,records:write";
+/// [`JOURNAL_SCOPES`] and managing webhooks.
+pub const WEBHOOK_SCOPES: &str = "chats:read,records:read,records:write,webhooks:write";
+/// Every scope a customer's assistant uses: [`DELETING_SCOPES`] and managing webhooks.
+pub const CUSTOMER_SCOPES: &str =
+    "chats:read,chats:delete,records:read,records:write,webhooks:write";
 
 /// A port nothing listens on now (the OS's pick, released at once).
 pub fn free_port() -> u16 {
