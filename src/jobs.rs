@@ -9,9 +9,9 @@ pub mod webhooks;
 
 use crate::config::Config;
 use crate::db::Db;
-use crate::journal::retention;
 use crate::liveness::WorkerStatus;
 use crate::queue::{SUMMARIZE_QUEUE, SummarizeSession};
+use crate::retention;
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};

@@ -218,7 +218,7 @@ pub struct NeedsChatsDelete(Problem);
     description = "`X-Session-Id` names a session that has ended (`conflict`)",
     content_type = "application/problem+json"
 )]
-#[allow(dead_code)] // documentation only; `journal::sessions::check_explicit` refuses it
+#[allow(dead_code)] // documentation only; `sessions::check_explicit` refuses it
 pub struct SessionEnded(Problem);
 
 /// What the `X-Session-Id` answer header says, on every journalled operation's success.

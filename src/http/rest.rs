@@ -90,9 +90,9 @@ mod tests {
     use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
     use crate::journal::meta::{MAX_PURPOSE_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS};
     use crate::journal::reads::{MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE};
-    use crate::journal::window::{MAX_CHARS, MIN_CHARS};
     use crate::ops::search::{MAX_HITS, MAX_QUERY_CHARS};
     use crate::records::{MAX_LINE_CHARS, MAX_PAGE};
+    use crate::render::window::{MAX_CHARS, MIN_CHARS};
     use serde_json::Value;
 
     /// The operations' inputs state their limits with the named constants (see `schema`); the

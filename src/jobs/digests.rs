@@ -1,13 +1,13 @@
 //! The nightly digest pass: for each account, every due week is rolled into a week digest,
-//! then every due month into a month digest (see `journal::digests`). Same providers, budget
+//! then every due month into a month digest (see `summaries::digests`). Same providers, budget
 //! and claim-once rule as session summaries. A digest whose model fails is not stored: its
 //! inputs stay as they are and the next night tries again.
 
 use super::WorkerState;
 use crate::db::{Tenant, TenantTx};
-use crate::journal::digests::{self, Inputs};
-use crate::journal::retention;
-use crate::journal::summaries::{MonthlyBudget, account_model};
+use crate::retention;
+use crate::summaries::digests::{self, Inputs};
+use crate::summaries::{MonthlyBudget, account_model};
 use crate::summarize;
 use chrono::{Months, NaiveDate};
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! The summary job: summarise one closed session snapshot, claimed before any model is paid.
 //!
 //! The job claims `(account, session, snapshot)` in a transaction it holds while the model
-//! works (see `journal::summaries`), so a job that runs twice, or two workers racing, call the
+//! works (see `summaries`), so a job that runs twice, or two workers racing, call the
 //! model once and store one summary; a job killed half-way leaves no claim behind. Sessions that
 //! only read the journal never go to a paid provider. Each paid model call reserves its most
 //! possible cost from the account's monthly budget first. Providers never fail the job (they
@@ -10,9 +10,9 @@
 use super::WorkerState;
 use crate::db::{Tenant, TenantTx};
 use crate::ids::SessionId;
-use crate::journal::loops::decided;
-use crate::journal::summaries::{self, MonthlyBudget, model_for};
+use crate::loops::decided;
 use crate::queue::SummarizeSession;
+use crate::summaries::{self, MonthlyBudget, model_for};
 use crate::summarize::{self, BUDGET_SPENT};
 
 pub const BUDGET_NOTE: &str = "the monthly summary budget is spent: summary written by code";

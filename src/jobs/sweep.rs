@@ -3,7 +3,7 @@
 
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::Result;
-use crate::journal::sessions;
+use crate::sessions;
 use chrono::{DateTime, Duration, Utc};
 
 const BATCH: i32 = 500;

@@ -215,7 +215,7 @@ pub(crate) async fn active(
     Ok(rows.into_iter().map(Session::from).collect())
 }
 
-/// The sessions the list shows, oldest first, after `after`, [`super::export::PAGE`] of them:
+/// The sessions the list shows, oldest first, after `after`, `render::export::PAGE` of them:
 /// the export's.
 #[tracing::instrument(skip_all, err)]
 pub(crate) async fn export_page(

@@ -1,12 +1,12 @@
 //! Decisions' operation: replace one by a later one, outside a session's end (which replaces
 //! with its `replaces` list, and marked text with `Replaces itm_…:`). Needs `chats:read` and
-//! the `assistantJournal` flag; see `journal::loops::replacing` for who may replace what.
+//! the `assistantJournal` flag; see `loops::replacing` for who may replace what.
 
 use super::{Op, Operation, Services, Target, named, target_of};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};
-use crate::journal::loops::{self, Loop};
+use crate::loops::{self, Loop};
 use crate::operation::{Effect, JournalUse, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -31,7 +31,7 @@ crate::openapi_params!(ListDigests);
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct DigestList {
     /// The digests, newest period first.
-    pub digests: Vec<crate::journal::digests::Digest>,
+    pub digests: Vec<crate::summaries::digests::Digest>,
 }
 
 /// The most digests one read answers with (about ten years of months).
@@ -59,7 +59,7 @@ impl Op for ListDigests {
         let from = parse_date("from", self.from.as_deref())?;
         let to = parse_date("to", self.to.as_deref())?;
         let digests =
-            crate::journal::digests::list(op.tx(), period.as_deref(), from, to, MAX_DIGESTS)
+            crate::summaries::digests::list(op.tx(), period.as_deref(), from, to, MAX_DIGESTS)
                 .await?;
         op.results(
             digests.iter().map(|d| d.id.to_string()),
@@ -92,7 +92,7 @@ impl Op for DeleteDigest {
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DeletedDigest> {
-        let gone = crate::journal::digests::delete(op.tx(), named(&self.digest)?).await?;
+        let gone = crate::summaries::digests::delete(op.tx(), named(&self.digest)?).await?;
         op.results([gone.to_string()], Some(1));
         op.wrote();
         Ok(DeletedDigest {

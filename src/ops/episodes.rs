@@ -34,8 +34,8 @@ use crate::ids::SessionId;
 use crate::journal::episodes::{self, Before, EpisodePart, Written};
 use crate::journal::exposures::Field;
 use crate::journal::meta::{MAX_REPOSITORY_CHARS, REPOSITORY_PATTERN, parse_repository};
-use crate::journal::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::operation::{Effect, JournalUse, Spec};
+use crate::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
@@ -351,7 +351,7 @@ async fn write_entry(
         false => {
             // Shown to a model only: code's entry never reads them.
             let in_force = match post.model {
-                Some(_) => crate::journal::loops::decided::in_force(op.tx(), session).await?,
+                Some(_) => crate::loops::decided::in_force(op.tx(), session).await?,
                 None => Vec::new(),
             };
             summarize::conversation_entry(
@@ -387,7 +387,7 @@ async fn write_entry(
     if !open {
         // Settled: it ends as a closed session does, its end told and its items opened.
         let now = op.now();
-        crate::journal::sessions::settled_part(op.tx(), session, now).await?;
+        crate::sessions::settled_part(op.tx(), session, now).await?;
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! Exporting the journal: the operation checks and records the call; the export itself is read
-//! afterwards, streamed from its own snapshot (see `journal::export`), so the answer can be as
+//! afterwards, streamed from its own snapshot (see `render::export`), so the answer can be as
 //! long as the journal without holding it in memory or the operation's transaction open.
 
 mod slots;
@@ -10,8 +10,8 @@ use super::{Op, Operation, Services};
 use crate::auth::Scope;
 use crate::db::Tenant;
 use crate::error::{Error, Result};
-use crate::journal::export::Format;
 use crate::operation::{Effect, JournalUse, Spec};
+use crate::render::export::Format;
 
 /// Exports the caller's whole visible journal.
 #[derive(Debug, Default, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]

@@ -9,8 +9,8 @@ use super::journal::ReadMarkdown;
 use super::{Op, Operation, Services, Target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::journal::calls;
 use crate::operation::{Effect, JournalUse, Spec};
+use crate::sessions::calls;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

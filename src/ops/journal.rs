@@ -9,15 +9,16 @@ use crate::ids::{CallId, ItemId, KeyId, OrganizationId, SessionId, TypedId};
 use crate::journal::exposures::Field;
 use crate::journal::handoff::Handoff;
 use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
-use crate::journal::loops;
-use crate::journal::loops::MAX_RESOLVED;
 use crate::journal::meta::{
     LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN,
     TEXT_PATTERN, TIME_PATTERN, filter_text, parse_repository, parse_text,
 };
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
-use crate::journal::{Call, Session, sessions};
+use crate::journal::{Call, Session};
+use crate::loops;
+use crate::loops::MAX_RESOLVED;
 use crate::operation::{Effect, JournalUse, Spec};
+use crate::sessions;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

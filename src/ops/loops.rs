@@ -2,15 +2,13 @@
 //! (`session_end` closes items too, with its `resolved` list: see [`item_ids`].) Over MCP they
 //! are `journal_loops`, `journal_loop_close` and `journal_loop_dismiss`, which the catch-up's
 //! view calls through its host. All need `chats:read` and the
-//! `assistantJournal` flag; see `journal::loops` for what an item is.
+//! `assistantJournal` flag; see `loops` for what an item is.
 
 use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};
-use crate::journal::loops::{
-    self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter,
-};
+use crate::loops::{self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter};
 use crate::operation::{Effect, JournalUse, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -133,7 +131,7 @@ impl Op for CloseLoop {
 }
 
 /// Dismisses an organization member's item from the caller's own view (the member's item is
-/// untouched; see `journal::loops::dismissal`).
+/// untouched; see `loops::dismissal`).
 #[derive(Debug, Default, Clone)]
 pub struct DismissLoop {
     pub item: String,

@@ -6,7 +6,7 @@
 //! - starts with `Decided:` or `Decision:` → a decision (the text after the marker, without
 //!   its closing full stop);
 //! - starts with `Replaces itm_…:` → a decision (the text after the colon) that replaces the
-//!   earlier decision `itm_…` (`journal::loops::replacing` applies it as the session closes);
+//!   earlier decision `itm_…` (`loops::replacing` applies it as the session closes);
 //! - starts with `Open question:` or `Question:` → an open question (the text after it);
 //! - starts with `TODO:` → an open question, kept as `TODO: …` so it reads as work left;
 //! - in the goal or the outcome only, ends with `?` → an open question (the whole sentence).

@@ -171,7 +171,7 @@ pub fn code_summary(facts: &SessionFacts) -> Summary {
         work_started: nonempty(&facts.goal).into_iter().collect(),
         work_finished,
         open_questions,
-        // The marked replacements are applied as the session closes (`journal::loops`).
+        // The marked replacements are applied as the session closes (`loops`).
         replaces: Vec::new(),
     }
 }

@@ -7,7 +7,7 @@ use crate::common::TestApp;
 use chrono::{DateTime, Duration, Utc};
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs::{self, WorkerState};
-use n8v_journal::journal::retention::Rules;
+use n8v_journal::retention::Rules;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicUsize;

@@ -9,11 +9,14 @@ use crate::common;
 use crate::common::TestApp;
 use chrono::{DateTime, Duration, Utc};
 use n8v_journal::admin;
+use n8v_journal::brief;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
-use n8v_journal::journal::{self, calls, catchup, reads, search, window};
+use n8v_journal::journal::{self, reads, search};
 use n8v_journal::records;
+use n8v_journal::render::window;
 use n8v_journal::scopes::Scopes;
+use n8v_journal::sessions::calls;
 use reqwest::Method;
 use serde_json::Value;
 use uuid::Uuid;
@@ -269,7 +272,7 @@ async fn the_catch_up_reads_only_the_windows_sessions_of_the_account() {
         &app,
         me,
         key,
-        &catchup::catch_up_sql(),
+        &brief::catch_up_sql(),
         "timestamptz, bigint, timestamptz",
         "now() - interval '7 days', 21, now() - interval '7 days' - interval '1 minute'",
     )
@@ -729,12 +732,7 @@ async fn reads_touch_no_other_accounts_calls_and_not_the_whole_of_their_own() {
         "'login timeout', NULL, NULL, NULL, now() - interval '365 days', NULL, false, 20";
     let reads = [
         ("list", list.as_str(), list_types, list_args),
-        (
-            "catch-up",
-            &catchup::catch_up_sql(),
-            brief_types,
-            brief_args,
-        ),
+        ("catch-up", &brief::catch_up_sql(), brief_types, brief_args),
         ("window", &window::window_sql(), brief_types, window_args),
         ("search", search.as_str(), search_types, search_args),
     ];

@@ -8,7 +8,6 @@ use super::{CsrfKey, wants_html};
 use crate::error::Error;
 use crate::ids::{AuditId, TypedId};
 use crate::journal::Session;
-use crate::journal::digests::Digest;
 use crate::ops::Services;
 use crate::ops::audit::GetAuditEntry;
 use crate::ops::digests::{DeleteDigest, ListDigests};
@@ -19,6 +18,7 @@ use crate::ops::journal::{
 use crate::ops::loops::ListLoops;
 use crate::ops::parse_date;
 use crate::ops::search::SearchJournal;
+use crate::summaries::digests::Digest;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};

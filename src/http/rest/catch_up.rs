@@ -1,10 +1,10 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
+use crate::brief::CatchUp;
 use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
-use crate::journal::catchup::CatchUp;
 use crate::ops::Services;
 use crate::ops::journal::ReadCatchUp;
 use axum::extract::State;

@@ -5,7 +5,7 @@ use crate::http::ApiJson;
 use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead};
 use crate::ids::ItemId;
-use crate::journal::loops::Loop;
+use crate::loops::Loop;
 use crate::ops::Services;
 use crate::ops::decisions::ReplaceDecision;
 use axum::extract::{Path, State};

@@ -6,9 +6,9 @@ use crate::http::call::{ApiCall, Reply};
 use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::journal::export::{self, ExportLine, Format};
 use crate::ops::Services;
 use crate::ops::export::{ExportJournal, ExportPlan};
+use crate::render::export::{self, ExportLine, Format};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header;

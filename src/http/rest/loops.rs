@@ -7,7 +7,7 @@ use crate::http::openapi::{
 };
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::ItemId;
-use crate::journal::loops::Loop;
+use crate::loops::Loop;
 use crate::ops::Services;
 use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
 use axum::extract::{Path, State};

@@ -58,7 +58,7 @@ pub struct NoSuchWebhook(Problem);
     description = "`X-Session-Id` names no session of this credential (`not-found`)",
     content_type = "application/problem+json"
 )]
-#[allow(dead_code)] // documentation only; `journal::sessions::check_explicit` refuses it
+#[allow(dead_code)] // documentation only; `sessions::check_explicit` refuses it
 pub struct NoSuchSession(Problem);
 
 /// Make a webhook endpoint.

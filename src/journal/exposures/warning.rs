@@ -2,7 +2,7 @@
 //! `/journal.md` opens with.
 
 use super::{Exposure, ScrubbedFrom};
-use crate::journal::markdown::inert;
+use crate::markdown::inert;
 use chrono::{DateTime, Datelike, Utc};
 
 /// The warning: "A GitHub token was scrubbed from 3 purposes since 1 December: rotate it."; once

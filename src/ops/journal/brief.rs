@@ -3,15 +3,15 @@
 
 use super::{bad, read};
 use crate::auth::Scope;
+use crate::brief::{self, CatchUp};
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
-use crate::journal::catchup::{self, CatchUp};
 use crate::journal::exposures;
 use crate::journal::meta::SINCE_PATTERN;
-use crate::journal::window;
 use crate::operation::Operation;
 use crate::operation::Spec;
 use crate::ops::{Op, Services};
+use crate::render::window;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -41,10 +41,10 @@ impl Op for ReadCatchUp {
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
         let now = op.now();
-        let since = catchup::resolve_since(op.tx(), self.since.as_deref(), now).await?;
+        let since = brief::resolve_since(op.tx(), self.since.as_deref(), now).await?;
         // Records only with records:read: what was put on record is read as the caller.
         let with_records = op.tenant().scopes.contains(Scope::RecordsRead);
-        let mut brief = catchup::catch_up(op.tx(), since, with_records, now).await?;
+        let mut brief = brief::catch_up(op.tx(), since, with_records, now).await?;
         brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
         op.results(
             brief.sessions.iter().map(|s| s.id.to_string()),

@@ -5,9 +5,9 @@ use super::bad;
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::SessionId;
-use crate::journal::sessions;
 use crate::operation::{Effect, JournalUse, Spec};
 use crate::ops::{Op, Operation, Services, Target, named, target_of};
+use crate::sessions;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

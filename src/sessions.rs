@@ -1,19 +1,21 @@
 //! Opening, joining and closing sessions. A session belongs to the credential that opened it:
 //! the policies let only that credential write it, and these queries look only at its own.
 
-use super::handoff::Handoff;
-use super::session_reads::{self, ACTIVITY_SLACK};
-use super::views::Session;
 use crate::config::SessionRules;
 use crate::db::TenantTx;
 use crate::error::{Error, Remedy, Result};
 use crate::ids::{self, OrganizationId, SessionId};
+use crate::journal::handoff::Handoff;
+use crate::journal::session_reads::{self, ACTIVITY_SLACK};
+use crate::journal::views::Session;
 use crate::webhooks::payloads::SummaryState;
 use chrono::{DateTime, Utc};
 use close::{ClosedRow, closed, closing};
 use uuid::Uuid;
 
+pub mod calls;
 mod close;
+pub use calls::{AuditRecord, CallRecord, record};
 pub use close::settled_part;
 
 // Every statement that closes a session (or moves its stored last activity, see [`touch`])

@@ -130,7 +130,7 @@ struct WeekSession {
     summary: Option<serde_json::Value>,
     goal: Option<String>,
     outcome: Option<String>,
-    handoff: Option<sqlx::types::Json<super::handoff::Handoff>>,
+    handoff: Option<sqlx::types::Json<crate::journal::handoff::Handoff>>,
     scopes: Vec<String>,
 }
 
@@ -142,7 +142,7 @@ pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inp
     let rows = sqlx::query_as!(
         WeekSession,
         r#"SELECT started_at, assistant, summary, goal, outcome,
-                  handoff AS "handoff: sqlx::types::Json<super::handoff::Handoff>", scopes
+                  handoff AS "handoff: sqlx::types::Json<crate::journal::handoff::Handoff>", scopes
            FROM journal_sessions
            WHERE account_id = n8v_account() AND NOT journal_only
              AND started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
@@ -181,7 +181,7 @@ pub async fn week_inputs(tx: &mut TenantTx, week: NaiveDate) -> sqlx::Result<Inp
                     }
                 });
             if let Some(handoff) = r.handoff {
-                super::handoff::lead_with(&mut summary, &handoff);
+                crate::journal::handoff::lead_with(&mut summary, &handoff);
             }
             DigestInput {
                 label: format!(
@@ -276,7 +276,7 @@ pub async fn store(
     note: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let summary = crate::journal::summaries::json(&outcome.summary)?;
+    let summary = crate::summaries::json(&outcome.summary)?;
     let stored = sqlx::query!(
         "UPDATE journal_digests SET scopes = $2, session_count = $3, summary = $4, model = $5,
              input_tokens = $6, output_tokens = $7, cost_usd = $8, note = $9

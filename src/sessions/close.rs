@@ -9,7 +9,7 @@
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{OrganizationId, SessionId};
-use crate::journal::loops;
+use crate::loops;
 use crate::queue::SummarizeSession;
 use crate::webhooks::events::{self, Event};
 use crate::webhooks::payloads::{SessionEnded, SummaryState};

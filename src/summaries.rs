@@ -7,6 +7,8 @@
 //! row and then finds it taken (skips, no model call); if the first job dies, its transaction
 //! rolls back and the claim with it, so a retry can do the work. Nothing is lost or doubled.
 
+pub mod digests;
+
 use crate::config::{CustomerProvider, ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::{Error, Result};

@@ -1,11 +1,12 @@
 //! Recording a call: the audit entry and the call in one statement, inside the operation's own
 //! transaction, so a call exists exactly when its operation happened or failed.
 
-use super::{session_reads, sessions};
 use crate::config::SessionRules;
 use crate::db::TenantTx;
 use crate::error::{Error, OnConstraint, Result};
 use crate::ids::{self, AuditId, OrganizationId, SessionId};
+use crate::journal::session_reads;
+use crate::sessions;
 use chrono::{DateTime, Utc};
 
 /// What the journal keeps of one request. Never a body, a payload or a transcript.

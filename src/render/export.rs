@@ -7,13 +7,13 @@
 //! tenant transaction and name the same sessions the list names (`visible_sessions`, without
 //! the sessions that only read the journal); a call or summary is exported with its session.
 
-use super::digests::{self, Digest};
-use super::loops::{self, Loop};
-use super::session_reads;
-use super::views::{Call, Session};
 use crate::db::{Db, Tenant, TenantTx};
 use crate::error::Result;
 use crate::ids::{AccountId, SessionId};
+use crate::journal::session_reads;
+use crate::journal::views::{Call, Session};
+use crate::loops::{self, Loop};
+use crate::summaries::digests::{self, Digest};
 use crate::summarize::Summary;
 use chrono::{DateTime, NaiveDate, Utc};
 use futures_util::Stream;
@@ -374,7 +374,7 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
                 })
                 .collect();
             let purposes =
-                super::session_reads::marked_purposes(&mut reading.tx, &sessions).await?;
+                crate::journal::session_reads::marked_purposes(&mut reading.tx, &sessions).await?;
             let decisions =
                 loops::decided::of_sessions(&mut reading.tx, &sessions, reading.now).await?;
             markdown::render(&items, reader, &purposes, &decisions, &mut reading.tally)

@@ -10,13 +10,13 @@
 //! own questions, sessions closed before items existed. Everything is read as the caller, so
 //! the same visibility rules hold as for every other read.
 
-use super::handoff::{Line, Replaced};
-use super::loops::{self, Loop, LoopKind};
-use super::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
-use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
 use crate::ids::{AccountId, CallId, ItemId, Kind, OrganizationId, RecordId, SessionId, TypedId};
+use crate::journal::handoff::{Line, Replaced};
+use crate::journal::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
+use crate::journal::views::Session;
+use crate::loops::{self, Loop, LoopKind};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use uuid::Uuid;
@@ -238,7 +238,7 @@ pub struct CatchUp {
     pub organization_activity: Vec<OrganizationActivity>,
     /// Credentials scrubbed from the journal's text and not acknowledged since, most recently
     /// scrubbed first (at most 20), whatever the window: tell the person to rotate them.
-    pub exposures: Vec<super::exposures::Exposure>,
+    pub exposures: Vec<crate::journal::exposures::Exposure>,
     /// True when older sessions in the window were left out.
     pub more: bool,
 }

@@ -8,11 +8,11 @@
 //! policies still decide), each branch cut to the page; `visible` leaves out what the reader
 //! dismissed ([`super::dismissal`]), `readable` keeps it.
 
-use super::super::sql::{OWNED_ORGANIZATIONS, conditions};
 use super::{Loop, LoopCursor, LoopKind, MAX_CARRIED, stale_after, view};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
+use crate::journal::sql::{OWNED_ORGANIZATIONS, conditions};
 use crate::webhooks::payloads::LoopChanged;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -147,7 +147,7 @@ pub async fn carried(tx: &mut TenantTx, kind: LoopKind, now: DateTime<Utc>) -> R
 }
 
 /// The items the caller can read, oldest first (items opened together in the order they were
-/// stated), after `after`, `limit` of them: the export's rows (`journal::export`), read at
+/// stated), after `after`, `limit` of them: the export's rows (`render::export`), read at
 /// `now`. (The index is read backwards, in time order; PostgreSQL's incremental sort puts the
 /// few items of one time in id order.)
 #[tracing::instrument(skip_all, err)]

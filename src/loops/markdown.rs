@@ -4,7 +4,7 @@
 //! owner's own notes ("Next: run the cleanup script…").
 
 use super::{Loop, LoopKind};
-use crate::journal::markdown::inert;
+use crate::markdown::inert;
 
 const OWN_HEAD: &str = "## Still open\n";
 const OTHERS_HEAD: &str =

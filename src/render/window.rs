@@ -2,14 +2,14 @@
 //! to a character budget (newest kept, oldest left out whole), ending with a pointer to the
 //! journal tools for the rest.
 
-use super::handoff::{Carried, Line};
-use super::loops::{self, LoopKind};
-use super::markdown::{bullet, counted, inert};
-use super::session_reads::{self, ACTIVE_BY_START, Active};
-use super::views::Session;
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, ItemId, SessionId};
+use crate::journal::handoff::{Carried, Line};
+use crate::journal::session_reads::{self, ACTIVE_BY_START, Active};
+use crate::journal::views::Session;
+use crate::loops::{self, LoopKind};
+use crate::markdown::{bullet, counted, inert};
 use chrono::{DateTime, Duration, Utc};
 
 pub const MIN_CHARS: usize = 1_000;
@@ -131,7 +131,7 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     let since = now - Duration::days(WINDOW_DAYS);
     let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
-    let purposes = super::session_reads::marked_purposes(tx, &sessions).await?;
+    let purposes = crate::journal::session_reads::marked_purposes(tx, &sessions).await?;
     let keys = loops::keys_of(tx, &sessions).await?;
     let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
     // The current decisions lead, in a quarter of the budget (a small window keeps them); a
@@ -162,11 +162,12 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     });
     let (still_open, open_shown) = loops::markdown(&open, max_chars / 2);
     let lead = still_open + &decided;
-    let weeks: Vec<String> = super::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
-        .await?
-        .iter()
-        .map(week_entry)
-        .collect();
+    let weeks: Vec<String> =
+        crate::summaries::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
+            .await?
+            .iter()
+            .map(week_entry)
+            .collect();
     let (markdown, kept) = fit(&lead, &entries, &weeks, max_chars);
     let sessions: Vec<SessionId> = sessions.iter().take(kept).map(|s| s.id).collect();
     let mut seen = std::collections::HashSet::new();
@@ -198,7 +199,7 @@ pub struct Window {
 pub const WEEK_DIGESTS: i64 = 4;
 
 /// One week digest: its narrative, then every decision and open question.
-pub fn week_entry(d: &super::digests::Digest) -> String {
+pub fn week_entry(d: &crate::summaries::digests::Digest) -> String {
     let mut out = format!(
         "## Week of {} · {} (digest)\n",
         d.period_start,

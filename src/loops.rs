@@ -29,12 +29,12 @@
 //!   `/journal.md`, the page), so within a cap a member's items never push them out. The owner
 //!   does not close a member's item, but may dismiss it from its own view ([`dismissal`]).
 
-use super::handoff::{Carried, Line};
-use super::views::Session;
 use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, ItemId, SessionId};
+use crate::journal::handoff::{Carried, Line};
+use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
@@ -303,9 +303,9 @@ pub async fn list(
     limit: i64,
     cursor: Option<LoopCursor>,
     now: DateTime<Utc>,
-) -> Result<super::reads::Page<Loop>> {
+) -> Result<crate::journal::reads::Page<Loop>> {
     let rows = rows::list_page(tx, filter.condition(), cursor, limit + 1, now).await?;
-    Ok(super::reads::paginate(rows, limit, |l: &Loop| {
+    Ok(crate::journal::reads::paginate(rows, limit, |l: &Loop| {
         LoopCursor {
             others: !l.own,
             at: Cursor {

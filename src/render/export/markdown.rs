@@ -4,9 +4,9 @@
 
 use super::ExportItem;
 use crate::ids::{AccountId, SessionId};
-use crate::journal::loops::decided::Decisions;
-use crate::journal::markdown::{bullet, counted, inert};
-use crate::journal::window::entry;
+use crate::loops::decided::Decisions;
+use crate::markdown::{bullet, counted, inert};
+use crate::render::window::entry;
 use std::collections::HashMap;
 
 pub const HEADER: &str = "# Assistant journal: export\n\n\
