@@ -6,9 +6,9 @@
 -- bench/run makes each a pipeline boundary for the service's four round trips. `-- step:` names
 -- each statement, so that bench/run can leave steps out and see what each costs.
 -- A mirror of src/db/tenant.rs (the begin batch), src/records (the append) and
--- src/journal/calls.rs (RECORD): keep them in step. (pgbench reads `:name` as a variable even
+-- src/sessions/calls.rs (RECORD): keep them in step. (pgbench reads `:name` as a variable even
 -- inside a string, so the scopes spell their colon with chr(58).) Not mirrored: the session's
--- row write (src/journal/sessions.rs `touch`), a statement the service sends only when RECORD
+-- row write (src/sessions.rs `touch`), a statement the service sends only when RECORD
 -- says it is due, at most once a minute per session (one append in thousands here).
 \set a random(1, 9000000000000000000)
 \set c random(1, 9000000000000000000)

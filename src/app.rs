@@ -4,9 +4,9 @@ use crate::clock::SystemClock;
 use crate::config::{Config, Pooler};
 use crate::db::embedded::EmbeddedPostgres;
 use crate::db::{self, Db};
-use crate::http;
 use crate::jobs::{self, WorkerState};
 use crate::ops::Services;
+use crate::server;
 use anyhow::Context;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -161,7 +161,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     // Cached credentials and flags are dropped as soon as they change (see db::cache).
     state.db.watch_invalidations();
-    let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let app = server::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await

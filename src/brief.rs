@@ -19,6 +19,7 @@ use crate::journal::views::Session;
 use crate::loops::{self, Loop, LoopKind};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use uuid::Uuid;
 
 mod records;
@@ -229,7 +230,8 @@ pub struct CatchUp {
     /// `open_questions` lists questions.
     pub next_steps: Vec<Item>,
     /// Sessions active in the window, newest first.
-    pub sessions: Vec<Session>,
+    #[schema(value_type = Vec<Session>)]
+    pub sessions: Vec<Box<RawValue>>,
     /// What was put on record meanwhile, one item per Record that changed (with
     /// `records:read`).
     pub records: Vec<RecordChange>,
@@ -241,6 +243,10 @@ pub struct CatchUp {
     pub exposures: Vec<crate::journal::exposures::Exposure>,
     /// True when older sessions in the window were left out.
     pub more: bool,
+    /// The sessions' ids, in `sessions`' order (for the receipt; not answered).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub session_ids: Vec<SessionId>,
 }
 
 impl CatchUp {
@@ -254,6 +260,46 @@ impl CatchUp {
             .filter_map(|i| i.id)
             .filter(|id| seen.insert(*id))
             .collect()
+    }
+}
+
+/// The catch-up brief as it is answered: its JSON, made once. The receipt counts its
+/// characters and REST sends it as it is; MCP's structured content is read from it.
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct Answer(Box<RawValue>);
+
+/// Described as the brief it holds.
+impl utoipa::PartialSchema for Answer {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        CatchUp::schema()
+    }
+}
+
+impl utoipa::ToSchema for Answer {
+    fn name() -> std::borrow::Cow<'static, str> {
+        CatchUp::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        CatchUp::schemas(schemas)
+    }
+}
+
+impl Answer {
+    pub fn of(brief: &CatchUp) -> Result<Self> {
+        let json = serde_json::value::to_raw_value(brief).map_err(|e| Error::Internal(e.into()))?;
+        Ok(Answer(json))
+    }
+
+    /// Its characters, as the receipt counts them.
+    pub fn chars(&self) -> usize {
+        self.0.get().chars().count()
     }
 }
 
@@ -291,24 +337,30 @@ async fn session_started(tx: &mut TenantTx, id: SessionId) -> Result<Option<Date
 }
 
 /// The brief's sessions, most recently active first: at most [`MAX_SESSIONS`] of them and
-/// [`MAX_SESSION_CHARS`] of their JSON (always one); whether more were left out.
-async fn brief_sessions(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<(Vec<Session>, bool)> {
+/// [`MAX_SESSION_CHARS`] of their JSON (always one), each with that JSON (made once: the
+/// brief carries it as it is); whether more were left out.
+async fn brief_sessions(
+    tx: &mut TenantTx,
+    since: DateTime<Utc>,
+) -> Result<(Vec<Session>, Vec<Box<RawValue>>, bool)> {
     let mut rows = session_reads::active(tx, since, MAX_SESSIONS + 1, Active::ByActivity).await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
-    let mut sessions = Vec::new();
+    let (mut sessions, mut json) = (Vec::new(), Vec::new());
     let mut used = 0;
     for session in rows {
-        let size = serde_json::to_string(&session).map_or(0, |json| json.len());
+        let raw =
+            serde_json::value::to_raw_value(&session).map_err(|e| Error::Internal(e.into()))?;
+        let size = raw.get().len();
         if used + size > MAX_SESSION_CHARS && !sessions.is_empty() {
             more = true;
             break;
         }
         used += size;
         sessions.push(session);
+        json.push(raw);
     }
-
-    Ok((sessions, more))
+    Ok((sessions, json, more))
 }
 
 #[tracing::instrument(skip_all, err)]
@@ -318,12 +370,13 @@ pub async fn catch_up(
     include_records: bool,
     now: DateTime<Utc>,
 ) -> Result<CatchUp> {
-    let (sessions, more) = brief_sessions(tx, since).await?;
+    let (sessions, json, more) = brief_sessions(tx, since).await?;
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = session_reads::marked_purposes(tx, &sessions).await?;
-    let keys = loops::keys_of(tx, &sessions).await?;
-    let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
+    let sources = loops::sources_of(tx, &sessions).await?;
+    let decisions = loops::decided::of_sessions(tx, &sessions, &sources, now).await?;
+    let keys = sources.keys;
     let reader = AccountId(tx.tenant().account_id);
     let mut brief = Brief::default();
     for s in &sessions {
@@ -375,7 +428,8 @@ pub async fn catch_up(
         work_finished: brief.work_finished,
         open_questions: still_open(open_questions, brief.open_questions, &sessions, reader),
         next_steps: still_open(next_steps, brief.next_steps, &sessions, reader),
-        sessions,
+        session_ids: sessions.iter().map(|s| s.id).collect(),
+        sessions: json,
         records,
         organization_activity,
         exposures: Vec::new(),

@@ -321,30 +321,48 @@ pub async fn list(
 /// and `/journal.md` leave to the items (read as the caller, under the sources' policy).
 pub type ItemKeys = HashMap<SessionId, HashSet<(LoopKind, String)>>;
 
-/// The items each of `sessions` opened or joined, whatever their state now.
+/// What `sessions` opened or joined as items, whatever their state now, read once for the
+/// readers that need both views of it (the brief, `/journal.md`): each session's items by kind
+/// and key ([`ItemKeys`]), and its decisions with their ids (`decided::of_sessions`).
+#[derive(Default)]
+pub struct Sources {
+    pub keys: ItemKeys,
+    /// Each decision a session opened or joined: the session, the item and its key.
+    decisions: Vec<(SessionId, Uuid, String)>,
+}
+
+/// The items each of `sessions` opened or joined (read as the caller, under the sources'
+/// policy).
 #[tracing::instrument(skip_all, err)]
-pub async fn keys_of(tx: &mut TenantTx, sessions: &[Session]) -> Result<ItemKeys> {
+pub async fn sources_of(tx: &mut TenantTx, sessions: &[Session]) -> Result<Sources> {
     let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) =
         sessions.iter().map(|s| (s.account_id.0, s.id.0)).unzip();
+    let mut sources = Sources::default();
     if ids.is_empty() {
-        return Ok(ItemKeys::new());
+        return Ok(sources);
     }
     let rows = sqlx::query!(
-        "SELECT session_id, kind, item_key FROM journal_loop_sources \
+        "SELECT session_id, kind, item_key, loop_id FROM journal_loop_sources \
          WHERE (account_id, session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))",
         &accounts,
         &ids,
     )
     .fetch_all(tx.conn())
     .await?;
-    let mut keys = ItemKeys::new();
     for r in rows {
-        let (session, kind, key) = (r.session_id, r.kind, r.item_key);
-        keys.entry(SessionId(session))
+        let (session, kind) = (SessionId(r.session_id), LoopKind::from_db(&r.kind));
+        if kind == LoopKind::Decision {
+            sources
+                .decisions
+                .push((session, r.loop_id, r.item_key.clone()));
+        }
+        sources
+            .keys
+            .entry(session)
             .or_default()
-            .insert((LoopKind::from_db(&kind), key));
+            .insert((kind, r.item_key));
     }
-    Ok(keys)
+    Ok(sources)
 }
 
 /// `carried` without the questions and next steps that are items of its session (`keys`):

@@ -241,7 +241,7 @@ async fn main() {
 
 async fn run(command: Command) -> anyhow::Result<()> {
     if let Command::Openapi = command {
-        print!("{}", n8v_journal::http::openapi_json());
+        print!("{}", n8v_journal::server::openapi_json());
         return Ok(());
     }
     if let Command::Import {

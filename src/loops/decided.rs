@@ -9,6 +9,7 @@
 //! word: it is shown under the session's decision with `stated: false` and is never applied, so
 //! the earlier decision stays current until the session's assistant or the person replaces it.
 
+use super::Sources;
 use super::rows::{LoopRow, loop_rows, loops_seen};
 use super::{Loop, view};
 use crate::db::TenantTx;
@@ -78,74 +79,17 @@ pub struct Decisions {
     said: HashMap<SessionId, Vec<(String, Replaced)>>,
 }
 
-/// The decision items `sessions` opened or joined, as the caller reads them, and the
-/// decisions the current ones among them replaced.
+/// The decision items `sessions` opened or joined (`sources`, read with
+/// [`super::sources_of`]), as the caller reads them, the decisions the current ones among them
+/// replaced, and what the sessions' summaries say they replaced: one statement reads them all.
 #[tracing::instrument(skip_all, err)]
 pub async fn of_sessions(
     tx: &mut TenantTx,
     sessions: &[Session],
+    sources: &Sources,
     now: DateTime<Utc>,
 ) -> Result<Decisions> {
-    let (accounts, ids): (Vec<Uuid>, Vec<Uuid>) =
-        sessions.iter().map(|s| (s.account_id.0, s.id.0)).unzip();
-    if ids.is_empty() {
-        return Ok(Decisions::default());
-    }
-    let sources = sqlx::query!(
-        "SELECT session_id, loop_id, item_key FROM journal_loop_sources \
-         WHERE (account_id, session_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[])) \
-           AND kind = 'decision'",
-        &accounts,
-        &ids,
-    )
-    .fetch_all(tx.conn())
-    .await?;
-    let items: Vec<Uuid> = sources.iter().map(|s| s.loop_id).collect();
-    let rows = in_order(tx, &items, false).await?;
-    let items: HashMap<Uuid, Loop> = rows
-        .into_iter()
-        .map(|r| (r.loop_id, view(r, now)))
-        .collect();
-    let mut decisions = Decisions::default();
-    for s in sources {
-        if let Some(item) = items.get(&s.loop_id) {
-            decisions
-                .of
-                .entry(SessionId(s.session_id))
-                .or_default()
-                .insert(s.item_key, item.clone());
-        }
-    }
-    let current: Vec<Uuid> = items
-        .values()
-        .filter(|i| i.replaced_by.is_none() && i.state == "current")
-        .map(|i| i.id.0)
-        .collect();
-    for r in in_order(tx, &current, true).await? {
-        let replaced = view(r, now);
-        if let Some(by) = replaced.replaced_by {
-            decisions.under.entry(by).or_default().push(replaced);
-        }
-    }
-    decisions.said = said_replaced(tx, sessions, now).await?;
-    for item in items.values().chain(decisions.under.values().flatten()) {
-        let key = item_key(&item.text);
-        if item.state == "current" {
-            decisions.current.insert(key);
-        } else {
-            decisions.gone.insert(key);
-        }
-    }
-    Ok(decisions)
-}
-
-/// What the summaries of `sessions` say they replaced, as [`Decisions::said`] keeps it: each
-/// still current and readable by the caller (a replacement applied since shows under its own).
-async fn said_replaced(
-    tx: &mut TenantTx,
-    sessions: &[Session],
-    now: DateTime<Utc>,
-) -> Result<HashMap<SessionId, Vec<(String, Replaced)>>> {
+    // What the summaries say their sessions' decisions replaced (derived, never applied).
     let claims: Vec<(SessionId, &Replacing)> = sessions
         .iter()
         .flat_map(|s| {
@@ -154,49 +98,78 @@ async fn said_replaced(
                 .flat_map(move |x| x.replaces.iter().map(move |r| (s.id, r)))
         })
         .collect();
-    let ids: Vec<Uuid> = claims.iter().map(|(_, r)| r.replaces.0).collect();
-    let readable: HashMap<ItemId, Loop> = in_order(tx, &ids, false)
-        .await?
-        .into_iter()
-        .map(|r| view(r, now))
-        .filter(|d| d.state == "current")
-        .map(|d| (d.id, d))
-        .collect();
-    let mut said: HashMap<SessionId, Vec<(String, Replaced)>> = HashMap::new();
-    for (session, r) in claims {
-        if let Some(d) = readable.get(&r.replaces) {
-            let replaced = Replaced {
-                id: d.id,
-                text: d.text.clone(),
-                session_id: d.session_id,
-                stated: false,
-            };
-            said.entry(session)
+    let mut ids: Vec<Uuid> = sources.decisions.iter().map(|(_, item, _)| *item).collect();
+    ids.extend(claims.iter().map(|(_, r)| r.replaces.0));
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(Decisions::default());
+    }
+    // The items themselves and those they replaced, oldest first, as the caller sees them.
+    let rows: Vec<Loop> = loops_seen!(visible
+        "(loop_id = ANY ($1) OR replaced_by = ANY ($1))"
+        "created_at, loop_id" "ORDER BY created_at, loop_id", &ids)
+    .fetch_all(tx.conn())
+    .await?
+    .into_iter()
+    .map(|r| view(r, now))
+    .collect();
+    let by_id: HashMap<ItemId, &Loop> = rows.iter().map(|l| (l.id, l)).collect();
+    let mut decisions = Decisions::default();
+    for (session, item, key) in &sources.decisions {
+        if let Some(item) = by_id.get(&ItemId(*item)) {
+            decisions
+                .of
+                .entry(*session)
                 .or_default()
-                .push((item_key(&r.decision), replaced));
+                .insert(key.clone(), Loop::clone(item));
         }
     }
-    Ok(said)
-}
-
-/// The decisions among `ids` (`replaced_by`: those they replaced), oldest first, as the
-/// caller sees them.
-async fn in_order(tx: &mut TenantTx, ids: &[Uuid], replaced_by: bool) -> Result<Vec<LoopRow>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
+    // Every decision item the sessions name (one may be named twice).
+    let items: Vec<&Loop> = sources
+        .decisions
+        .iter()
+        .filter_map(|(_, item, _)| by_id.get(&ItemId(*item)).copied())
+        .collect();
+    let current: HashSet<ItemId> = items
+        .iter()
+        .filter(|i| i.replaced_by.is_none() && i.state == "current")
+        .map(|i| i.id)
+        .collect();
+    for replaced in &rows {
+        if let Some(by) = replaced.replaced_by.filter(|by| current.contains(by)) {
+            decisions
+                .under
+                .entry(by)
+                .or_default()
+                .push(replaced.clone());
+        }
     }
-    let rows = if replaced_by {
-        loops_seen!(visible
-            "replaced_by = ANY ($1)" "created_at, loop_id" "ORDER BY created_at, loop_id", ids)
-        .fetch_all(tx.conn())
-        .await?
-    } else {
-        loops_seen!(visible
-            "loop_id = ANY ($1)" "created_at, loop_id" "ORDER BY created_at, loop_id", ids)
-        .fetch_all(tx.conn())
-        .await?
-    };
-    Ok(rows)
+    for (session, r) in claims {
+        let Some(d) = by_id.get(&r.replaces).filter(|d| d.state == "current") else {
+            continue;
+        };
+        let replaced = Replaced {
+            id: d.id,
+            text: d.text.clone(),
+            session_id: d.session_id,
+            stated: false,
+        };
+        decisions
+            .said
+            .entry(session)
+            .or_default()
+            .push((item_key(&r.decision), replaced));
+    }
+    for item in items.into_iter().chain(decisions.under.values().flatten()) {
+        let key = item_key(&item.text);
+        if item.state == "current" {
+            decisions.current.insert(key);
+        } else {
+            decisions.gone.insert(key);
+        }
+    }
+    Ok(decisions)
 }
 
 impl Decisions {

@@ -375,8 +375,10 @@ async fn step(progress: Progress, format: Format) -> Result<Option<(String, Prog
                 .collect();
             let purposes =
                 crate::journal::session_reads::marked_purposes(&mut reading.tx, &sessions).await?;
+            let sources = loops::sources_of(&mut reading.tx, &sessions).await?;
             let decisions =
-                loops::decided::of_sessions(&mut reading.tx, &sessions, reading.now).await?;
+                loops::decided::of_sessions(&mut reading.tx, &sessions, &sources, reading.now)
+                    .await?;
             markdown::render(&items, reader, &purposes, &decisions, &mut reading.tally)
         }
     };

@@ -132,8 +132,9 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
     let purposes = crate::journal::session_reads::marked_purposes(tx, &sessions).await?;
-    let keys = loops::keys_of(tx, &sessions).await?;
-    let decisions = loops::decided::of_sessions(tx, &sessions, now).await?;
+    let sources = loops::sources_of(tx, &sessions).await?;
+    let decisions = loops::decided::of_sessions(tx, &sessions, &sources, now).await?;
+    let keys = sources.keys;
     // The current decisions lead, in a quarter of the budget (a small window keeps them); a
     // session's entry leaves those to the lead.
     let order: Vec<SessionId> = sessions.iter().map(|s| s.id).collect();

@@ -253,7 +253,7 @@ fn doors(document: &Value) -> Vec<Door> {
 async fn a_nul_or_a_lone_surrogate_in_any_rest_text_is_never_a_500() {
     let f = fixture().await;
     let (app, token) = (&f.app, f.a.token.as_str());
-    let document: Value = serde_json::from_str(&n8v_journal::http::openapi_json()).unwrap();
+    let document: Value = serde_json::from_str(&n8v_journal::server::openapi_json()).unwrap();
     let doors = doors(&document);
     assert!(doors.len() >= 30, "{} operations", doors.len());
     for door in doors {

@@ -122,7 +122,7 @@ async fn goal_and_outcome_are_optional_in_rest_and_mcp_alike_and_both_ask_for_th
     let opened = app.start_session(&a.token, None, json!({})).await;
     let id = opened["id"].as_str().unwrap();
     app.end_session(&a.token, id, json!({})).ok(200).await;
-    let doc: Value = serde_json::from_str(&n8v_journal::http::openapi_json()).unwrap();
+    let doc: Value = serde_json::from_str(&n8v_journal::server::openapi_json()).unwrap();
     for (schema, field) in [("StartRequest", "goal"), ("EndRequest", "outcome")] {
         let schema = &doc["components"]["schemas"][schema];
         assert!(!required(schema).contains(&field), "{schema}");

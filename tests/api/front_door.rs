@@ -299,7 +299,7 @@ async fn the_documented_python_verification_accepts_a_test_event_and_refuses_a_f
     let received = receiver.received();
     assert_eq!(received.len(), 1, "{received:?}");
 
-    let document: Value = serde_json::from_str(&n8v_journal::http::openapi_json()).unwrap();
+    let document: Value = serde_json::from_str(&n8v_journal::server::openapi_json()).unwrap();
     let tag = document["tags"]
         .as_array()
         .unwrap()

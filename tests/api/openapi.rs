@@ -18,7 +18,7 @@ const NOT_JOURNALLED: &[&str] = &["deleteAccount"];
 const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head", "options"];
 
 fn document() -> Value {
-    serde_json::from_str(&n8v_journal::http::openapi_json()).expect("the document is JSON")
+    serde_json::from_str(&n8v_journal::server::openapi_json()).expect("the document is JSON")
 }
 
 /// Every operation of the document, with its path.
@@ -37,7 +37,7 @@ fn operations(document: &Value) -> Vec<(String, String, Value)> {
 #[test]
 fn committed_document_is_current() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json");
-    let generated = n8v_journal::http::openapi_json();
+    let generated = n8v_journal::server::openapi_json();
     if std::env::var("UPDATE_OPENAPI").as_deref() == Ok("1") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &generated).unwrap();
@@ -51,8 +51,8 @@ fn committed_document_is_current() {
 #[test]
 fn the_document_is_deterministic() {
     assert_eq!(
-        n8v_journal::http::openapi_json(),
-        n8v_journal::http::openapi_json()
+        n8v_journal::server::openapi_json(),
+        n8v_journal::server::openapi_json()
     );
 }
 
@@ -158,7 +158,7 @@ async fn the_app_serves_the_document_and_swagger_ui() {
     assert!(response.headers().contains_key("x-request-id"));
     assert_eq!(
         response.text().await.unwrap(),
-        n8v_journal::http::openapi_json()
+        n8v_journal::server::openapi_json()
     );
 
     let response = app.http.get(app.url("/docs/")).send().await.unwrap();

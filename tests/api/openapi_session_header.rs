@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 fn document() -> Value {
-    serde_json::from_str(&n8v_journal::http::openapi_json()).expect("the document is JSON")
+    serde_json::from_str(&n8v_journal::server::openapi_json()).expect("the document is JSON")
 }
 
 /// The responses the document declares for `method path`.

@@ -3,7 +3,7 @@
 
 use super::{bad, read};
 use crate::auth::Scope;
-use crate::brief::{self, CatchUp};
+use crate::brief::{self, Answer};
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
 use crate::journal::exposures;
@@ -37,9 +37,9 @@ impl Op for ReadCatchUp {
         Some("journal_catch_up"),
         "Catch up on the journal",
     );
-    type Output = CatchUp;
+    type Output = Answer;
 
-    async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
+    async fn run(self, op: &mut Operation, _: &Services) -> Result<Answer> {
         let now = op.now();
         let since = brief::resolve_since(op.tx(), self.since.as_deref(), now).await?;
         // Records only with records:read: what was put on record is read as the caller.
@@ -47,12 +47,15 @@ impl Op for ReadCatchUp {
         let mut brief = brief::catch_up(op.tx(), since, with_records, now).await?;
         brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
         op.results(
-            brief.sessions.iter().map(|s| s.id.to_string()),
-            Some(brief.sessions.len()),
+            brief.session_ids.iter().map(SessionId::to_string),
+            Some(brief.session_ids.len()),
         );
-        let chars = serde_json::to_string(&brief).map_or(0, |json| json.chars().count());
-        op.handed_over(brief.item_ids().iter().map(ItemId::to_string), chars);
-        Ok(brief)
+        let answer = Answer::of(&brief)?;
+        op.handed_over(
+            brief.item_ids().iter().map(ItemId::to_string),
+            answer.chars(),
+        );
+        Ok(answer)
     }
 }
 

@@ -9,50 +9,29 @@ use serde::Serialize;
 use std::sync::OnceLock;
 
 const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("../../../templates/base.html")),
-    (
-        "sign_in.html",
-        include_str!("../../../templates/sign_in.html"),
-    ),
+    ("base.html", include_str!("../../templates/base.html")),
+    ("sign_in.html", include_str!("../../templates/sign_in.html")),
     (
         "sessions.html",
-        include_str!("../../../templates/sessions.html"),
+        include_str!("../../templates/sessions.html"),
     ),
-    (
-        "session.html",
-        include_str!("../../../templates/session.html"),
-    ),
-    ("entry.html", include_str!("../../../templates/entry.html")),
-    ("audit.html", include_str!("../../../templates/audit.html")),
-    (
-        "journal.html",
-        include_str!("../../../templates/journal.html"),
-    ),
-    (
-        "search.html",
-        include_str!("../../../templates/search.html"),
-    ),
-    ("error.html", include_str!("../../../templates/error.html")),
-    (
-        "consent.html",
-        include_str!("../../../templates/consent.html"),
-    ),
+    ("session.html", include_str!("../../templates/session.html")),
+    ("entry.html", include_str!("../../templates/entry.html")),
+    ("audit.html", include_str!("../../templates/audit.html")),
+    ("journal.html", include_str!("../../templates/journal.html")),
+    ("search.html", include_str!("../../templates/search.html")),
+    ("error.html", include_str!("../../templates/error.html")),
+    ("consent.html", include_str!("../../templates/consent.html")),
     (
         "consent_error.html",
-        include_str!("../../../templates/consent_error.html"),
+        include_str!("../../templates/consent_error.html"),
     ),
-    (
-        "summary.html",
-        include_str!("../../../templates/summary.html"),
-    ),
-    ("loops.html", include_str!("../../../templates/loops.html")),
-    (
-        "console.html",
-        include_str!("../../../templates/console.html"),
-    ),
+    ("summary.html", include_str!("../../templates/summary.html")),
+    ("loops.html", include_str!("../../templates/loops.html")),
+    ("console.html", include_str!("../../templates/console.html")),
     (
         "console_sign_in.html",
-        include_str!("../../../templates/console_sign_in.html"),
+        include_str!("../../templates/console_sign_in.html"),
     ),
 ];
 

@@ -17,10 +17,10 @@ mod loops;
 pub(crate) mod records;
 pub(crate) mod search;
 mod token;
+mod web;
 mod webhooks;
 
-use super::openapi::{self, ApiDoc};
-use super::web;
+use crate::http::openapi::{self, ApiDoc};
 use crate::ops::Services;
 use axum::Router;
 use utoipa::OpenApi;

@@ -1,12 +1,12 @@
 //! `GET /journal.md`: the recent window as markdown, for session-start hooks. Same bearer
 //! credentials as the API (chats:read); recorded as a journal read.
 
-use super::ApiQuery;
-use super::call::{ApiCall, Reply};
-use super::openapi::{
+use crate::error::Problem;
+use crate::http::ApiQuery;
+use crate::http::call::{ApiCall, Reply};
+use crate::http::openapi::{
     AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
 };
-use crate::error::Problem;
 use crate::ops::Services;
 use crate::ops::journal::ReadMarkdown;
 use axum::extract::State;

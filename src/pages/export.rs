@@ -3,9 +3,9 @@
 
 use super::render::error_page;
 use super::user::PageUser;
-use crate::http::rest::export::streamed;
 use crate::ops::Services;
 use crate::ops::export::ExportJournal;
+use crate::rest::export::streamed;
 use axum::extract::{Query, State};
 use axum::response::Response;
 

@@ -1,6 +1,6 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
-use crate::brief::CatchUp;
+use crate::brief::{Answer, CatchUp};
 use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
@@ -41,6 +41,6 @@ pub async fn catch_up(
     State(state): State<Services>,
     call: ApiCall,
     ApiQuery(input): ApiQuery<ReadCatchUp>,
-) -> Reply<CatchUp> {
+) -> Reply<Answer> {
     Reply(call.run(&state, input).await)
 }

@@ -66,20 +66,20 @@ pub fn routes(state: &Services) -> Router<Services> {
 
 async fn asset_js() -> Response {
     asset(
-        include_str!("../../templates/assets/journal.js"),
+        include_str!("../templates/assets/journal.js"),
         "text/javascript",
     )
 }
 
 async fn console_js() -> Response {
     asset(
-        include_str!("../../templates/assets/console.js"),
+        include_str!("../templates/assets/console.js"),
         "text/javascript",
     )
 }
 
 async fn asset_css() -> Response {
-    asset(include_str!("../../templates/assets/style.css"), "text/css")
+    asset(include_str!("../templates/assets/style.css"), "text/css")
 }
 
 fn asset(body: &'static str, kind: &'static str) -> Response {

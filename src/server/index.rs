@@ -3,10 +3,10 @@
 //! anything else gets a small JSON map of the entry points, with the URL to give MCP clients.
 //! Public, like `/openapi.json`: they read nothing and need no credential.
 
-use super::pages::wants_html;
 use crate::config::Config;
 use crate::oauth::metadata::RESOURCE_METADATA_PATH;
 use crate::ops::Services;
+use crate::pages::wants_html;
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
