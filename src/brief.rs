@@ -32,7 +32,7 @@ pub const NEWEST_LINES: i32 = 3;
 pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 
 /// One line of the brief.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "text": "Fix ready for review; tests passed",
     "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
@@ -67,7 +67,7 @@ pub struct Item {
     /// decision is never listed as current; it appears here, once, under its replacement.
     /// After them, with `stated: false`, those that only the session's summary says it
     /// replaced: a model's reading, not applied, so each is still current and listed too.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaces: Vec<Replaced>,
 }
 
@@ -172,7 +172,7 @@ fn still_open(
 }
 
 /// A Record that changed in the window.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct RecordChange {
     /// The Record (`rec_…`).
     pub record_id: RecordId,
@@ -188,7 +188,7 @@ pub struct RecordChange {
 
 /// A call another account made on the Record of an organization you own: that organization's
 /// activity, whichever session it was made in.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct OrganizationActivity {
     /// The call (`call_…`); read it with `GET /api/v1/journal/entries/{id}`.
     pub call_id: CallId,
@@ -208,7 +208,7 @@ pub struct OrganizationActivity {
 
 /// The catch-up brief: decisions, work started, work finished and questions waiting for you,
 /// the sessions they come from, and what was put on record meanwhile.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct CatchUp {
     /// The start of the window.
     pub since: DateTime<Utc>,

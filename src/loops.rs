@@ -164,7 +164,7 @@ impl StateFilter {
 }
 
 /// An open question or next step a session handed on, and where it stands.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "id": "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A",
     "kind": "question",
@@ -183,12 +183,12 @@ pub struct Loop {
     /// `session_end`'s `resolved`.
     pub id: ItemId,
     /// `question` (an open question) or `next_step`; in the export, also `decision`.
-    pub kind: &'static str,
+    pub kind: String,
     /// The item in the words of the session that opened it.
     pub text: String,
     /// `open`; `stale` once open for 90 days; or, closed, `done`, `answered` or `dropped`. A
     /// decision is `current` or `replaced`.
-    pub state: &'static str,
+    pub state: String,
     /// The session that opened it (`ses_…`).
     pub session_id: SessionId,
     /// True when that session's assistant stated it at `session_end`; false when the session's
@@ -215,7 +215,7 @@ pub struct Loop {
     pub replaced_by: Option<ItemId>,
     /// In the list: the later sessions (`ses_…`) a catch-up brief or `/journal.md` handed this
     /// item to, newest first (at most 20; see `journal_session`'s `told`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub given_to: Vec<SessionId>,
 }
 
@@ -239,9 +239,9 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
     };
     Loop {
         id: ItemId(r.loop_id),
-        kind: LoopKind::from_db(&r.kind).as_str(),
+        kind: LoopKind::from_db(&r.kind).as_str().into(),
         text: r.text,
-        state,
+        state: state.into(),
         session_id: SessionId(r.session_id),
         stated: r.stated,
         created_at: r.created_at,

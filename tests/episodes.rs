@@ -112,11 +112,12 @@ async fn an_episode_becomes_an_entry_and_its_prose_is_stored_nowhere() {
     }
 
     // The entry is in the journal beside API sessions, labelled with harness and project.
-    let detail = app.session_detail(&a.token, &session).await;
-    assert_eq!(detail["session"]["kind"], "episode");
-    assert_eq!(detail["session"]["assistant"], "claude-code");
-    assert_eq!(detail["session"]["repository"], "acme/web");
-    assert_eq!(detail["session"]["summary_model"], "gemini-3.1-flash-lite");
+    let entry = app.session_detail(&a.token, &session).await.session;
+    assert_eq!(entry.kind, "episode");
+    assert_eq!(entry.assistant, "claude-code");
+    assert_eq!(entry.repository.as_deref(), Some("acme/web"));
+    let model = entry.summary_model.as_deref();
+    assert_eq!(model, Some("gemini-3.1-flash-lite"));
     let brief = app
         .call(
             Method::GET,
@@ -365,10 +366,9 @@ async fn without_a_model_an_entry_keeps_the_marked_lines_and_a_short_line_but_no
         .as_str()
         .unwrap()
         .to_owned();
-    let detail = app.session_detail(&a.token, &session).await;
-    let entry = &detail["session"];
-    assert_eq!(entry["summary_model"], "code", "{detail}");
-    let summary = entry["summary"]["summary"].as_str().unwrap();
+    let entry = app.session_detail(&a.token, &session).await.session;
+    assert_eq!(entry.summary_model.as_deref(), Some("code"), "{entry:?}");
+    let summary = &entry.summary.as_ref().unwrap().summary;
     assert!(
         summary.starts_with(
             "A claude-code conversation in acme/web: asked \u{201c}The login page redirects \
@@ -377,13 +377,14 @@ async fn without_a_model_an_entry_keeps_the_marked_lines_and_a_short_line_but_no
         "{summary}"
     );
     assert!(!summary.contains(late), "cut short: {summary}");
-    assert_eq!(entry["handoff"]["decisions"], json!(["keep SameSite=Lax"]));
+    let handoff = entry.handoff.unwrap_or_default();
+    assert_eq!(handoff.decisions, ["keep SameSite=Lax"]);
     assert_eq!(
-        entry["handoff"]["open_questions"],
-        json!([
+        handoff.open_questions,
+        [
             "TODO: rotate [REDACTED:github-pat] in CI",
             "drop the v1 login route?"
-        ])
+        ]
     );
 
     // They reach the brief, the open loops and /journal.md.

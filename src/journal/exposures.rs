@@ -213,7 +213,9 @@ pub async fn record(
 }
 
 /// How many of an exposure's sightings each kind of text holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 pub struct ScrubbedFrom {
     /// Purposes (`X-Purpose`, the tools' `purpose`).
     pub purposes: i64,
@@ -252,7 +254,7 @@ impl ScrubbedFrom {
 
 /// A credential scrubbed from the journal's text: which rule found it, how often, where and
 /// since when, as far as the caller can read the sessions it was seen in. Never the credential.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "id": "exp_01M72AZ1M0ETFB59TDWH9EDD1R",
     "rule": "github-pat",

@@ -106,7 +106,7 @@ pub struct Line {
 
 /// An earlier decision a current one replaced (or, `stated: false`, that its session's summary
 /// says it replaced), as the brief and `/journal.md` show it under the current one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Replaced {
     /// The decision replaced (`itm_…`).
     pub id: ItemId,

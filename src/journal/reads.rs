@@ -213,7 +213,7 @@ impl From<CallRow> for Call {
             purpose: r.purpose,
             target_ids: r.target_ids,
             status: r.status,
-            outcome: if r.ok { "ok" } else { "error" },
+            outcome: if r.ok { "ok" } else { "error" }.into(),
             input_shape: r.input_shape,
             result_ids: r.result_ids,
             result_count: r.result_count,

@@ -17,7 +17,7 @@ pub const MAX_TOLD: i64 = 20;
 pub const MAX_GIVEN: usize = 20;
 
 /// One hand-over to a conversation: what it was told, and from where.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "call_id": "call_01M72B7C00EDV8XKQ3RN1Z3H6B",
     "operation": "journal_catch_up",

@@ -28,7 +28,7 @@ pub struct SearchFilter {
 }
 
 /// One match, best first.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "kind": "session",
     "id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
@@ -39,7 +39,7 @@ pub struct SearchFilter {
 }))]
 pub struct SearchHit {
     /// What matched: `session` (goal, outcome, hand-off or summary), `call` (its purpose) or `digest`.
-    pub kind: &'static str,
+    pub kind: String,
     /// The id of what matched (`ses_…`, `call_…` or `dig_…`).
     pub id: String,
     /// The session the match belongs to (absent for digests).
@@ -214,7 +214,7 @@ impl From<HitRow> for SearchHit {
             _ => ("digest", DigestId(row.id).to_string()),
         };
         Self {
-            kind,
+            kind: kind.into(),
             id,
             session_id: row.session_id.map(SessionId),
             at: row.at,

@@ -66,7 +66,8 @@ impl From<SessionRow> for Session {
                 "closed"
             } else {
                 "open"
-            },
+            }
+            .into(),
             assistant: r.assistant,
             account_id: AccountId(r.account_id),
             key_id: KeyId(r.credential_id),

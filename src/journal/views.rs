@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// One assistant conversation: its goal, the calls made in it, and what happened.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
     "kind": "explicit",
@@ -52,7 +52,7 @@ pub struct Session {
     /// `explicit` (opened with a goal) or `implicit` (issued for calls made without a session).
     pub kind: String,
     /// `open` or `closed`.
-    pub status: &'static str,
+    pub status: String,
     /// The assistant making the calls: `X-Assistant`, else the `User-Agent`, else `unknown`.
     pub assistant: String,
     /// The account the session belongs to (`acc_…`).
@@ -108,7 +108,7 @@ pub struct Session {
 }
 
 /// What an open (or not yet summarised) session has done so far, computed at read time.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Provisional {
     /// How many calls were recorded in the session.
     pub calls: i32,
@@ -120,7 +120,7 @@ pub struct Provisional {
 
 /// One call made in a session: what, why, on what, how it went, and the shape of its input.
 /// Never the payloads: no message bodies, transcripts or returned data.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[schema(example = json!({
     "id": "call_01M72B2VP8EMRSV7E9Z0C1HT0H",
     "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
@@ -157,7 +157,7 @@ pub struct Call {
     /// The HTTP status of the answer.
     pub status: i32,
     /// `ok` or `error`.
-    pub outcome: &'static str,
+    pub outcome: String,
     /// The shape of the input: query and body keys with the types of their values, never the
     /// values.
     pub input_shape: Option<serde_json::Value>,

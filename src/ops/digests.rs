@@ -28,7 +28,7 @@ pub struct ListDigests {
 crate::openapi_params!(ListDigests);
 
 /// Week and month digests, newest first.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DigestList {
     /// The digests, newest period first.
     pub digests: Vec<crate::summaries::digests::Digest>,

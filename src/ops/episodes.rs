@@ -104,7 +104,7 @@ pub struct PostEpisode {
 crate::openapi_schema!(PostEpisode => "EpisodeRequest");
 
 /// One entry of a posted episode.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EpisodeEntry {
     /// The part (from 0).
     pub part: i32,
@@ -120,7 +120,7 @@ pub struct EpisodeEntry {
 }
 
 /// What a post made.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EpisodePosted {
     /// The harness's episode id (credentials scrubbed).
     pub episode_id: String,

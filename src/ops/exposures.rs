@@ -25,7 +25,7 @@ pub struct ListExposures {
 crate::openapi_params!(ListExposures);
 
 /// The credentials scrubbed from the journal's text, most recently scrubbed first.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ExposureList {
     /// At most 100, most recently scrubbed first.
     pub exposures: Vec<Exposure>,

@@ -172,7 +172,7 @@ pub struct EndSession {
 }
 
 /// A session just closed, and the ids of `resolved` that closed nothing.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EndedSession {
     #[serde(flatten)]
     pub session: Session,
@@ -300,7 +300,7 @@ pub struct ListSessions {
 crate::openapi_params!(ListSessions, GetSession);
 
 /// A page of sessions, newest first.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SessionList {
     /// The sessions, newest first.
     pub sessions: Vec<Session>,
@@ -377,7 +377,7 @@ pub struct GetSession {
 }
 
 /// A session and a page of its actions.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SessionDetail {
     /// The session.
     pub session: Session,

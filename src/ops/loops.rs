@@ -36,7 +36,7 @@ pub struct ListLoops {
 crate::openapi_params!(ListLoops);
 
 /// A page of open loops, newest first.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LoopList {
     /// The items: the reader's own first, then those organization members wrote (`own: false`),
     /// each newest first (items opened together in the order they were stated).

@@ -78,7 +78,7 @@ pub struct SearchJournal {
 crate::openapi_params!(SearchJournal);
 
 /// The matches, best first.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SearchResults {
     /// The query as searched.
     pub query: String,

@@ -88,7 +88,7 @@ impl Op for CreateWebhook {
 #[derive(Debug, Clone, Default)]
 pub struct ListWebhooks;
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WebhookList {
     /// Oldest first.
     pub webhooks: Vec<Webhook>,

@@ -20,7 +20,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 /// A digest of a week or a month.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Digest {
     /// The digest (`dig_…`).
     pub id: DigestId,

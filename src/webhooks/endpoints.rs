@@ -15,7 +15,7 @@ pub const MAX_DESCRIPTION_CHARS: usize = 500;
 pub const MAX_ENDPOINTS: i64 = 20;
 
 /// A webhook endpoint, as its account sees it (never its secret).
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Webhook {
     pub id: WebhookId,
     /// Where events are sent (`https`).

@@ -34,10 +34,9 @@ async fn fixture() -> Fixture {
     app.journal_on(a.id).await;
     let session = app
         .start_session(&a.token, None, json!({"goal": "Sweep"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     let record = app.record_of(a.id).await;
     let receiver = "http://127.0.0.1:9/in";
     let (webhook, _) =

@@ -8,12 +8,15 @@
 use crate::common;
 
 use crate::common::TestApp;
+use crate::common::journal::texts;
 use crate::common::mcp::{call, connect, structured};
 use crate::common::receiver::{Receiver, verified};
 use chrono::Duration;
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs;
 use n8v_journal::jobs::sweep;
+use n8v_journal::journal::catchup::{CatchUp, Item};
+use n8v_journal::journal::loops::Loop;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -39,33 +42,17 @@ async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> Value
     app.end_session(token, &id, end).ok(200).await
 }
 
-pub(crate) async fn brief(app: &TestApp, token: &str) -> Value {
-    app.call(Method::GET, "/api/v1/journal/catch-up")
-        .token(token)
-        .ok(200)
-        .await
-}
-
-fn decisions(brief: &Value) -> Vec<String> {
-    brief["decisions"]
-        .as_array()
-        .unwrap_or_else(|| panic!("decisions in {brief}"))
-        .iter()
-        .map(|d| d["text"].as_str().unwrap().to_owned())
-        .collect()
+/// The current decision `text` in the brief.
+pub(crate) fn decision<'a>(brief: &'a CatchUp, text: &str) -> &'a Item {
+    let found = brief.decisions.iter().find(|d| d.text == text);
+    found.unwrap_or_else(|| panic!("{text} is current in {brief:?}"))
 }
 
 /// The id of the decision `text` in the brief.
-pub(crate) fn decision_id(brief: &Value, text: &str) -> String {
-    brief["decisions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["text"] == text)
-        .unwrap_or_else(|| panic!("{text} in {brief}"))["id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("an id on {text} in {brief}"))
-        .to_owned()
+pub(crate) fn decision_id(brief: &CatchUp, text: &str) -> String {
+    let id = decision(brief, text).id;
+    id.unwrap_or_else(|| panic!("an id on {text} in {brief:?}"))
+        .to_string()
 }
 
 pub(crate) async fn window(app: &TestApp, token: &str) -> String {
@@ -77,11 +64,14 @@ pub(crate) async fn window(app: &TestApp, token: &str) -> String {
 /// A replaced decision is nowhere current: the brief, `/journal.md`, the MCP catch-up and
 /// the export.
 async fn replaced_everywhere(app: &TestApp, token: &str, old: &str, new: &str) {
-    let now = brief(app, token).await;
-    assert_eq!(decisions(&now), [new], "{now}");
-    let current = &now["decisions"][0];
-    assert_eq!(current["replaces"].as_array().unwrap().len(), 1, "{now}");
-    assert_eq!(current["replaces"][0]["text"], old, "{now}");
+    let now = app.brief(token, None).await;
+    assert_eq!(texts(&now.decisions), [new], "{now:?}");
+    let replaced: Vec<&str> = now.decisions[0]
+        .replaces
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(replaced, [old], "{now:?}");
     let md = window(app, token).await;
     assert!(
         !md.contains(&format!("- Decided: {old}\n")),
@@ -102,8 +92,8 @@ async fn replaced_everywhere(app: &TestApp, token: &str, old: &str, new: &str) {
 
     let client = connect(app, token).await;
     let caught = call(&client, "journal_catch_up", json!({"purpose": "Catch up"})).await;
-    let caught = structured(&caught);
-    assert_eq!(decisions(&caught), [new], "{caught}");
+    let caught: CatchUp = common::decode(structured(&caught));
+    assert_eq!(texts(&caught.decisions), [new], "{caught:?}");
     client.cancel().await.unwrap();
 
     let export = app.get(token, "/api/v1/journal/export").await;
@@ -137,8 +127,8 @@ async fn a_later_session_end_replaces_a_decision_and_the_brief_lists_only_the_cu
         json!({"outcome": "Queue designed", "decisions": [LOCKS]}),
     )
     .await;
-    let before = brief(&app, &a.token).await;
-    assert_eq!(decisions(&before), [LOCKS], "{before}");
+    let before = app.brief(&a.token, None).await;
+    assert_eq!(texts(&before.decisions), [LOCKS], "{before:?}");
     let locks = decision_id(&before, LOCKS);
     assert!(locks.starts_with("itm_"), "{locks}");
 
@@ -171,7 +161,7 @@ async fn a_later_session_end_replaces_a_decision_and_the_brief_lists_only_the_cu
         .ok(200)
         .await;
     assert_eq!(answer["not_replaced"], json!([locks]), "{answer}");
-    assert_eq!(decisions(&brief(&app, &a.token).await), [LOCKS]);
+    assert_eq!(texts(&app.brief(&a.token, None).await.decisions), [LOCKS]);
     let id = opened(&app, &a.token, "Codex").await;
     let ended = app
         .end_session(
@@ -211,7 +201,7 @@ async fn a_marked_line_replaces_through_mcp_and_the_quiet_sweep() {
     )
     .await;
     assert_ne!(end.is_error, Some(true), "{end:?}");
-    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+    let locks = decision_id(&app.brief(&a.token, None).await, LOCKS);
 
     // An implicit session whose purpose (a tool call's, over MCP) marks the replacement,
     // closed by the quiet sweep.
@@ -253,7 +243,7 @@ async fn the_replace_operation_needs_a_decision_the_credential_can_read() {
         json!({"outcome": "Reworked", "decisions": [SKIP]}),
     )
     .await;
-    let both = brief(&app, &a.token).await;
+    let both = app.brief(&a.token, None).await;
     let (locks, skip) = (decision_id(&both, LOCKS), decision_id(&both, SKIP));
     let replace = |token: &str, id: &str, by: &str| {
         app.call(
@@ -268,11 +258,12 @@ async fn the_replace_operation_needs_a_decision_the_credential_can_read() {
     let itself = replace(&a.token, &locks, &locks).send().await;
     common::expect_problem(itself, 409, "conflict").await;
 
-    let replaced = replace(&a.token, &locks, &skip).ok(200).await;
+    let replaced: Loop = replace(&a.token, &locks, &skip).typed(200).await;
+    let by = replaced.replaced_by.map(|i| i.to_string());
     assert_eq!(
-        (&replaced["state"], &replaced["replaced_by"]),
-        (&json!("replaced"), &json!(skip)),
-        "{replaced}"
+        (replaced.state.as_str(), by),
+        ("replaced", Some(skip.clone())),
+        "{replaced:?}"
     );
     let again = replace(&a.token, &locks, &skip).send().await;
     common::expect_problem(again, 409, "conflict").await;
@@ -294,7 +285,7 @@ async fn a_replacement_is_told_as_decision_replaced() {
         json!({"outcome": "Designed", "decisions": [LOCKS]}),
     )
     .await;
-    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+    let locks = decision_id(&app.brief(&a.token, None).await, LOCKS);
     ended(
         &app,
         &a.token,
@@ -339,7 +330,7 @@ async fn a_summary_restating_the_old_decision_neither_revives_it_nor_hides_the_n
         json!({"outcome": "Designed", "decisions": [LOCKS]}),
     )
     .await;
-    let locks = decision_id(&brief(&app, &a.token).await, LOCKS);
+    let locks = decision_id(&app.brief(&a.token, None).await, LOCKS);
     ended(
         &app,
         &a.token,
@@ -353,14 +344,13 @@ async fn a_summary_restating_the_old_decision_neither_revives_it_nor_hides_the_n
             .await
             .unwrap();
     }
-    let now = brief(&app, &a.token).await;
-    let summarised = now["sessions"]
-        .as_array()
-        .unwrap()
+    let now = app.brief(&a.token, None).await;
+    let summarised = now
+        .sessions
         .iter()
-        .filter(|s| s["summary_model"] == "gemini-3.1-flash-lite")
+        .filter(|s| s.summary_model.as_deref() == Some("gemini-3.1-flash-lite"))
         .count();
-    assert_eq!(summarised, 2, "{now}");
-    assert_eq!(decisions(&now), [SKIP], "{now}");
-    assert_eq!(now["decisions"][0]["replaces"][0]["text"], LOCKS, "{now}");
+    assert_eq!(summarised, 2, "{now:?}");
+    assert_eq!(texts(&now.decisions), [SKIP], "{now:?}");
+    assert_eq!(now.decisions[0].replaces[0].text, LOCKS, "{now:?}");
 }

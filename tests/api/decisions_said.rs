@@ -8,10 +8,12 @@
 use crate::common;
 
 use crate::common::TestApp;
+use crate::common::journal::texts;
 use crate::common::model::Model;
-use crate::decisions::{ALL, LOCKS, SKIP, brief, decision_id, opened, window};
+use crate::decisions::{ALL, LOCKS, SKIP, decision, decision_id, opened, window};
 use chrono::Duration;
 use n8v_journal::clock::Clock;
+use n8v_journal::ids::SessionId;
 use n8v_journal::jobs;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -30,16 +32,7 @@ async fn ended(app: &TestApp, token: &str, assistant: &str, end: Value) -> Strin
 async fn decided(app: &TestApp, token: &str, assistant: &str, text: &str) -> String {
     let end = json!({"outcome": format!("Settled: {text}"), "decisions": [text]});
     ended(app, token, assistant, end).await;
-    decision_id(&brief(app, token).await, text)
-}
-
-fn decision<'a>(brief: &'a Value, text: &str) -> &'a Value {
-    brief["decisions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["text"] == text)
-        .unwrap_or_else(|| panic!("{text} is current in {brief}"))
+    decision_id(&app.brief(token, None).await, text)
 }
 
 /// The model's answer: `SKIP` decided, saying it replaced each of `replaces` (decision, id).
@@ -83,16 +76,21 @@ fn draft_with(model: &Model, marker: &str) -> String {
 /// The brief shows `SKIP` current with `LOCKS` under it as a summary's reading (not applied),
 /// and `LOCKS` still current; `/journal.md` says both and that the replacement is not applied.
 async fn said_not_applied(app: &TestApp, token: &str, locks: &str) {
-    let now = brief(app, token).await;
-    let skip = decision(&now, SKIP);
+    let now = app.brief(token, None).await;
+    let (skip, current) = (decision(&now, SKIP), decision(&now, LOCKS));
+    let said: Vec<(String, &str, SessionId, bool)> = skip
+        .replaces
+        .iter()
+        .map(|r| (r.id.to_string(), r.text.as_str(), r.session_id, r.stated))
+        .collect();
     assert_eq!(
-        skip["replaces"],
-        json!([{"id": locks, "text": LOCKS, "session_id": decision(&now, LOCKS)["session_id"],
-                "stated": false}]),
-        "{now}"
+        said,
+        [(locks.to_owned(), LOCKS, current.session_id, false)],
+        "{now:?}"
     );
-    assert_eq!(decision(&now, LOCKS)["id"], locks, "still current: {now}");
-    assert!(decision(&now, LOCKS).get("replaces").is_none(), "{now}");
+    let current_id = current.id.map(|i| i.to_string());
+    assert_eq!(current_id.as_deref(), Some(locks), "still current: {now:?}");
+    assert!(current.replaces.is_empty(), "{now:?}");
     let md = window(app, token).await;
     assert!(
         md.contains(&format!(
@@ -120,7 +118,7 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
     let (_, narrow) = app.key(a.id, ALL, Some("acme/web")).await;
     let end = json!({"outcome": "Narrow work", "decisions": [NARROW]});
     ended(&app, &narrow, "Cursor", end).await;
-    let narrow_id = decision_id(&brief(&app, &narrow).await, NARROW);
+    let narrow_id = decision_id(&app.brief(&narrow, None).await, NARROW);
     // Codex decides anew and names nothing it replaces.
     let end = json!({"outcome": "The locks serialised the workers", "decisions": [SKIP]});
     let codex = ended(&app, &a.token, "Codex", end).await;
@@ -167,14 +165,15 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
 
     // The summary keeps only the replacement it may say; nothing is applied.
     let detail = app.session_detail(&a.token, &codex).await;
+    let summary = detail.session.summary.as_ref().expect("a summary");
     assert_eq!(
-        detail["session"]["summary"]["replaces"],
+        serde_json::to_value(&summary.replaces).unwrap(),
         json!([{"decision": SKIP, "replaces": locks}]),
-        "{detail}"
+        "{detail:?}"
     );
     said_not_applied(&app, &a.token, &locks).await;
-    let caught = brief(&app, &a.token).await;
-    assert!(!caught.to_string().contains(&other), "{caught}");
+    let caught = app.brief(&a.token, None).await;
+    assert!(!common::json_text(&caught).contains(&other), "{caught:?}");
 
     // The person confirms it: now it is replaced, and shows once, stated.
     let skip = decision_id(&caught, SKIP);
@@ -186,20 +185,14 @@ async fn a_session_summary_may_say_which_decision_it_replaced_and_it_is_never_ap
     .json(json!({"by": skip}))
     .ok(200)
     .await;
-    let now = brief(&app, &a.token).await;
-    let texts: Vec<&str> = now["decisions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["text"].as_str().unwrap())
-        .collect();
-    assert!(!texts.contains(&LOCKS), "{now}");
-    let replaces = &decision(&now, SKIP)["replaces"];
-    assert_eq!(replaces.as_array().unwrap().len(), 1, "{now}");
+    let now = app.brief(&a.token, None).await;
+    assert!(!texts(&now.decisions).contains(&LOCKS), "{now:?}");
+    let replaces = &decision(&now, SKIP).replaces;
+    assert_eq!(replaces.len(), 1, "{now:?}");
     assert_eq!(
-        (&replaces[0]["id"], &replaces[0]["stated"]),
-        (&json!(locks), &json!(true)),
-        "{now}"
+        (replaces[0].id.to_string(), replaces[0].stated),
+        (locks.clone(), true),
+        "{now:?}"
     );
 }
 

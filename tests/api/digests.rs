@@ -3,6 +3,8 @@
 //! the markdown window.
 
 use crate::common;
+use n8v_journal::journal::digests::Digest;
+use n8v_journal::ops::digests::DigestList;
 
 use crate::common::TestApp;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
@@ -60,14 +62,9 @@ fn monday(now: DateTime<Utc>, weeks: i64) -> DateTime<Utc> {
         .and_utc()
 }
 
-async fn digests(app: &TestApp, token: &str, query: &str) -> Vec<Value> {
-    app.call(Method::GET, &format!("/api/v1/journal/digests{query}"))
-        .token(token)
-        .ok(200)
-        .await["digests"]
-        .as_array()
-        .unwrap()
-        .clone()
+async fn digests(app: &TestApp, token: &str, query: &str) -> Vec<Digest> {
+    let path = format!("/api/v1/journal/digests{query}");
+    app.get_typed::<DigestList>(token, &path).await.digests
 }
 
 #[tokio::test]
@@ -143,26 +140,17 @@ async fn digests_roll_up_at_their_boundaries_keep_every_decision_once_and_outliv
 
     let weeks = digests(&app, &a.token, "?period=week").await;
     assert_eq!(weeks.len(), 2, "{weeks:?}");
-    assert_eq!(weeks[0]["period_start"], recent.date_naive().to_string());
-    assert_eq!(weeks[1]["period_start"], old.date_naive().to_string());
-    assert_eq!(weeks[1]["session_count"], 2);
-    assert_eq!(
-        weeks[1]["summary"]["decisions"],
-        json!(["Use Postgres", "Keep RLS"])
-    );
-    assert_eq!(
-        weeks[1]["summary"]["open_questions"],
-        json!(["Who owns it?"])
-    );
-    assert!(!weeks.iter().any(|w| w.to_string().contains("Not yet")));
+    assert_eq!(weeks[0].period_start, recent.date_naive());
+    assert_eq!(weeks[1].period_start, old.date_naive());
+    assert_eq!(weeks[1].session_count, 2);
+    assert_eq!(weeks[1].summary.decisions, ["Use Postgres", "Keep RLS"]);
+    assert_eq!(weeks[1].summary.open_questions, ["Who owns it?"]);
+    assert!(!common::json_text(&weeks).contains("Not yet"));
     let months = digests(&app, &a.token, "?period=month").await;
     assert_eq!(months.len(), 1);
     let month_start = NaiveDate::from_ymd_opt(old.year(), old.month(), 1).unwrap();
-    assert_eq!(months[0]["period_start"], month_start.to_string());
-    assert_eq!(
-        months[0]["summary"]["decisions"],
-        json!(["Use Postgres", "Keep RLS"])
-    );
+    assert_eq!(months[0].period_start, month_start);
+    assert_eq!(months[0].summary.decisions, ["Use Postgres", "Keep RLS"]);
 
     // The sessions expire; the digests stay.
     let counts = jobs::retention(&state).await.unwrap();
@@ -194,7 +182,7 @@ async fn digests_roll_up_at_their_boundaries_keep_every_decision_once_and_outliv
         .await;
 
     // Deleting one on purpose needs chats:delete; then no one reads it.
-    let id = months[0]["id"].as_str().unwrap();
+    let id = &months[0].id.to_string();
     app.call(Method::DELETE, &format!("/api/v1/journal/digests/{id}"))
         .token(&a.token)
         .problem(403, "missing-scope")
@@ -268,14 +256,16 @@ async fn a_failed_digest_leaves_its_inputs_and_the_next_pass_makes_it() {
     assert_eq!(made.week_digests, 1, "{made:?}");
     assert_eq!(calls.count(), 1, "one model call per digest");
     let week = &digests(&app, &a.token, "").await[0];
-    assert_eq!(week["model"], "gemini-3.1-flash-lite");
-    assert_eq!(week["cost_usd"], "0.00055");
     assert_eq!(
-        week["summary"]["decisions"],
-        json!(["Keep the cookie", "Run them nightly"]),
+        (week.model.as_str(), week.cost_usd.as_str()),
+        ("gemini-3.1-flash-lite", "0.00055")
+    );
+    assert_eq!(
+        week.summary.decisions,
+        ["Keep the cookie", "Run them nightly"],
         "every decision kept, the model's dropped one added back"
     );
-    assert_eq!(week["summary"]["open_questions"], json!(["Who reviews?"]));
+    assert_eq!(week.summary.open_questions, ["Who reviews?"]);
 }
 
 fn at(app: &TestApp, gemini: Option<&str>, now: DateTime<Utc>) -> WorkerState {

@@ -120,7 +120,7 @@ async fn goal_and_outcome_are_optional_in_rest_and_mcp_alike_and_both_ask_for_th
 
     // REST: the same, and the OpenAPI document says so.
     let opened = app.start_session(&a.token, None, json!({})).await;
-    let id = opened["id"].as_str().unwrap();
+    let id = &opened.id.to_string();
     app.end_session(&a.token, id, json!({})).ok(200).await;
     let doc: Value = serde_json::from_str(&n8v_journal::server::openapi_json()).unwrap();
     for (schema, field) in [("StartRequest", "goal"), ("EndRequest", "outcome")] {

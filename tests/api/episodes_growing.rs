@@ -6,6 +6,8 @@
 use crate::common::{self, TestApp};
 use chrono::Duration;
 use n8v_journal::clock::Clock;
+use n8v_journal::journal::Session;
+use n8v_journal::ops::episodes::{EpisodeEntry, EpisodePosted};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -145,22 +147,17 @@ async fn posted_after_each_turn(harness: &str) {
     assert_eq!(grown.len(), 2, "two parts: {grown:?}");
 
     // The open episode reads as an open session in the brief.
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    let shown: Vec<&Value> = brief["sessions"]
-        .as_array()
-        .unwrap()
+    let brief = app.brief(&a.token, None).await;
+    let shown: Vec<&Session> = brief
+        .sessions
         .iter()
-        .filter(|s| s["kind"] == "episode")
+        .filter(|s| s.kind == "episode")
         .collect();
-    assert_eq!(shown.len(), 2, "{brief}");
+    assert_eq!(shown.len(), 2, "{brief:?}");
     assert!(
         shown
             .iter()
-            .all(|s| s["status"] == "open" && s["ended_at"].is_null())
+            .all(|s| s.status == "open" && s.ended_at.is_none())
     );
 
     // Quiet for the settle time, the next post (here the importer again) drafts each part once.
@@ -189,12 +186,12 @@ async fn posted_after_each_turn(harness: &str) {
         "{settled:?}"
     );
     let last = n8v_journal::ids::format(n8v_journal::ids::Kind::Session, settled[1].0);
-    let detail = app.session_detail(&a.token, &last).await;
-    assert_eq!(detail["session"]["status"], "closed", "{detail}");
+    let detail = app.session_detail(&a.token, &last).await.session;
+    assert_eq!(detail.status, "closed", "{detail:?}");
     assert_eq!(
-        detail["session"]["handoff"]["decisions"],
-        json!(["keep SameSite=Lax"]),
-        "{detail}"
+        detail.handoff.as_ref().map(|h| h.decisions.clone()),
+        Some(vec!["keep SameSite=Lax".to_owned()]),
+        "{detail:?}"
     );
 
     // The same turns again: nothing changes, no model is called.
@@ -226,12 +223,17 @@ fn episode(app: &TestApp, turns: &[(&str, &str)], ended: bool) -> Value {
     })
 }
 
-async fn post(app: &TestApp, token: &str, body: Value) -> Value {
+async fn post(app: &TestApp, token: &str, body: Value) -> EpisodePosted {
     app.call(Method::POST, "/api/v1/journal/episodes")
         .token(token)
         .json(body)
-        .ok(201)
+        .typed(201)
         .await
+}
+
+/// An entry's (`created`, `updated`, `open`).
+fn made(entry: &EpisodeEntry) -> (bool, bool, bool) {
+    (entry.created, entry.updated, entry.open)
 }
 
 #[tokio::test]
@@ -245,35 +247,30 @@ async fn ended_drafts_at_once_and_a_rewritten_conversation_is_drafted_again() {
     ];
 
     let first = post(&app, &a.token, episode(&app, &two, false)).await;
-    assert_eq!(first["settled"], false, "{first}");
-    assert_eq!(first["entries"][0]["open"], true, "{first}");
-    assert_eq!(first["entries"][0]["created"], true, "{first}");
+    assert!(!first.settled, "{first:?}");
+    assert_eq!(made(&first.entries[0]), (true, false, true), "{first:?}");
     assert!(calls(&seen).is_empty());
 
     // The harness says it ended: drafted now, once.
     let ended = post(&app, &a.token, episode(&app, &two, true)).await;
-    let entry = &ended["entries"][0];
-    assert_eq!(
-        (&entry["created"], &entry["updated"], &entry["open"]),
-        (&json!(false), &json!(false), &json!(false)),
-        "{ended}"
-    );
-    assert_eq!(entry["session_id"], first["entries"][0]["session_id"]);
+    let entry = &ended.entries[0];
+    assert_eq!(made(entry), (false, false, false), "{ended:?}");
+    assert_eq!(entry.session_id, first.entries[0].session_id);
     assert_eq!(calls(&seen).len(), 2);
     let again = post(&app, &a.token, episode(&app, &two, true)).await;
-    assert_eq!(again["entries"][0]["updated"], false, "{again}");
+    assert!(!again.entries[0].updated, "{again:?}");
     assert_eq!(calls(&seen).len(), 2, "the same turns call no model");
 
     // Resumed: it grows again, waits again, and its entry is code's meanwhile.
     app.clock.advance(Duration::minutes(2));
     let three = [two[0], two[1], ("user", "Now document it.")];
     let resumed = post(&app, &a.token, episode(&app, &three, false)).await;
-    assert_eq!(resumed["entries"][0]["updated"], true, "{resumed}");
-    assert_eq!(resumed["entries"][0]["open"], true, "{resumed}");
-    let id = resumed["entries"][0]["session_id"].as_str().unwrap();
-    let detail = app.session_detail(&a.token, id).await;
-    assert_eq!(detail["session"]["summary_model"], "code", "{detail}");
-    assert_eq!(detail["session"]["status"], "open", "{detail}");
+    let part = &resumed.entries[0];
+    assert!(part.updated && part.open, "{resumed:?}");
+    let id = &part.session_id.to_string();
+    let detail = app.session_detail(&a.token, id).await.session;
+    assert_eq!(detail.summary_model.as_deref(), Some("code"), "{detail:?}");
+    assert_eq!(detail.status, "open", "{detail:?}");
     assert_eq!(calls(&seen).len(), 2);
 
     // Rewritten (a compaction, a branch): part 0 holds other turns; it is drafted again.
@@ -282,8 +279,9 @@ async fn ended_drafts_at_once_and_a_rewritten_conversation_is_drafted_again() {
         ("assistant", "Added /readyz."),
     ];
     let rewritten = post(&app, &a.token, episode(&app, &other, true)).await;
-    assert_eq!(rewritten["entries"][0]["session_id"], id, "{rewritten}");
-    assert_eq!(rewritten["entries"][0]["updated"], true, "{rewritten}");
+    let part = &rewritten.entries[0];
+    assert_eq!(&part.session_id.to_string(), id, "{rewritten:?}");
+    assert!(part.updated, "{rewritten:?}");
     assert_eq!(calls(&seen).len(), 4);
     assert!(calls(&seen)[2].contains("Start over"));
 }
@@ -298,8 +296,7 @@ async fn with_a_settle_time_of_zero_every_changing_post_drafts() {
         ("assistant", "Added /healthz."),
     ];
     let first = post(&app, &a.token, episode(&app, &two, false)).await;
-    assert_eq!(first["settled"], true, "{first}");
-    assert_eq!(first["entries"][0]["open"], false, "{first}");
+    assert!(first.settled && !first.entries[0].open, "{first:?}");
     assert_eq!(calls(&seen).len(), 2);
     post(&app, &a.token, episode(&app, &two, false)).await;
     assert_eq!(calls(&seen).len(), 2, "the same turns call no model");
@@ -321,24 +318,18 @@ async fn with_the_budget_spent_code_writes_the_entry_and_hands_on_the_marked_lin
         ),
     ];
     let posted = post(&app, &a.token, episode(&app, &turns, true)).await;
-    assert_eq!(posted["entries"][0]["open"], false, "{posted}");
+    assert!(!posted.entries[0].open, "{posted:?}");
     assert!(calls(&seen).is_empty(), "the budget refused the model");
-    let id = posted["entries"][0]["session_id"].as_str().unwrap();
-    let entry = &app.session_detail(&a.token, id).await["session"];
-    assert_eq!(entry["summary_model"], "code", "{entry}");
+    let id = &posted.entries[0].session_id.to_string();
+    let entry = app.session_detail(&a.token, id).await.session;
+    assert_eq!(entry.summary_model.as_deref(), Some("code"), "{entry:?}");
     assert!(
-        entry["summary"]["summary"]
-            .as_str()
-            .unwrap()
-            .contains("asked \u{201c}Add a health check.\u{201d}"),
-        "{entry}"
+        entry.summary.as_ref().is_some_and(|s| s
+            .summary
+            .contains("asked \u{201c}Add a health check.\u{201d}")),
+        "{entry:?}"
     );
-    assert_eq!(
-        entry["handoff"]["decisions"],
-        json!(["no auth on /healthz"])
-    );
-    assert_eq!(
-        entry["handoff"]["open_questions"],
-        json!(["TODO: add /readyz"])
-    );
+    let handoff = entry.handoff.unwrap_or_default();
+    assert_eq!(handoff.decisions, ["no auth on /healthz"]);
+    assert_eq!(handoff.open_questions, ["TODO: add /readyz"]);
 }

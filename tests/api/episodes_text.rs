@@ -26,10 +26,11 @@ const LAST: &str = "Fixed\u{0}: SameSite\u{7f}=Lax\u{9b}.";
 
 async fn summary_of(app: &TestApp, token: &str, session: &str) -> String {
     let detail = app.session_detail(token, session).await;
-    detail["session"]["summary"]["summary"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{detail}"))
-        .to_owned()
+    let summary = detail.session.summary.as_ref();
+    summary
+        .unwrap_or_else(|| panic!("{detail:?}"))
+        .summary
+        .clone()
 }
 
 #[tokio::test]

@@ -147,7 +147,7 @@ async fn the_export_holds_every_visible_item_once_in_time_order() {
     let s1 = app
         .start_session(&a.token, Some(PURPOSE), json!({"goal": "heron notes"}))
         .await;
-    let s1 = s1["id"].as_str().unwrap().to_owned();
+    let s1 = s1.id.to_string();
     for n in 0..3 {
         app.clock.advance(Duration::seconds(5));
         app.append(
@@ -212,7 +212,7 @@ async fn the_export_holds_every_visible_item_once_in_time_order() {
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "not in time order");
     let detail = app.session_detail(&a.token, &s1).await;
     let line = exported.iter().find(|l| l["id"] == s1.as_str()).unwrap();
-    let mut as_listed = detail["session"].clone();
+    let mut as_listed = serde_json::to_value(&detail.session).unwrap();
     as_listed["type"] = json!("session");
     assert_eq!(line, &as_listed);
     let summary = exported
@@ -254,13 +254,13 @@ async fn an_organization_owner_exports_its_members_organization_work_only() {
             json!({"goal": "org work", "organization": org_ext}),
         )
         .await;
-    let shared = shared["id"].as_str().unwrap().to_owned();
+    let shared = shared.id.to_string();
     app.append(&m.token, &rec, Some(&shared), Some("for the org"), "x")
         .await;
     let private = app
         .start_session(&m.token, Some(PURPOSE), json!({"goal": "private work"}))
         .await;
-    let private = private["id"].as_str().unwrap().to_owned();
+    let private = private.id.to_string();
 
     let exported = export_lines(&app, &o.token).await;
     let sessions = ids_of(&exported, "session");
@@ -292,7 +292,7 @@ async fn markdown_is_one_document_with_its_tally() {
     let s = app
         .start_session(&a.token, Some(PURPOSE), json!({"goal": "heron *notes*"}))
         .await;
-    let s = s["id"].as_str().unwrap().to_owned();
+    let s = s.id.to_string();
     app.start_session(&b.token, Some(PURPOSE), json!({"goal": "bittern"}))
         .await;
 
@@ -391,7 +391,7 @@ async fn the_journal_page_downloads_the_journal_with_its_own_cookie() {
             .starts_with("attachment")
     );
     let exported = lines(&download.text().await.unwrap());
-    assert!(ids_of(&exported, "session").contains(s["id"].as_str().unwrap()));
+    assert!(ids_of(&exported, "session").contains(&s.id.to_string()));
 
     let markdown = http
         .get(app.url("/journal/export?format=markdown"))

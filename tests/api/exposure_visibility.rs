@@ -10,22 +10,12 @@ use crate::common::TestApp;
 use chrono::Duration;
 use n8v_journal::clock::Clock;
 use reqwest::Method;
-use serde_json::Value;
 use uuid::Uuid;
 
 use crate::common::DELETING_SCOPES as SCOPES;
 
 fn github_token() -> String {
     format!("ghp_{}Zq9X", Uuid::new_v4().simple())
-}
-
-async fn exposures(app: &TestApp, token: &str) -> Vec<Value> {
-    let list = app
-        .call(Method::GET, "/api/v1/journal/exposures")
-        .token(token)
-        .ok(200)
-        .await;
-    list["exposures"].as_array().unwrap().clone()
 }
 
 async fn purpose(app: &TestApp, token: &str, purpose: &str) {
@@ -59,8 +49,8 @@ async fn a_restricted_key_learns_nothing_of_earlier_sightings_and_silences_only_
 
     // The unrestricted key's session holds the credential, and it was acknowledged once.
     purpose(&app, &a.token, &format!("Deploy with {token}")).await;
-    let earlier = exposures(&app, &a.token).await;
-    let id = earlier[0]["id"].as_str().unwrap().to_owned();
+    let earlier = app.exposures(&a.token, "").await;
+    let id = earlier[0].id.to_string();
     app.clock.advance(Duration::hours(1));
     acknowledge(&app, &a.token, &id).ok(200).await;
 
@@ -69,43 +59,38 @@ async fn a_restricted_key_learns_nothing_of_earlier_sightings_and_silences_only_
     let (_, restricted) = app.key(a.id, SCOPES, Some("acme/app")).await;
     purpose(&app, &restricted, &format!("Is this scrubbed? {token}")).await;
     let seen_at = app.clock.now();
-    let own = exposures(&app, &restricted).await;
+    let own = app.exposures(&restricted, "").await;
     assert_eq!(own.len(), 1, "{own:?}");
     let mine = &own[0];
-    assert_eq!(mine["count"], 1, "{mine}");
-    assert_eq!(mine["acknowledged"], false, "{mine}");
+    assert_eq!((mine.count, mine.acknowledged), (1, false), "{mine:?}");
     assert_eq!(
-        mine["acknowledged_at"],
-        Value::Null,
-        "the other key's acknowledgement shows: {mine}"
+        mine.acknowledged_at, None,
+        "the other key's acknowledgement shows: {mine:?}"
     );
-    let first_seen: chrono::DateTime<chrono::Utc> =
-        serde_json::from_value(mine["first_seen"].clone()).unwrap();
-    assert!(first_seen >= seen_at - Duration::seconds(1), "{mine}");
-    let shown = mine["id"].as_str().unwrap();
+    assert!(
+        mine.first_seen >= seen_at - Duration::seconds(1),
+        "{mine:?}"
+    );
+    let shown = &mine.id.to_string();
     assert_eq!(
         time_in(shown),
         None,
-        "the exposure's id dates the account's first sighting: {mine}"
+        "the exposure's id dates the account's first sighting: {mine:?}"
     );
 
     // Acknowledging silences its own sighting only: the other key's warning stays.
     let (_, unrestricted) = app.key(a.id, SCOPES, None).await;
     purpose(&app, &unrestricted, &format!("Again {token}")).await;
     acknowledge(&app, &restricted, shown).ok(200).await;
-    assert_eq!(exposures(&app, &restricted).await[0]["acknowledged"], true);
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    let warned = brief["exposures"].as_array().unwrap();
+    assert!(app.exposures(&restricted, "").await[0].acknowledged);
+    let brief = app.brief(&a.token, None).await;
+    let warned = &brief.exposures;
     assert_eq!(
         warned.len(),
         1,
-        "the restricted key silenced the account's warning: {brief}"
+        "the restricted key silenced the account's warning: {brief:?}"
     );
-    assert_eq!(warned[0]["count"], 3, "{brief}");
+    assert_eq!(warned[0].count, 3, "{brief:?}");
 
     // A key that reads none of its sightings may not acknowledge it.
     let (_, other_repo) = app.key(a.id, SCOPES, Some("acme/other")).await;

@@ -13,9 +13,11 @@ use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
 use chrono::{Duration, SubsecRound};
 use n8v_journal::clock::Clock;
+use n8v_journal::journal::catchup::CatchUp;
+use n8v_journal::journal::exposures::{Exposure, ScrubbedFrom};
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
-use serde_json::{Value, json};
+use serde_json::json;
 use uuid::Uuid;
 
 use crate::common::DELETING_SCOPES as SCOPES;
@@ -37,18 +39,6 @@ fn aws_key() -> String {
     format!("AKIA{body}")
 }
 
-async fn exposures(app: &TestApp, token: &str, query: &str) -> Vec<Value> {
-    let list = app
-        .call(Method::GET, &format!("/api/v1/journal/exposures{query}"))
-        .token(token)
-        .ok(200)
-        .await;
-    list["exposures"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{list}"))
-        .clone()
-}
-
 /// One ordinary call (list the Records) with `purpose`, in `session` when given.
 async fn call_with(app: &TestApp, token: &str, session: Option<&str>, purpose: &str) {
     app.call(Method::GET, "/api/v1/records")
@@ -63,7 +53,7 @@ async fn started(app: &TestApp, token: &str, goal: &str) -> String {
     let session = app
         .start_session(token, None, json!({ "goal": goal }))
         .await;
-    session["id"].as_str().unwrap().to_owned()
+    session.id.to_string()
 }
 
 /// The fingerprints stored for the credential's exposures, by account, read as the owner.
@@ -85,28 +75,30 @@ async fn the_same_secret_twice_is_one_exposure_of_two_and_another_account_finger
 
     call_with(&app, &a.token, None, &format!("Push with {token}")).await;
     call_with(&app, &a.token, None, &format!("Again {token} please")).await;
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 1, "{listed:?}");
     let one = &listed[0];
-    assert_eq!(one["rule"], "github-pat");
-    assert_eq!(one["label"], "a GitHub token");
-    assert_eq!(one["count"], 2, "{one}");
-    assert_eq!(one["scrubbed_from"]["purposes"], 2, "{one}");
-    assert_eq!(one["acknowledged"], false);
-    assert_eq!(one["sessions"].as_array().unwrap().len(), 1, "{one}");
+    assert_eq!(
+        (one.rule.as_str(), one.label.as_str()),
+        ("github-pat", "a GitHub token")
+    );
+    assert_eq!(one.count, 2, "{one:?}");
+    assert_eq!(one.scrubbed_from.purposes, 2, "{one:?}");
+    assert!(!one.acknowledged);
+    assert_eq!(one.sessions.len(), 1, "{one:?}");
     let day = app.clock.now().format("%-d %B");
     assert_eq!(
-        one["warning"],
+        one.warning,
         format!("A GitHub token was scrubbed from 2 purposes since {day}: rotate it.")
     );
-    assert!(!one.to_string().contains(&token[4..12]), "{one}");
+    assert!(!common::json_text(&one).contains(&token[4..12]), "{one:?}");
 
     // The same credential in another account: its own exposure, an unrelated fingerprint.
     call_with(&app, &b.token, None, &format!("Push with {token}")).await;
-    let theirs = exposures(&app, &b.token, "").await;
+    let theirs = app.exposures(&b.token, "").await;
     assert_eq!(theirs.len(), 1);
-    assert_eq!(theirs[0]["count"], 1, "B counts only its own");
-    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+    assert_eq!(theirs[0].count, 1, "B counts only its own");
+    assert_eq!(app.exposures(&a.token, "").await[0].count, 2);
     let stored = fingerprints(&app).await;
     assert_eq!(stored.len(), 2, "{stored:?}");
     assert_ne!(stored[0].0, stored[1].0);
@@ -119,8 +111,8 @@ async fn the_same_secret_twice_is_one_exposure_of_two_and_another_account_finger
     // Another credential in A is another exposure, listed first (most recently scrubbed).
     app.clock.advance(Duration::minutes(5));
     call_with(&app, &a.token, None, &format!("Deploy with {}", aws_key())).await;
-    let listed = exposures(&app, &a.token, "").await;
-    let rules: Vec<&str> = listed.iter().map(|e| e["rule"].as_str().unwrap()).collect();
+    let listed = app.exposures(&a.token, "").await;
+    let rules: Vec<&str> = listed.iter().map(|e| e.rule.as_str()).collect();
     assert_eq!(rules, ["aws-access-key", "github-pat"]);
 }
 
@@ -151,21 +143,27 @@ async fn every_kind_of_text_counts_and_the_brief_the_markdown_and_the_page_warn_
     )
     .ok(200)
     .await;
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(
-        listed[0]["scrubbed_from"],
-        json!({"purposes": 1, "goals": 1, "outcomes": 1, "handoff_items": 2, "targets": 1})
+        listed[0].scrubbed_from,
+        ScrubbedFrom {
+            purposes: 1,
+            goals: 1,
+            outcomes: 1,
+            handoff_items: 2,
+            targets: 1
+        }
     );
-    assert_eq!(listed[0]["count"], 6);
-    let warning = listed[0]["warning"].as_str().unwrap();
+    assert_eq!(listed[0].count, 6);
+    let warning = &listed[0].warning;
     assert!(
         warning.contains(
             "scrubbed from 1 purpose, 1 goal, 1 outcome, 2 hand-off items and 1 target id since"
         ),
         "{warning}"
     );
-    let id = listed[0]["id"].as_str().unwrap().to_owned();
+    let id = listed[0].id.to_string();
 
     // A refused operation keeps its call's purpose, and only that.
     app.call(Method::POST, "/api/v1/journal/sessions")
@@ -174,24 +172,22 @@ async fn every_kind_of_text_counts_and_the_brief_the_markdown_and_the_page_warn_
         .json(json!({ "goal": format!("Goal {token}"), "organization": "org_nope" }))
         .problem(404, "not-found")
         .await;
-    let listed = exposures(&app, &a.token, "").await;
-    assert_eq!(listed[0]["scrubbed_from"]["purposes"], 2, "{listed:?}");
+    let listed = app.exposures(&a.token, "").await;
+    assert_eq!(listed[0].scrubbed_from.purposes, 2, "{listed:?}");
     assert_eq!(
-        listed[0]["scrubbed_from"]["goals"], 1,
+        listed[0].scrubbed_from.goals, 1,
         "the refused goal was never stored"
     );
-    let warning = listed[0]["warning"].as_str().unwrap().to_owned();
+    let warning = listed[0].warning.clone();
 
     // The brief (REST and MCP), /journal.md and the page warn of it.
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert_eq!(brief["exposures"][0]["id"], id.as_str(), "{brief}");
+    let brief = app.brief(&a.token, None).await;
+    assert_eq!(brief.exposures[0].id.to_string(), id, "{brief:?}");
     let client = connect(&app, &a.token).await;
-    let mcp_brief = structured(&call(&client, "journal_catch_up", json!({})).await);
-    assert_eq!(mcp_brief["exposures"][0]["warning"], warning.as_str());
+    let mcp_brief: CatchUp = common::decode(structured(
+        &call(&client, "journal_catch_up", json!({})).await,
+    ));
+    assert_eq!(mcp_brief.exposures[0].warning, warning);
     let markdown = app.get(&a.token, "/journal.md").await.text().await.unwrap();
     let first = markdown.lines().next().unwrap();
     assert!(
@@ -215,51 +211,49 @@ async fn every_kind_of_text_counts_and_the_brief_the_markdown_and_the_page_warn_
         .await
         .unwrap();
     assert_eq!(done.status(), 303, "{:?}", done.text().await);
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert_eq!(brief["exposures"], json!([]), "{brief}");
+    let brief = app.brief(&a.token, None).await;
+    assert!(brief.exposures.is_empty(), "{brief:?}");
     let markdown = app.get(&a.token, "/journal.md").await.text().await.unwrap();
     assert!(!markdown.contains("Warning"), "{markdown}");
     assert!(!journal_page(&app, &cookie).await.contains(&warning));
-    let all = exposures(&app, &a.token, "").await;
-    assert_eq!(all[0]["acknowledged"], true, "{all:?}");
-    assert!(all[0]["acknowledged_at"].is_string());
+    let all = app.exposures(&a.token, "").await;
+    assert!(all[0].acknowledged, "{all:?}");
+    assert!(all[0].acknowledged_at.is_some());
     // Acknowledged, it no longer asks for a rotation: it says when it was acknowledged.
     let today = app.clock.now().format("%-d %B").to_string();
-    let settled = all[0]["warning"].as_str().unwrap();
+    let settled = &all[0].warning;
     assert!(
         settled.ends_with(&format!("; acknowledged as rotated on {today}.")),
         "{settled}"
     );
     assert!(!settled.contains("rotate it"), "{settled}");
-    assert_eq!(
-        exposures(&app, &a.token, "?unacknowledged=true").await,
-        Vec::<Value>::new()
+    assert!(
+        app.exposures(&a.token, "?unacknowledged=true")
+            .await
+            .is_empty()
     );
 
     // Scrubbed again later: back in the brief, until acknowledged over REST.
     app.clock.advance(Duration::minutes(1));
     call_with(&app, &a.token, None, &format!("Oops {token}")).await;
-    let again = exposures(&app, &a.token, "?unacknowledged=true").await;
+    let again = app.exposures(&a.token, "?unacknowledged=true").await;
     assert_eq!(again.len(), 1);
-    assert_eq!(again[0]["id"], id.as_str());
-    let warned = again[0]["warning"].as_str().unwrap();
+    assert_eq!(again[0].id.to_string(), id);
+    let warned = &again[0].warning;
     assert!(warned.ends_with(": rotate it."), "{warned}");
-    let acknowledged = app
+    let acknowledged: Exposure = app
         .call(
             Method::POST,
             &format!("/api/v1/journal/exposures/{id}/acknowledge"),
         )
         .token(&a.token)
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(acknowledged["acknowledged"], true, "{acknowledged}");
-    assert_eq!(
-        exposures(&app, &a.token, "?unacknowledged=true").await,
-        Vec::<Value>::new()
+    assert!(acknowledged.acknowledged, "{acknowledged:?}");
+    assert!(
+        app.exposures(&a.token, "?unacknowledged=true")
+            .await
+            .is_empty()
     );
     app.call(
         Method::POST,
@@ -295,14 +289,11 @@ async fn a_credential_sees_exposures_through_the_sessions_it_can_read() {
     app.journal_on(member.id).await;
     let token = github_token();
     call_with(&app, &a.token, None, &format!("Push with {token}")).await;
-    let id = exposures(&app, &a.token, "").await[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = app.exposures(&a.token, "").await[0].id.to_string();
 
     // A repository-restricted key of the same account reads only its own sessions.
     let (_, restricted) = app.key(a.id, SCOPES, Some("acme/app")).await;
-    assert_eq!(exposures(&app, &restricted, "").await, Vec::<Value>::new());
+    assert!(app.exposures(&restricted, "").await.is_empty());
     app.call(
         Method::POST,
         &format!("/api/v1/journal/exposures/{id}/acknowledge"),
@@ -311,12 +302,9 @@ async fn a_credential_sees_exposures_through_the_sessions_it_can_read() {
     .problem(404, "not-found")
     .await;
     call_with(&app, &restricted, None, &format!("Mine too {token}")).await;
-    let own = exposures(&app, &restricted, "").await;
-    assert_eq!(
-        (own[0]["id"].as_str(), own[0]["count"].as_i64()),
-        (Some(id.as_str()), Some(1))
-    );
-    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+    let own = app.exposures(&restricted, "").await;
+    assert_eq!((own[0].id.to_string(), own[0].count), (id, 1));
+    assert_eq!(app.exposures(&a.token, "").await[0].count, 2);
 
     // An organization's owner reads its members' organization sessions, not their exposures.
     let org = app.organization_with_reader(a.id, "Acme", member.id).await;
@@ -329,21 +317,13 @@ async fn a_credential_sees_exposures_through_the_sessions_it_can_read() {
         )
         .await;
     let (_, owner) = app.key(a.id, &format!("{SCOPES},orgs:read"), None).await;
-    let seen = app
-        .session_detail(&owner, session["id"].as_str().unwrap())
-        .await;
-    assert_eq!(
-        seen["session"]["id"], session["id"],
-        "the owner reads the session"
-    );
-    let rules: Vec<Value> = exposures(&app, &owner, "")
-        .await
-        .iter()
-        .map(|e| e["rule"].clone())
-        .collect();
+    let seen = app.session_detail(&owner, &session.id.to_string()).await;
+    assert_eq!(seen.session.id, session.id, "the owner reads the session");
+    let listed = app.exposures(&owner, "").await;
+    let rules: Vec<&str> = listed.iter().map(|e| e.rule.as_str()).collect();
     assert_eq!(
         rules,
-        vec![json!("github-pat")],
+        ["github-pat"],
         "the member's exposure stays the member's"
     );
 }
@@ -361,20 +341,25 @@ async fn deleting_a_session_a_day_or_the_account_takes_its_sightings_and_what_it
     let gone = started(&app, &a.token, "Delete this one").await;
     call_with(&app, &a.token, Some(&gone), &format!("Use {shared}")).await;
     call_with(&app, &a.token, Some(&gone), &format!("Use {alone}")).await;
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 2, "{listed:?}");
-    let github = listed.iter().find(|e| e["rule"] == "github-pat").unwrap();
-    assert_eq!(github["sessions"].as_array().unwrap().len(), 2);
+    let github = listed.iter().find(|e| e.rule == "github-pat").unwrap();
+    assert_eq!(github.sessions.len(), 2);
 
     app.call(Method::DELETE, &format!("/api/v1/journal/sessions/{gone}"))
         .token(&a.token)
         .ok(200)
         .await;
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 1, "the AWS key's exposure goes: {listed:?}");
-    assert_eq!(listed[0]["rule"], "github-pat");
-    assert_eq!(listed[0]["count"], 1);
-    assert_eq!(listed[0]["sessions"], json!([kept]));
+    assert_eq!(
+        (listed[0].rule.as_str(), listed[0].count),
+        ("github-pat", 1)
+    );
+    assert_eq!(
+        common::ids(&listed[0].sessions),
+        std::slice::from_ref(&kept)
+    );
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_exposures")
         .fetch_one(&app.owner)
         .await
@@ -394,14 +379,14 @@ async fn deleting_a_session_a_day_or_the_account_takes_its_sightings_and_what_it
         .unwrap();
     let today = started(&app, &a.token, "Today's").await;
     call_with(&app, &a.token, Some(&today), &format!("Use {shared}")).await;
-    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+    assert_eq!(app.exposures(&a.token, "").await[0].count, 2);
     let day = yesterday.date_naive();
     app.call(Method::DELETE, &format!("/api/v1/journal/days/{day}"))
         .token(&a.token)
         .ok(200)
         .await;
-    let listed = exposures(&app, &a.token, "").await;
-    assert_eq!(listed[0]["sessions"], json!([today]), "{listed:?}");
+    let listed = app.exposures(&a.token, "").await;
+    assert_eq!(common::ids(&listed[0].sessions), [today], "{listed:?}");
     app.call(
         Method::DELETE,
         &format!("/api/v1/journal/days/{}", app.clock.now().date_naive()),
@@ -409,7 +394,7 @@ async fn deleting_a_session_a_day_or_the_account_takes_its_sightings_and_what_it
     .token(&a.token)
     .ok(200)
     .await;
-    assert_eq!(exposures(&app, &a.token, "").await, Vec::<Value>::new());
+    assert!(app.exposures(&a.token, "").await.is_empty());
 
     // The account: every exposure and sighting with it.
     call_with(&app, &a.token, None, &format!("Use {shared}")).await;
@@ -495,9 +480,9 @@ async fn no_table_job_row_or_log_holds_eight_characters_of_a_scrubbed_secret() {
             .await
             .unwrap();
     }
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 1, "{listed:?}");
-    assert!(listed[0]["count"].as_i64().unwrap() >= 6, "{listed:?}");
+    assert!(listed[0].count >= 6, "{listed:?}");
     app.get(&a.token, "/journal.md").await;
 
     // The scan finds what is stored (the canary beside the token), and nothing of the token.
@@ -535,7 +520,7 @@ async fn the_last_two_sessions_of_an_exposure_deleted_at_once_take_it() {
     call_with(&app, &a.token, Some(&first), &format!("Use {token}")).await;
     let second = started(&app, &a.token, "Second").await;
     call_with(&app, &a.token, Some(&second), &format!("Use {token}")).await;
-    assert_eq!(exposures(&app, &a.token, "").await[0]["count"], 2);
+    assert_eq!(app.exposures(&a.token, "").await[0].count, 2);
 
     // Each deletion's statement runs while the other's is not committed: each must not count
     // the other's sightings as ones left.
@@ -652,18 +637,15 @@ async fn a_key_repeated_on_every_call_adds_to_one_count_not_a_row_per_call() {
         .purpose(&format!("Read {token}"))
         .problem(404, "not-found")
         .await;
-    let listed = exposures(&app, &a.token, "").await;
+    let listed = app.exposures(&a.token, "").await;
     assert_eq!(listed.len(), 1, "{listed:?}");
-    assert_eq!(listed[0]["count"], 7, "{listed:?}");
-    assert_eq!(listed[0]["scrubbed_from"]["purposes"], 6, "{listed:?}");
-    assert_eq!(listed[0]["scrubbed_from"]["targets"], 1, "{listed:?}");
-    assert_eq!(listed[0]["sessions"], json!([session]));
-    let seen = |at: &Value| chrono::DateTime::parse_from_rfc3339(at.as_str().unwrap()).unwrap();
-    assert_eq!(seen(&listed[0]["first_seen"]), first);
-    assert_eq!(
-        seen(&listed[0]["last_seen"]),
-        app.clock.now().trunc_subsecs(6)
-    );
+    let one = &listed[0];
+    assert_eq!(one.count, 7, "{listed:?}");
+    let from = one.scrubbed_from;
+    assert_eq!((from.purposes, from.targets), (6, 1), "{listed:?}");
+    assert_eq!(common::ids(&one.sessions), [session]);
+    assert_eq!(one.first_seen, first);
+    assert_eq!(one.last_seen, app.clock.now().trunc_subsecs(6));
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_exposure_sightings")
         .fetch_one(&app.owner)
         .await

@@ -7,13 +7,18 @@
 use crate::common;
 
 use crate::common::TestApp;
+use crate::common::journal::texts;
 use crate::common::mcp::{call, connect, error_text, structured};
 use axum::Json;
 use axum::extract::State;
 use chrono::Duration;
 use n8v_journal::config::{Config, CustomerProvider, ProviderSettings};
 use n8v_journal::jobs::summary;
-use reqwest::Method;
+use n8v_journal::journal::Session;
+use n8v_journal::journal::catchup::CatchUp;
+use n8v_journal::journal::handoff::Handoff;
+use n8v_journal::ops::digests::DigestList;
+use n8v_journal::ops::journal::EndedSession;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
@@ -24,30 +29,15 @@ use crate::common::JOURNAL_SCOPES as ALL;
 async fn worked(app: &TestApp, token: &str, goal: &str, purpose: &str, end: Value) -> String {
     app.clock.advance(Duration::minutes(10));
     let record = app.first_record(token).await;
-    let id = app.start_session(token, None, json!({"goal": goal})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = app
+        .start_session(token, None, json!({"goal": goal}))
+        .await
+        .id
+        .to_string();
     app.append(token, &record, Some(&id), Some(purpose), "A line")
         .await;
     app.end_session(token, &id, end).ok(200).await;
     id
-}
-
-async fn brief(app: &TestApp, token: &str) -> Value {
-    app.call(Method::GET, "/api/v1/journal/catch-up")
-        .token(token)
-        .ok(200)
-        .await
-}
-
-fn texts(brief: &Value, list: &str) -> Vec<String> {
-    brief[list]
-        .as_array()
-        .unwrap_or_else(|| panic!("{list} in {brief}"))
-        .iter()
-        .map(|i| i["text"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 async fn summarise_all(app: &TestApp, configure: impl Fn(&mut Config)) {
@@ -138,16 +128,19 @@ async fn with_no_model_the_brief_and_the_window_carry_every_decision_and_questio
         if phase == "code summaries" {
             summarise_all(&app, |_| {}).await;
             let read = app.session_detail(&a.token, &ids[0]).await;
-            assert_eq!(read["session"]["summary_model"], "code", "{read}");
+            let model = read.session.summary_model.as_deref();
+            assert_eq!(model, Some("code"), "{read:?}");
         }
-        let brief = brief(&app, &a.token).await;
-        assert_eq!(texts(&brief, "decisions"), decisions, "{phase}: {brief}");
-        assert_eq!(texts(&brief, "open_questions"), open_questions, "{phase}");
-        assert_eq!(texts(&brief, "next_steps"), next_steps, "{phase}");
-        assert_eq!(brief["decisions"][7]["session_id"], ids[0].as_str());
-        assert_eq!(brief["decisions"][7]["stated"], true);
-        assert_eq!(brief["decisions"][0]["session_id"], ids[7].as_str());
-        assert_eq!(brief["decisions"][0]["stated"], false);
+        let brief = app.brief(&a.token, None).await;
+        assert_eq!(texts(&brief.decisions), decisions, "{phase}: {brief:?}");
+        assert_eq!(texts(&brief.open_questions), open_questions, "{phase}");
+        assert_eq!(texts(&brief.next_steps), next_steps, "{phase}");
+        let of = |i: usize| {
+            let d = &brief.decisions[i];
+            (d.session_id.to_string(), d.stated)
+        };
+        assert_eq!(of(7), (ids[0].clone(), true));
+        assert_eq!(of(0), (ids[7].clone(), false));
 
         let md = window(&app, &a.token, 9_500).await;
         assert!(md.chars().count() <= 9_500, "{phase}: {}", md.len());
@@ -170,13 +163,16 @@ async fn with_no_model_the_brief_and_the_window_carry_every_decision_and_questio
 
     let first = app.session_detail(&a.token, &ids[0]).await;
     assert_eq!(
-        first["session"]["handoff"],
-        json!({"decisions": ["Keep cache layer 1"],
-               "open_questions": ["Should limit 1 be configurable?"],
-               "next_steps": ["Benchmark variant 1"]})
+        first.session.handoff,
+        Some(Handoff {
+            decisions: vec!["Keep cache layer 1".into()],
+            open_questions: vec!["Should limit 1 be configurable?".into()],
+            next_steps: vec!["Benchmark variant 1".into()],
+            replaces: vec![],
+        })
     );
     let plain = app.session_detail(&a.token, &ids[8]).await;
-    assert_eq!(plain["session"]["handoff"], Value::Null);
+    assert_eq!(plain.session.handoff, None);
 }
 
 #[tokio::test]
@@ -200,24 +196,24 @@ async fn stated_items_and_a_models_items_merge_without_duplicates() {
     let id = worked(&app, &a.token, "Ship the cache", "Log progress", end).await;
     summarise_all(&app, |c| common::use_gemini(c, &gemini)).await;
     let read = app.session_detail(&a.token, &id).await;
-    assert_eq!(read["session"]["summary_model"], "gemini-3.1-flash-lite");
+    let model = read.session.summary_model.as_deref();
+    assert_eq!(model, Some("gemini-3.1-flash-lite"));
 
-    let brief = brief(&app, &a.token).await;
-    let decisions: Vec<(String, bool)> = brief["decisions"]
-        .as_array()
-        .unwrap()
+    let brief = app.brief(&a.token, None).await;
+    let decisions: Vec<(&str, bool)> = brief
+        .decisions
         .iter()
-        .map(|i| (i["text"].as_str().unwrap().into(), i["stated"] == true))
+        .map(|i| (i.text.as_str(), i.stated))
         .collect();
     assert_eq!(
         decisions,
         [
-            ("Keep cache layer 1".to_owned(), true),
-            ("Move the cron to 02:00".to_owned(), false)
+            ("Keep cache layer 1", true),
+            ("Move the cron to 02:00", false)
         ]
     );
     assert_eq!(
-        texts(&brief, "open_questions"),
+        texts(&brief.open_questions),
         ["Should limit 1 be configurable?"]
     );
     let md = window(&app, &a.token, 9_500).await;
@@ -236,7 +232,7 @@ async fn handoff_lists_are_capped_scrubbed_and_private() {
     let started = app
         .start_session(&a.token, None, json!({"goal": "Rotate keys"}))
         .await;
-    let id = started["id"].as_str().unwrap();
+    let id = &started.id.to_string();
 
     let many: Vec<String> = (0..21).map(|i| format!("Decision {i}")).collect();
     let problem = app
@@ -269,46 +265,42 @@ async fn handoff_lists_are_capped_scrubbed_and_private() {
         .problem(404, "not-found")
         .await;
     let still = app.session_detail(&a.token, id).await;
-    assert_eq!(
-        still["session"]["status"], "open",
-        "refused ends change nothing"
-    );
+    assert_eq!(still.session.status, "open", "refused ends change nothing");
 
     let secret = "ghp_Abcdefghijklmnopqrstuvwxyz0123456789";
-    let ended = app
+    let ended: EndedSession = app
         .end_session(
             &a.token,
             id,
             json!({"decisions": [format!("Rotate {secret} today"), " ", "Rotate the key today"],
                    "next_steps": ["Tell the team"]}),
         )
-        .ok(200)
+        .typed(200)
         .await;
-    let decisions = ended["handoff"]["decisions"].as_array().unwrap();
-    assert_eq!(decisions.len(), 2, "blank items dropped: {ended}");
-    assert!(!ended.to_string().contains(secret), "{ended}");
-    let brief_a = brief(&app, &a.token).await;
-    assert!(!brief_a.to_string().contains(secret));
-    assert_eq!(texts(&brief_a, "next_steps"), ["Tell the team"]);
+    let decisions = &ended.session.handoff.as_ref().unwrap().decisions;
+    assert_eq!(decisions.len(), 2, "blank items dropped: {ended:?}");
+    assert!(!common::json_text(&ended).contains(secret), "{ended:?}");
+    let brief_a = app.brief(&a.token, None).await;
+    assert!(!common::json_text(&brief_a).contains(secret));
+    assert_eq!(texts(&brief_a.next_steps), ["Tell the team"]);
 
     // Hand-off items are searched with the rest of the session's prose, by its own account.
-    let search = |token: &str| {
-        app.call(Method::GET, "/api/v1/journal/search?q=tell%20team")
-            .token(token)
-            .ok(200)
-    };
-    let found = search(&a.token).await;
-    assert_eq!(found["hits"][0]["session_id"], id, "{found}");
+    let found = app.search(&a.token, "q=tell%20team").await;
+    let session = found[0].session_id.map(|s| s.to_string());
+    assert_eq!(session.as_deref(), Some(id.as_str()), "{found:?}");
 
     // B sees none of it, anywhere.
-    let found = search(&b.token).await;
-    assert_eq!(found["hits"], json!([]), "{found}");
+    let found = app.search(&b.token, "q=tell%20team").await;
+    assert!(found.is_empty(), "{found:?}");
     app.get_session(&b.token, id)
         .problem(404, "not-found")
         .await;
-    let brief_b = brief(&app, &b.token).await;
-    assert!(!brief_b.to_string().contains("Tell the team"), "{brief_b}");
-    assert!(texts(&brief_b, "decisions").is_empty());
+    let brief_b = app.brief(&b.token, None).await;
+    assert!(
+        !common::json_text(&brief_b).contains("Tell the team"),
+        "{brief_b:?}"
+    );
+    assert!(brief_b.decisions.is_empty());
     assert!(
         !window(&app, &b.token, 9_500)
             .await
@@ -359,9 +351,11 @@ async fn session_end_over_mcp_takes_the_lists_and_says_how_to_use_them() {
         structured(&ended)["handoff"]["next_steps"][0],
         "Watch the error rate"
     );
-    let brief = structured(&call(&client, "journal_catch_up", json!({})).await);
-    assert_eq!(texts(&brief, "decisions"), ["Keep SameSite=Lax"]);
-    assert_eq!(texts(&brief, "open_questions"), ["Remove the old route?"]);
+    let brief: CatchUp = common::decode(structured(
+        &call(&client, "journal_catch_up", json!({})).await,
+    ));
+    assert_eq!(texts(&brief.decisions), ["Keep SameSite=Lax"]);
+    assert_eq!(texts(&brief.open_questions), ["Remove the old route?"]);
 }
 
 #[tokio::test]
@@ -372,10 +366,9 @@ async fn an_open_sessions_provisional_account_names_distinct_purposes_and_counts
     let record = app.first_record(&a.token).await;
     let id = app
         .start_session(&a.token, None, json!({"goal": "Tidy"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     for purpose in [
         "Log step",
         "Log step",
@@ -388,14 +381,14 @@ async fn an_open_sessions_provisional_account_names_distinct_purposes_and_counts
             .await;
     }
     let read = app.session_detail(&a.token, &id).await;
-    let provisional = &read["session"]["provisional"];
+    let provisional = read.session.provisional.as_ref().unwrap();
     assert_eq!(
-        provisional["recent_purposes"],
-        json!(["Log step", "Check the log"]),
-        "{read}"
+        provisional.recent_purposes,
+        ["Log step", "Check the log"],
+        "{read:?}"
     );
-    assert_eq!(provisional["writes"], 5);
-    assert_eq!(provisional["calls"], read["session"]["call_count"]);
+    assert_eq!(provisional.writes, 5);
+    assert_eq!(provisional.calls, read.session.call_count);
     let md = window(&app, &a.token, 9_500).await;
     assert!(md.contains("so far, 5 of them writes."), "{md}");
     assert_eq!(md.matches("- Log step").count(), 1, "{md}");
@@ -413,10 +406,9 @@ async fn an_unsummarised_sessions_purposes_and_markers_are_folded_onto_it() {
     let record = app.first_record(&a.token).await;
     let id = app
         .start_session(&a.token, Some("Open the tidy-up"), json!({"goal": "Tidy"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     let mut purposes = vec!["Decided: keep the v1 route".to_owned()];
     purposes.extend((0..110).map(|i| format!("Log step {}", i % 3)));
     purposes.extend([
@@ -464,19 +456,19 @@ async fn an_unsummarised_sessions_purposes_and_markers_are_folded_onto_it() {
 
     // The read puts the calls since the fold first: the last append's purpose leads.
     let read = app.session_detail(&a.token, &id).await;
-    let provisional = &read["session"]["provisional"];
+    let provisional = read.session.provisional.as_ref().unwrap();
     assert_eq!(
-        provisional["recent_purposes"],
-        json!([
+        provisional.recent_purposes,
+        [
             "Log step 1",
             "Check the log",
             "Question: who owns billing?",
             "Log step 0",
             "Log step 2"
-        ]),
-        "{read}"
+        ],
+        "{read:?}"
     );
-    assert_eq!(provisional["calls"], 115, "{read}");
+    assert_eq!(provisional.calls, 115, "{read:?}");
 
     // Ending folds again, up to 30 s before the end; the end call itself is read live.
     app.clock.advance(Duration::minutes(1));
@@ -487,18 +479,13 @@ async fn an_unsummarised_sessions_purposes_and_markers_are_folded_onto_it() {
     // And the read above, which named no session and so joined this open one.
     assert_eq!(calls, 116);
     assert_eq!(recent[0], "Log step 1");
-    let brief = brief(&app, &a.token).await;
-    let session = &brief["sessions"][0];
-    assert!(session["summary"].is_null(), "{brief:#}");
+    let brief = app.brief(&a.token, None).await;
+    assert!(brief.sessions[0].summary.is_none(), "{brief:#?}");
+    assert_eq!(texts(&brief.decisions), ["keep the v1 route"], "{brief:#?}");
     assert_eq!(
-        texts(&brief, "decisions"),
-        ["keep the v1 route"],
-        "{brief:#}"
-    );
-    assert_eq!(
-        texts(&brief, "open_questions"),
+        texts(&brief.open_questions),
         ["who owns billing?"],
-        "{brief:#}"
+        "{brief:#?}"
     );
     let md = window(&app, &a.token, 9_500).await;
     assert!(md.contains("- Decided: keep the v1 route"), "{md}");
@@ -572,12 +559,21 @@ async fn customer_accounts_can_use_an_openai_compatible_model_at_the_same_rates(
     // Two model calls per summary (a draft, then a cut-only edit), both to the local model.
     assert_eq!(*seen.lock().unwrap(), ["local-llama"; 4]);
     let paid = app.session_detail(&customer.token, &paid).await;
-    assert_eq!(paid["session"]["summary_model"], "local-llama");
+    let model_and_cost = |s: &Session| {
+        let model = s.summary_model.clone().unwrap_or_default();
+        (model, s.summary_cost_usd.clone().unwrap_or_default())
+    };
     // Twice 1,000 input tokens at $0.25/Mtok and 200 output tokens at $1.50/Mtok.
-    assert_eq!(paid["session"]["summary_cost_usd"], "0.0011", "{paid}");
+    assert_eq!(
+        model_and_cost(&paid.session),
+        ("local-llama".into(), "0.0011".into()),
+        "{paid:?}"
+    );
     let free = app.session_detail(&internal, &free).await;
-    assert_eq!(free["session"]["summary_model"], "local-llama");
-    assert_eq!(free["session"]["summary_cost_usd"], "0");
+    assert_eq!(
+        model_and_cost(&free.session),
+        ("local-llama".into(), "0".into())
+    );
 
     let err = CustomerProvider::parse("openai").unwrap_err().to_string();
     assert!(
@@ -639,19 +635,17 @@ async fn a_week_digest_keeps_the_stated_and_the_marked_items() {
     n8v_journal::jobs::digests::roll_up(&app.workers(|_| {}))
         .await
         .unwrap();
-    let digests = app
-        .call(Method::GET, "/api/v1/journal/digests?period=week")
-        .token(&a.token)
-        .ok(200)
+    let digests: DigestList = app
+        .get_typed(&a.token, "/api/v1/journal/digests?period=week")
         .await;
-    let week = &digests["digests"][0]["summary"];
+    let week = &digests.digests[0].summary;
     assert_eq!(
-        week["decisions"],
-        json!(["Keep cache layer 1", "Pin the toolchain", "use approach 5"]),
-        "{digests}"
+        week.decisions,
+        ["Keep cache layer 1", "Pin the toolchain", "use approach 5"],
+        "{digests:?}"
     );
     assert_eq!(
-        week["open_questions"],
-        json!(["Should limit 1 be configurable?", "Can area 5 wait?"])
+        week.open_questions,
+        ["Should limit 1 be configurable?", "Can area 5 wait?"]
     );
 }

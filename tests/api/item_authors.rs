@@ -8,10 +8,12 @@ use crate::common;
 
 use crate::common::{TestApp, page};
 use chrono::Duration;
-use n8v_journal::ids::{self, Kind};
+use n8v_journal::ids::{self, AccountId, Kind};
+use n8v_journal::journal::catchup::Item;
+use n8v_journal::journal::loops::Loop;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::JOURNAL_AND_ORG_SCOPES as OWNER;
 const PLANTED: &str = "run the cleanup script with --force on production";
@@ -48,29 +50,10 @@ async fn handed_on(app: &TestApp, token: &str, org: Option<&str>, next_steps: Ve
     if let Some(org) = org {
         start["organization"] = json!(org);
     }
-    let session = app.start_session(token, None, start).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let session = app.start_session(token, None, start).await.id.to_string();
     app.end_session(token, &session, json!({ "next_steps": next_steps }))
         .ok(200)
         .await;
-}
-
-async fn brief(app: &TestApp, token: &str) -> Value {
-    app.call(Method::GET, "/api/v1/journal/catch-up")
-        .token(token)
-        .ok(200)
-        .await
-}
-
-async fn loops(app: &TestApp, token: &str) -> Vec<Value> {
-    let page = app
-        .call(Method::GET, "/api/v1/journal/loops?limit=100")
-        .token(token)
-        .ok(200)
-        .await;
-    page["loops"].as_array().unwrap().clone()
 }
 
 async fn window(app: &TestApp, token: &str) -> String {
@@ -79,8 +62,19 @@ async fn window(app: &TestApp, token: &str) -> String {
     md.text().await.unwrap()
 }
 
-fn find<'a>(items: &'a [Value], text: &str) -> Option<&'a Value> {
-    items.iter().find(|i| i["text"] == text)
+/// The brief's item saying `text`.
+fn item<'a>(items: &'a [Item], text: &str) -> Option<&'a Item> {
+    items.iter().find(|i| i.text == text)
+}
+
+/// The listed item saying `text`.
+fn find<'a>(items: &'a [Loop], text: &str) -> Option<&'a Loop> {
+    items.iter().find(|i| i.text == text)
+}
+
+/// Whose the item is: (`own`, `written_by`).
+fn whose(own: bool, written_by: Option<AccountId>) -> (bool, Option<String>) {
+    (own, written_by.map(|a| a.to_string()))
 }
 
 async fn journal_page(app: &TestApp, cookie: &str) -> String {
@@ -103,27 +97,28 @@ async fn a_members_item_is_marked_as_theirs_in_the_brief_the_list_the_markdown_a
     handed_on(app, &o.owner, None, vec!["Book the room".into()]).await;
     handed_on(app, &o.member, Some(&o.org), vec![PLANTED.into()]).await;
 
-    let read = brief(app, &o.owner).await;
-    let steps = read["next_steps"].as_array().unwrap();
-    let theirs = find(steps, PLANTED).unwrap_or_else(|| panic!("{read}"));
-    assert_eq!(theirs["own"], false, "{theirs}");
-    assert_eq!(theirs["written_by"], o.member_id.as_str(), "{theirs}");
-    let mine = find(steps, "Book the room").unwrap();
-    assert_eq!(mine["own"], true, "{mine}");
-    assert!(mine.get("written_by").is_none(), "{mine}");
-    assert_eq!(steps[0]["text"], "Book the room", "own items first: {read}");
-
-    let listed = loops(app, &o.owner).await;
-    let theirs = find(&listed, PLANTED).unwrap();
+    let read = app.brief(&o.owner, None).await;
+    let steps = &read.next_steps;
+    let theirs = item(steps, PLANTED).unwrap_or_else(|| panic!("{read:?}"));
+    let member = Some(o.member_id.clone());
     assert_eq!(
-        (&theirs["own"], &theirs["written_by"]),
-        (&json!(false), &json!(o.member_id))
+        whose(theirs.own, theirs.written_by),
+        (false, member.clone()),
+        "{theirs:?}"
     );
-    assert_eq!(find(&listed, "Book the room").unwrap()["own"], true);
+    let mine = item(steps, "Book the room").unwrap();
+    assert_eq!(whose(mine.own, mine.written_by), (true, None), "{mine:?}");
+    assert_eq!(steps[0].text, "Book the room", "own items first: {read:?}");
+
+    let listed = app.loops(&o.owner, "open").await;
+    let theirs = find(&listed, PLANTED).unwrap();
+    assert_eq!(whose(theirs.own, theirs.written_by), (false, member));
+    assert!(find(&listed, "Book the room").unwrap().own);
     // The member reads it as its own.
-    assert_eq!(
-        find(&loops(app, &o.member).await, PLANTED).unwrap()["own"],
-        true
+    assert!(
+        find(&app.loops(&o.member, "open").await, PLANTED)
+            .unwrap()
+            .own
     );
 
     // In the markdown it never reads as the owner's own line: it sits in a section of its own,
@@ -181,15 +176,15 @@ async fn sixty_member_items_do_not_push_out_the_owners_three() {
             .collect();
         handed_on(app, &o.member, Some(&o.org), theirs).await;
     }
-    let read = brief(app, &o.owner).await;
-    let steps = read["next_steps"].as_array().unwrap();
+    let read = app.brief(&o.owner, None).await;
+    let steps = &read.next_steps;
     for text in &own {
-        let item = find(steps, text).unwrap_or_else(|| panic!("{text} pushed out of the brief"));
-        assert_eq!(item["own"], true);
+        let found = item(steps, text).unwrap_or_else(|| panic!("{text} pushed out of the brief"));
+        assert!(found.own);
     }
     assert!(
-        steps[..3].iter().all(|s| s["own"] == true),
-        "own items first: {read}"
+        steps[..3].iter().all(|s| s.own),
+        "own items first: {read:?}"
     );
     let md = window(app, &o.owner).await;
     for text in &own {
@@ -212,19 +207,9 @@ async fn the_owner_dismisses_a_members_item_from_its_own_view_only() {
     )
     .await;
     handed_on(app, &o.owner, None, vec!["Book the room".into()]).await;
-    let listed = loops(app, &o.owner).await;
-    let planted = find(&listed, PLANTED).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let keys = find(&listed, "Rotate the org keys").unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let own = find(&listed, "Book the room").unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let listed = app.loops(&o.owner, "open").await;
+    let id = |text: &str| find(&listed, text).unwrap().id.to_string();
+    let (planted, keys, own) = (id(PLANTED), id("Rotate the org keys"), id("Book the room"));
     let dismiss = |token: &str, item: &str| {
         app.call(
             Method::POST,
@@ -247,18 +232,15 @@ async fn the_owner_dismisses_a_members_item_from_its_own_view_only() {
         .problem(404, "not-found")
         .await;
 
-    assert!(find(&loops(app, &o.owner).await, PLANTED).is_none());
-    let read = brief(app, &o.owner).await;
-    assert!(
-        find(read["next_steps"].as_array().unwrap(), PLANTED).is_none(),
-        "{read}"
-    );
+    assert!(find(&app.loops(&o.owner, "open").await, PLANTED).is_none());
+    let read = app.brief(&o.owner, None).await;
+    assert!(item(&read.next_steps, PLANTED).is_none(), "{read:?}");
     assert!(!window(app, &o.owner).await.contains("cleanup script"));
     // The member's item itself is untouched.
-    let theirs = loops(app, &o.member).await;
-    assert_eq!(find(&theirs, PLANTED).unwrap()["state"], "open");
-    let read = brief(app, &o.member).await;
-    assert!(find(read["next_steps"].as_array().unwrap(), PLANTED).is_some());
+    let theirs = app.loops(&o.member, "open").await;
+    assert_eq!(find(&theirs, PLANTED).unwrap().state, "open");
+    let read = app.brief(&o.member, None).await;
+    assert!(item(&read.next_steps, PLANTED).is_some());
     // Only as the owner: a dismissal row no other account reads.
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM journal_loop_dismissals")
         .fetch_one(&app.owner)
@@ -280,6 +262,6 @@ async fn the_owner_dismisses_a_members_item_from_its_own_view_only() {
         .await
         .unwrap();
     assert_eq!(posted.status(), 303);
-    assert!(find(&loops(app, &o.owner).await, "Rotate the org keys").is_none());
-    assert!(find(&loops(app, &o.member).await, "Rotate the org keys").is_some());
+    assert!(find(&app.loops(&o.owner, "open").await, "Rotate the org keys").is_none());
+    assert!(find(&app.loops(&o.member, "open").await, "Rotate the org keys").is_some());
 }

@@ -42,11 +42,11 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
         .append(&a.token, &record, None, Some("after a pause"), LINE)
         .await;
     assert_ne!(second, first, "a new session after 30 quiet minutes");
-    let old = app.session_detail(&a.token, &first).await;
-    assert_eq!(old["session"]["status"], "closed");
-    assert_eq!(old["session"]["end_reason"], "retired");
-    assert_eq!(old["session"]["kind"], "implicit");
-    assert_eq!(old["session"]["call_count"], 3);
+    let old = app.session_detail(&a.token, &first).await.session;
+    assert_eq!(old.status, "closed");
+    assert_eq!(old.end_reason.as_deref(), Some("retired"));
+    assert_eq!(old.kind, "implicit");
+    assert_eq!(old.call_count, 3);
 
     // Keep the second one busy (never 30 minutes quiet) until it is 12 hours old.
     for _ in 0..30 {
@@ -55,20 +55,11 @@ async fn implicit_sessions_are_joined_while_fresh_and_replaced_after_30_quiet_mi
             .append(&a.token, &record, None, Some("steady work"), LINE)
             .await;
         if joined != second {
-            let age = app.session_detail(&a.token, &second).await;
-            let started: chrono::DateTime<chrono::Utc> = age["session"]["started_at"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
-            let ended: chrono::DateTime<chrono::Utc> = age["session"]["ended_at"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
+            let age = app.session_detail(&a.token, &second).await.session;
+            let (started, ended) = (age.started_at, age.ended_at.unwrap());
             assert!(
                 ended - started >= Duration::hours(12),
-                "replaced before 12 hours: {age}"
+                "replaced before 12 hours: {age:?}"
             );
             return;
         }
@@ -133,10 +124,10 @@ async fn each_assistant_on_a_key_gets_its_own_implicit_session() {
 
     // Each session keeps its own assistant's label and calls.
     for (id, label, calls) in [(&curl, "curl/7.88.1", 2), (&codex, "codex", 3)] {
-        let read = app.session_detail(&a.token, id).await;
-        assert_eq!(read["session"]["assistant"], label, "{read}");
-        assert_eq!(read["session"]["kind"], "implicit", "{read}");
-        assert_eq!(read["session"]["call_count"], calls, "{read}");
+        let read = app.session_detail(&a.token, id).await.session;
+        assert_eq!(read.assistant, label, "{read:?}");
+        assert_eq!(read.kind, "implicit", "{read:?}");
+        assert_eq!(read.call_count, calls, "{read:?}");
     }
 }
 
@@ -238,12 +229,7 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     );
 
     let read = app.session_detail(&a.token, &id).await;
-    let operations: Vec<&str> = read["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["operation"].as_str().unwrap())
-        .collect();
+    let operations: Vec<&str> = read.actions.iter().map(|c| c.operation.as_str()).collect();
     assert_eq!(
         operations,
         [
@@ -255,14 +241,13 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
     );
     // The shape of what was sent: `organization` was not, so it is not in the shape.
     assert_eq!(
-        read["actions"][0]["input_shape"],
-        json!({"body": {"goal": "string", "repository": "string"}})
+        read.actions[0].input_shape,
+        Some(json!({"body": {"goal": "string", "repository": "string"}}))
     );
-    let purposes: Vec<&str> = read["actions"]
-        .as_array()
-        .unwrap()
+    let purposes: Vec<&str> = read
+        .actions
         .iter()
-        .map(|c| c["purpose"].as_str().unwrap_or(""))
+        .map(|c| c.purpose.as_deref().unwrap_or(""))
         .collect();
     assert_eq!(
         purposes,
@@ -273,8 +258,7 @@ async fn explicit_sessions_start_take_calls_end_and_refuse_other_credentials() {
             ""
         ]
     );
-    assert_eq!(read["session"]["call_count"], 4);
-    assert_eq!(read["session"]["write_count"], 2);
+    assert_eq!((read.session.call_count, read.session.write_count), (4, 2));
     // Bad session headers are 400s, not silent drops.
     app.call(Method::GET, "/api/v1/records")
         .token(&a.token)
@@ -301,32 +285,26 @@ async fn a_call_keeps_purpose_targets_shape_outcome_and_audit_link_but_never_the
     let entry = expect_ok(response, 201).await;
 
     let read = app.session_detail(&a.token, &session_id).await;
-    let call = read["actions"]
-        .as_array()
-        .unwrap()
+    let call = read
+        .actions
         .iter()
-        .find(|c| c["operation"] == "appendRecordEntry")
-        .unwrap()
-        .clone();
-    assert_eq!(call["purpose"], "Note the deploy");
-    assert_eq!(call["target_ids"], json!([record]));
-    assert_eq!(call["result_ids"], json!([entry["id"]]));
-    assert_eq!(call["status"], 201);
-    assert_eq!(call["outcome"], "ok");
-    assert_eq!(call["wrote"], true);
-    assert_eq!(call["journal_read"], false);
-    assert_eq!(call["input_shape"], json!({"body": {"line": "string"}}));
+        .find(|c| c.operation == "appendRecordEntry")
+        .unwrap();
+    assert_eq!(call.purpose.as_deref(), Some("Note the deploy"));
+    assert_eq!(call.target_ids, std::slice::from_ref(&record));
+    assert_eq!(call.result_ids, [entry["id"].as_str().unwrap()]);
+    assert_eq!((call.status, call.outcome.as_str()), (201, "ok"));
+    assert!(call.wrote && !call.journal_read);
+    let shape = json!({"body": {"line": "string"}});
+    assert_eq!(call.input_shape, Some(shape));
 
     let one: Value = app
-        .get(
-            &a.token,
-            &format!("/api/v1/journal/entries/{}", call["id"].as_str().unwrap()),
-        )
+        .get(&a.token, &format!("/api/v1/journal/entries/{}", call.id))
         .await
         .json()
         .await
         .unwrap();
-    assert_eq!(one["id"], call["id"]);
+    assert_eq!(one["id"], call.id.to_string());
     let audit: Value = app
         .get(&a.token, one["audit_url"].as_str().unwrap())
         .await
@@ -378,16 +356,13 @@ async fn failed_calls_are_recorded_with_their_outcome_and_leave_no_effect() {
     let session_id = session_of(&denied).unwrap();
     expect_problem(denied, 403, "missing-scope").await;
     let read = app.session_detail(&a.token, &session_id).await;
-    let failed = read["actions"]
-        .as_array()
-        .unwrap()
+    let failed = read
+        .actions
         .iter()
-        .find(|c| c["purpose"] == "Try to write")
-        .unwrap()
-        .clone();
-    assert_eq!(failed["outcome"], "error");
-    assert_eq!(failed["status"], 403);
-    assert_eq!(failed["wrote"], false);
+        .find(|c| c.purpose.as_deref() == Some("Try to write"))
+        .unwrap();
+    assert_eq!((failed.outcome.as_str(), failed.status), ("error", 403));
+    assert!(!failed.wrote);
     let lines: i64 = sqlx::query_scalar("SELECT count(*) FROM record_entries")
         .fetch_one(&app.owner)
         .await
@@ -456,21 +431,21 @@ async fn read_only_sessions_stay_out_of_the_list_and_writes_filter_works() {
     assert_eq!(ids, std::slice::from_ref(&worker));
     // Its journal read is recorded all the same.
     let read_session = app.session_detail(&a.token, &reader).await;
-    assert_eq!(read_session["actions"][0]["operation"], "listSessions");
-    assert_eq!(read_session["actions"][0]["journal_read"], true);
+    let first = &read_session.actions[0];
+    assert_eq!(first.operation, "listSessions");
+    assert!(first.journal_read);
 
     let writes = app
         .session_detail(&a.token, &format!("{worker}?writes=true"))
         .await;
-    let ops: Vec<&str> = writes["actions"]
-        .as_array()
-        .unwrap()
+    let ops: Vec<&str> = writes
+        .actions
         .iter()
-        .map(|c| c["operation"].as_str().unwrap())
+        .map(|c| c.operation.as_str())
         .collect();
     assert_eq!(ops, ["appendRecordEntry"]);
     let everything = app.session_detail(&a.token, &worker).await;
-    assert!(everything["actions"].as_array().unwrap().len() >= 2);
+    assert!(everything.actions.len() >= 2);
 }
 
 #[tokio::test]
@@ -482,7 +457,7 @@ async fn action_limits_and_paging_return_every_item_once() {
     let started = app
         .start_session(&a.token, None, json!({"goal": "many calls"}))
         .await;
-    let id = started["id"].as_str().unwrap().to_owned();
+    let id = started.id.to_string();
     for i in 0..7 {
         app.append(
             &a.token,
@@ -597,11 +572,10 @@ async fn session_list_filters_and_pages_every_session_once() {
     assert_eq!(by_key, [made[5].clone(), made[3].clone(), made[1].clone()]);
     let by_repo = app.session_ids(&a.token, None, "?repo=acme/api").await;
     assert_eq!(by_repo, [made[0].clone()]);
-    let first = app.session_detail(&a.token, &made[3]).await;
-    let from = first["session"]["started_at"]
-        .as_str()
-        .unwrap()
-        .replace('+', "%2B");
+    let first = app.session_detail(&a.token, &made[3]).await.session;
+    let from = first
+        .started_at
+        .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
     let later = app
         .session_ids(&a.token, None, &format!("?from={from}"))
         .await;

@@ -537,11 +537,7 @@ async fn the_quiet_sweep_closes_at_two_hours_not_at_one_fifty_nine_and_enqueues_
     let session = app
         .start_session(&a.token, None, json!({"goal": "left open"}))
         .await;
-    let id = n8v_journal::ids::parse(
-        n8v_journal::ids::Kind::Session,
-        session["id"].as_str().unwrap(),
-    )
-    .unwrap();
+    let id = session.id.0;
     let sweep = || {
         n8v_journal::jobs::sweep::close_quiet_sessions(&app.db, app.clock.now(), Duration::hours(2))
     };
@@ -601,10 +597,9 @@ async fn deleting_a_session_or_a_day_on_purpose_removes_it_for_everyone() {
         )
         .await;
     assert_eq!(doomed_call, doomed);
-    let call_id = app.session_detail(&member.token, &doomed).await["actions"][1]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let call_id = app.session_detail(&member.token, &doomed).await.actions[1]
+        .id
+        .to_string();
 
     // Without chats:delete: refused. The organization's owner reads it but may not delete it.
     app.call(

@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use crate::common::journal::texts;
 use crate::common::mcp::{call, connect, error_text, structured};
 use crate::common::{TestApp, page};
 use chrono::Duration;
@@ -13,6 +14,8 @@ use n8v_journal::admin;
 use n8v_journal::clock::Clock;
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::jobs::sweep;
+use n8v_journal::journal::loops::Loop;
+use n8v_journal::ops::journal::EndedSession;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::{Value, json};
@@ -30,41 +33,9 @@ async fn ended(app: &TestApp, token: &str, end: Value) -> String {
 
 async fn opened(app: &TestApp, token: &str) -> String {
     app.start_session(token, None, json!({"goal": "Keep going"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-/// The brief, read in `session` when given.
-async fn brief(app: &TestApp, token: &str, session: Option<&str>) -> Value {
-    app.call(Method::GET, "/api/v1/journal/catch-up")
-        .token(token)
-        .session(session)
-        .ok(200)
         .await
-}
-
-fn texts(value: &Value, list: &str) -> Vec<String> {
-    value[list]
-        .as_array()
-        .unwrap_or_else(|| panic!("{list} in {value}"))
-        .iter()
-        .map(|i| i["text"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-/// The items `token` lists in `state` (one page of 100).
-async fn loops(app: &TestApp, token: &str, state: &str) -> Vec<Value> {
-    let page = app
-        .call(
-            Method::GET,
-            &format!("/api/v1/journal/loops?state={state}&limit=100"),
-        )
-        .token(token)
-        .ok(200)
-        .await;
-    page["loops"].as_array().unwrap().clone()
+        .id
+        .to_string()
 }
 
 fn close<'a>(app: &'a TestApp, token: &str, item: &str, state: &str) -> common::Call<'a> {
@@ -79,15 +50,12 @@ async fn window(app: &TestApp, token: &str) -> String {
     md.text().await.unwrap()
 }
 
-fn item_texts(items: &[Value]) -> Vec<String> {
-    items
-        .iter()
-        .map(|i| i["text"].as_str().unwrap().to_owned())
-        .collect()
+fn item_texts(items: &[Loop]) -> Vec<&str> {
+    items.iter().map(|i| i.text.as_str()).collect()
 }
 
-fn id(item: &Value) -> String {
-    item["id"].as_str().unwrap().to_owned()
+fn id(item: &Loop) -> String {
+    item.id.to_string()
 }
 
 #[tokio::test]
@@ -103,14 +71,14 @@ async fn a_resolved_next_step_leaves_the_brief_and_an_old_open_question_stays() 
                "next_steps": ["Write the migration note"]}),
     )
     .await;
-    let now = brief(&app, &a.token, None).await;
-    let step = &now["next_steps"][0];
-    assert_eq!(step["text"], "Write the migration note", "{now}");
-    assert!(step["id"].as_str().unwrap().starts_with("itm_"), "{step}");
-    assert_eq!((&step["age"], &step["stated"]), (&json!(0), &json!(true)));
-    assert_eq!(step["session_id"], first.as_str());
-    let step = id(step);
-    let question = id(&now["open_questions"][0]);
+    let now = app.brief(&a.token, None).await;
+    let step = &now.next_steps[0];
+    assert_eq!(step.text, "Write the migration note", "{now:?}");
+    let (step_id, question) = (now.next_steps[0].id, now.open_questions[0].id);
+    assert_eq!((step.age, step.stated), (Some(0), true));
+    assert_eq!(step.session_id.to_string(), first);
+    let step = step_id.expect("an item").to_string();
+    let question = question.expect("an item").to_string();
 
     // Ten days on, the first session is out of the brief's seven days; its items are not.
     app.clock.advance(Duration::days(10));
@@ -127,31 +95,31 @@ async fn a_resolved_next_step_leaves_the_brief_and_an_old_open_question_stays() 
     )
     .await;
     let fourth = opened(&app, &a.token).await;
-    let read = brief(&app, &a.token, Some(&fourth)).await;
+    let read = app.brief(&a.token, Some(&fourth)).await;
     assert!(
-        read["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|s| s["id"] != first.as_str()),
-        "the first session is out of the window: {read}"
+        read.sessions.iter().all(|s| s.id.to_string() != first),
+        "the first session is out of the window: {read:?}"
     );
-    assert_eq!(texts(&read, "next_steps"), Vec::<String>::new(), "{read}");
+    assert!(read.next_steps.is_empty(), "{read:?}");
     assert_eq!(
-        texts(&read, "open_questions"),
+        texts(&read.open_questions),
         ["Should the retry policy be configurable?"]
     );
-    assert_eq!(read["open_questions"][0]["id"], question.as_str());
-    assert_eq!(read["open_questions"][0]["age"], 10);
+    let open = &read.open_questions[0];
+    assert_eq!(open.id.map(|i| i.to_string()), Some(question.clone()));
+    assert_eq!(open.age, Some(10));
     // Decisions stay history: none was stated in the window.
-    assert_eq!(read["decisions"], json!([]));
+    assert!(read.decisions.is_empty());
 
-    let closed = loops(&app, &a.token, "closed").await;
+    let closed = app.loops(&a.token, "closed").await;
     assert_eq!(closed.len(), 1, "{closed:?}");
     assert_eq!(id(&closed[0]), step);
-    assert_eq!(closed[0]["state"], "done");
-    assert_eq!(closed[0]["closed_session_id"], third.as_str());
-    assert!(closed[0]["closed_at"].is_string());
+    assert_eq!(closed[0].state, "done");
+    assert_eq!(
+        closed[0].closed_session_id.map(|s| s.to_string()),
+        Some(third)
+    );
+    assert!(closed[0].closed_at.is_some());
 
     let md = window(&app, &a.token).await;
     assert!(
@@ -185,15 +153,15 @@ async fn a_repeated_item_joins_the_open_one_and_a_closed_one_opens_anew() {
                "open_questions": ["use advisory locks for the sweep"]}),
     )
     .await;
-    let open = loops(&app, &a.token, "open").await;
+    let open = app.loops(&a.token, "open").await;
     assert_eq!(open.len(), 1, "{open:?}");
-    assert_eq!(open[0]["text"], "Use advisory locks for the sweep?");
-    assert_eq!(open[0]["session_id"], first.as_str());
-    let read = brief(&app, &a.token, None).await;
+    assert_eq!(open[0].text, "Use advisory locks for the sweep?");
+    assert_eq!(open[0].session_id.to_string(), first);
+    let read = app.brief(&a.token, None).await;
     assert_eq!(
-        texts(&read, "open_questions"),
+        texts(&read.open_questions),
         ["Use advisory locks for the sweep?"],
-        "{read}"
+        "{read:?}"
     );
 
     close(&app, &a.token, &id(&open[0]), "answered")
@@ -205,10 +173,10 @@ async fn a_repeated_item_joins_the_open_one_and_a_closed_one_opens_anew() {
         json!({"open_questions": ["Use advisory locks for the sweep?"]}),
     )
     .await;
-    let open = loops(&app, &a.token, "open").await;
+    let open = app.loops(&a.token, "open").await;
     assert_eq!(open.len(), 1, "{open:?}");
-    assert_eq!(open[0]["session_id"], third.as_str());
-    assert_eq!(loops(&app, &a.token, "all").await.len(), 2);
+    assert_eq!(open[0].session_id.to_string(), third);
+    assert_eq!(app.loops(&a.token, "all").await.len(), 2);
 
     // Another key of the account opens its own item (one it can surely read).
     let (_, other) = app.key(a.id, ALL, None).await;
@@ -218,7 +186,7 @@ async fn a_repeated_item_joins_the_open_one_and_a_closed_one_opens_anew() {
         json!({"open_questions": ["Use advisory locks for the sweep?"]}),
     )
     .await;
-    assert_eq!(loops(&app, &a.token, "open").await.len(), 2);
+    assert_eq!(app.loops(&a.token, "open").await.len(), 2);
 }
 
 #[tokio::test]
@@ -234,31 +202,31 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
         json!({"next_steps": ["Rotate the staging keys"]}),
     )
     .await;
-    let item = id(&loops(&app, &a.token, "open").await[0]);
+    let item = id(&app.loops(&a.token, "open").await[0]);
 
     let (_, restricted) = app.key(a.id, ALL, Some("acme/app")).await;
     let (_, narrow) = app.key(a.id, "chats:read", None).await;
     for token in [&b.token, &restricted, &narrow] {
-        assert!(loops(&app, token, "all").await.is_empty());
-        let read = brief(&app, token, None).await;
-        assert_eq!(read["next_steps"], json!([]), "{read}");
+        assert!(app.loops(token, "all").await.is_empty());
+        let read = app.brief(token, None).await;
+        assert!(read.next_steps.is_empty(), "{read:?}");
         close(&app, token, &item, "done")
             .problem(404, "not-found")
             .await;
     }
     // Another account's session_end naming it closes nothing of it, and ends all the same.
     let theirs = opened(&app, &b.token).await;
-    let ended_theirs = app
+    let ended_theirs: EndedSession = app
         .end_session(&b.token, &theirs, json!({"resolved": [item]}))
-        .ok(200)
+        .typed(200)
         .await;
     assert_eq!(
-        ended_theirs["not_resolved"],
-        json!([item]),
-        "{ended_theirs}"
+        common::ids(&ended_theirs.not_resolved),
+        [item],
+        "{ended_theirs:?}"
     );
-    assert_eq!(ended_theirs["status"], "closed", "{ended_theirs}");
-    assert_eq!(loops(&app, &a.token, "open").await.len(), 1);
+    assert_eq!(ended_theirs.session.status, "closed", "{ended_theirs:?}");
+    assert_eq!(app.loops(&a.token, "open").await.len(), 1);
 
     // An organization's owner reads its member's organization items, and does not close them.
     let o = app
@@ -277,10 +245,9 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
             None,
             json!({"goal": "Org work", "organization": org_ext}),
         )
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     app.end_session(
         &member,
         &work,
@@ -288,7 +255,7 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
     )
     .ok(200)
     .await;
-    let seen = loops(&app, &o.token, "open").await;
+    let seen = app.loops(&o.token, "open").await;
     assert_eq!(item_texts(&seen), ["Who pays for the org plan?"]);
     let refused = close(&app, &o.token, &id(&seen[0]), "answered")
         .problem(404, "not-found")
@@ -300,12 +267,12 @@ async fn items_of_another_account_or_of_unreadable_sessions_are_404() {
         "the REST words of the remedy: {detail}"
     );
     let owners = opened(&app, &o.token).await;
-    let ended_owners = app
+    let ended_owners: EndedSession = app
         .end_session(&o.token, &owners, json!({"resolved": [id(&seen[0])]}))
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(ended_owners["not_resolved"], json!([id(&seen[0])]));
-    assert_eq!(loops(&app, &o.token, "open").await.len(), 1);
+    assert_eq!(ended_owners.not_resolved, [seen[0].id]);
+    assert_eq!(app.loops(&o.token, "open").await.len(), 1);
     close(&app, &member, &id(&seen[0]), "answered")
         .ok(200)
         .await;
@@ -326,7 +293,7 @@ async fn the_close_endpoint_closes_once_in_the_callers_session_and_refuses_bad_i
     let paged = app
         .paged_ids(&a.token, "/api/v1/journal/loops", 2, "loops")
         .await;
-    let open = loops(&app, &a.token, "open").await;
+    let open = app.loops(&a.token, "open").await;
     assert_eq!(
         item_texts(&open),
         ["Tag the release", "Email the team", "Update the docs"]
@@ -335,20 +302,23 @@ async fn the_close_endpoint_closes_once_in_the_callers_session_and_refuses_bad_i
     let (tag, email, docs) = (id(&open[0]), id(&open[1]), id(&open[2]));
 
     let mine = opened(&app, &a.token).await;
-    let closed = close(&app, &a.token, &tag, "dropped")
+    let closed: Loop = close(&app, &a.token, &tag, "dropped")
         .session(Some(&mine))
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(closed["state"], "dropped");
-    assert_eq!(closed["closed_session_id"], mine.as_str());
+    assert_eq!(closed.state, "dropped");
+    assert_eq!(closed.closed_session_id.map(|s| s.to_string()), Some(mine));
     close(&app, &a.token, &tag, "done")
         .problem(409, "conflict")
         .await;
     // Without X-Session-Id, the session the call joins closes it.
     let response = close(&app, &a.token, &email, "done").send().await;
     let joined = common::session_of(&response).unwrap();
-    let closed = common::expect_ok(response, 200).await;
-    assert_eq!(closed["closed_session_id"], joined.as_str());
+    let closed: Loop = common::decode(common::expect_ok(response, 200).await);
+    assert_eq!(
+        closed.closed_session_id.map(|s| s.to_string()),
+        Some(joined)
+    );
 
     close(&app, &a.token, &docs, "finished")
         .problem(400, "bad-request")
@@ -387,7 +357,7 @@ async fn the_close_endpoint_closes_once_in_the_callers_session_and_refuses_bad_i
     close(&app, &records_only, &docs, "done")
         .problem(403, "missing-scope")
         .await;
-    assert_eq!(loops(&app, &a.token, "open").await.len(), 1);
+    assert_eq!(app.loops(&a.token, "open").await.len(), 1);
 }
 
 #[tokio::test]
@@ -402,15 +372,12 @@ async fn an_item_open_for_ninety_days_reads_as_stale_and_leaves_the_brief() {
     )
     .await;
     app.clock.advance(Duration::days(89));
-    assert_eq!(loops(&app, &a.token, "open").await[0]["state"], "open");
+    assert_eq!(app.loops(&a.token, "open").await[0].state, "open");
     app.clock.advance(Duration::days(1));
-    let open = loops(&app, &a.token, "open").await;
-    assert_eq!(
-        (&open[0]["state"], &open[0]["age"]),
-        (&json!("stale"), &json!(90))
-    );
-    let read = brief(&app, &a.token, None).await;
-    assert_eq!(read["open_questions"], json!([]), "{read}");
+    let open = app.loops(&a.token, "open").await;
+    assert_eq!((open[0].state.as_str(), open[0].age), ("stale", 90));
+    let read = app.brief(&a.token, None).await;
+    assert!(read.open_questions.is_empty(), "{read:?}");
     assert!(!window(&app, &a.token).await.contains("okapi"));
 
     // Stated again, it opens afresh; the stale one can still be closed.
@@ -420,13 +387,10 @@ async fn an_item_open_for_ninety_days_reads_as_stale_and_leaves_the_brief() {
         json!({"open_questions": ["Is the okapi queue needed?"]}),
     )
     .await;
-    let open = loops(&app, &a.token, "open").await;
-    let states: Vec<&str> = open.iter().map(|l| l["state"].as_str().unwrap()).collect();
+    let open = app.loops(&a.token, "open").await;
+    let states: Vec<&str> = open.iter().map(|l| l.state.as_str()).collect();
     assert_eq!(states, ["open", "stale"]);
-    assert_eq!(
-        texts(&brief(&app, &a.token, None).await, "open_questions").len(),
-        1
-    );
+    assert_eq!(app.brief(&a.token, None).await.open_questions.len(), 1);
     close(&app, &a.token, &id(&open[1]), "dropped")
         .ok(200)
         .await;
@@ -446,25 +410,22 @@ async fn marked_questions_show_derived_while_open_and_become_items_when_swept() 
         "A line",
     )
     .await;
-    let read = brief(&app, &a.token, None).await;
-    assert_eq!(
-        texts(&read, "open_questions"),
-        ["who owns the billing job?"]
-    );
-    assert!(read["open_questions"][0].get("id").is_none(), "{read}");
-    assert!(loops(&app, &a.token, "all").await.is_empty());
+    let read = app.brief(&a.token, None).await;
+    assert_eq!(texts(&read.open_questions), ["who owns the billing job?"]);
+    assert!(read.open_questions[0].id.is_none(), "{read:?}");
+    assert!(app.loops(&a.token, "all").await.is_empty());
 
     app.clock.advance(Duration::hours(3));
     let closed = sweep::close_quiet_sessions(&app.db, app.clock.now(), Duration::hours(2))
         .await
         .unwrap();
     assert!(closed >= 1);
-    let open = loops(&app, &a.token, "open").await;
+    let open = app.loops(&a.token, "open").await;
     assert_eq!(item_texts(&open), ["who owns the billing job?"]);
-    assert_eq!(open[0]["stated"], false);
-    let read = brief(&app, &a.token, None).await;
-    assert_eq!(read["open_questions"][0]["id"], open[0]["id"], "{read}");
-    assert_eq!(read["open_questions"].as_array().unwrap().len(), 1);
+    assert!(!open[0].stated);
+    let read = app.brief(&a.token, None).await;
+    assert_eq!(read.open_questions.len(), 1, "{read:?}");
+    assert_eq!(read.open_questions[0].id, Some(open[0].id));
 }
 
 #[tokio::test]
@@ -543,7 +504,7 @@ async fn the_export_carries_items_in_time_order_and_the_page_closes_them() {
         json!({"open_questions": ["Which region first?"], "next_steps": ["Book the room"]}),
     )
     .await;
-    let question = id(&loops(&app, &a.token, "open").await[0]);
+    let question = id(&app.loops(&a.token, "open").await[0]);
     close(&app, &a.token, &question, "answered").ok(200).await;
 
     let ndjson = app
@@ -599,7 +560,7 @@ async fn the_export_carries_items_in_time_order_and_the_page_closes_them() {
         .unwrap_or_else(|| panic!("no open loops on the page: {html}"));
     assert!(section.contains("Book the room"), "{section}");
     assert!(!section.contains("Which region first?"), "{section}");
-    let step = id(&loops(&app, &a.token, "open").await[0]);
+    let step = id(&app.loops(&a.token, "open").await[0]);
     let token = page::csrf(&html);
     let post = |form: Vec<(&'static str, String)>| {
         http.post(app.url("/journal/loops/close"))
@@ -613,7 +574,7 @@ async fn the_export_carries_items_in_time_order_and_the_page_closes_them() {
         .await
         .unwrap();
     assert_eq!(forged.status(), 403);
-    assert_eq!(loops(&app, &a.token, "open").await.len(), 1);
+    assert_eq!(app.loops(&a.token, "open").await.len(), 1);
     let closed = post(vec![
         ("csrf", token),
         ("target", step.clone()),
@@ -622,14 +583,14 @@ async fn the_export_carries_items_in_time_order_and_the_page_closes_them() {
     .await
     .unwrap();
     assert_eq!(closed.status(), 303);
-    assert!(loops(&app, &a.token, "open").await.is_empty());
+    assert!(app.loops(&a.token, "open").await.is_empty());
 }
 
 /// Everything a reader of the account sees of its items: the list, the brief, the window, the
 /// export and the page.
 async fn everything(app: &TestApp, token: &str) -> String {
-    let listed = loops(app, token, "all").await;
-    let read = brief(app, token, None).await;
+    let listed = app.loops(token, "all").await;
+    let read = serde_json::to_string(&app.brief(token, None).await).unwrap();
     let md = window(app, token).await;
     let export = app
         .call(Method::GET, "/api/v1/journal/export")
@@ -672,7 +633,7 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
         json!({"open_questions": ["Rename the egret queue?"]}),
     )
     .await;
-    let egret = id(&loops(&app, &a.token, "open").await[0]);
+    let egret = id(&app.loops(&a.token, "open").await[0]);
     let gone = ended(
         &app,
         &a.token,
@@ -697,7 +658,7 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
     assert!(!after.contains("zebrafish"), "{after}");
     assert!(!after.contains("Move the Heron"), "{after}");
     // (The deleting call keeps the id as its target, as every deletion's does; no item does.)
-    let listed = json!(loops(&app, &a.token, "all").await).to_string();
+    let listed = json!(app.loops(&a.token, "all").await).to_string();
     assert!(!listed.contains(&gone), "{listed}");
     let rows = "SELECT count(*) FROM (SELECT text FROM journal_loops WHERE account_id = $1 \
                 UNION ALL SELECT text FROM journal_loop_sources WHERE account_id = $1) t \
@@ -705,26 +666,26 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
     assert_eq!(owner_count(&app, rows, a.id).await, 0);
     // The item it repeated lives on in the later session's words; the one it closed stays
     // closed, without it.
-    let all = loops(&app, &a.token, "all").await;
+    let all = app.loops(&a.token, "all").await;
     let heron = all
         .iter()
-        .find(|l| l["text"] == "move the heron notes")
+        .find(|l| l.text == "move the heron notes")
         .unwrap();
     assert_eq!(
-        (&heron["state"], &heron["session_id"]),
-        (&json!("open"), &json!(later))
+        (heron.state.as_str(), heron.session_id.to_string()),
+        ("open", later.clone())
     );
     let closed = all.iter().find(|l| id(l) == egret).unwrap();
-    assert_eq!(closed["state"], "answered");
-    assert_eq!(closed["closed_session_id"], Value::Null);
-    assert_eq!(closed["session_id"], keeper.as_str());
+    assert_eq!(closed.state, "answered");
+    assert_eq!(closed.closed_session_id, None);
+    assert_eq!(closed.session_id.to_string(), keeper);
     assert_eq!(all.len(), 2, "{all:?}");
 
     // The days of the sessions left, then the account: nothing of the items stays.
     let mut days = Vec::new();
     for session in [&keeper, &later] {
         let read = app.session_detail(&a.token, session).await;
-        days.push(read["session"]["started_at"].as_str().unwrap()[..10].to_owned());
+        days.push(read.session.started_at.date_naive().to_string());
     }
     days.dedup();
     for day in days {
@@ -733,7 +694,7 @@ async fn a_deleted_session_leaves_no_word_of_itself_in_any_item() {
             .ok(200)
             .await;
     }
-    assert!(loops(&app, &a.token, "all").await.is_empty());
+    assert!(app.loops(&a.token, "all").await.is_empty());
     let items = "SELECT count(*) FROM journal_loops WHERE account_id = $1";
     assert_eq!(owner_count(&app, items, a.id).await, 0);
     let (_, deleter) = app.key(a.id, "chats:read,account:delete", None).await;
@@ -771,12 +732,12 @@ async fn two_sessions_of_one_item_deleted_at_once_take_the_item_and_their_words(
         json!({"open_questions": ["is the osprey index worth keeping?"]}),
     )
     .await;
-    assert_eq!(loops(&app, &a.token, "open").await.len(), 1, "one item");
+    assert_eq!(app.loops(&a.token, "open").await.len(), 1, "one item");
 
     // Each deletion's statement runs while the other's is not committed: each must not count
     // the other's source as one left.
     common::race::delete_concurrently(&app.db_url, a.id, ALL, [uuid(&first), uuid(&second)]).await;
-    assert_eq!(loops(&app, &a.token, "all").await, Vec::<Value>::new());
+    assert!(app.loops(&a.token, "all").await.is_empty());
     let rows = "SELECT count(*) FROM (SELECT text FROM journal_loops WHERE account_id = $1 \
                 UNION ALL SELECT text FROM journal_loop_sources WHERE account_id = $1) t";
     assert_eq!(owner_count(&app, rows, a.id).await, 0, "no word of either");
@@ -819,9 +780,9 @@ async fn a_session_joining_an_item_while_its_last_source_is_deleted_opens_its_ow
         deleting.commit().await;
     };
     tokio::join!(end, release);
-    let open = loops(&app, &a.token, "open").await;
+    let open = app.loops(&a.token, "open").await;
     assert_eq!(item_texts(&open), ["retire the kestrel cron"], "{open:?}");
-    assert_eq!(open[0]["session_id"], joining.as_str());
+    assert_eq!(open[0].session_id.to_string(), joining);
     let words = "SELECT count(*) FROM journal_loop_sources WHERE account_id = $1";
     assert_eq!(owner_count(&app, words, a.id).await, 1);
 }
@@ -837,17 +798,17 @@ async fn a_session_end_skips_the_items_it_may_not_close_names_them_and_keeps_its
         json!({"next_steps": ["Rotate the staging keys"]}),
     )
     .await;
-    let rotate = id(&loops(&app, &a.token, "open").await[0]);
+    let rotate = id(&app.loops(&a.token, "open").await[0]);
     let gone = ended(
         &app,
         &a.token,
         json!({"open_questions": ["Drop the gull table?"]}),
     )
     .await;
-    let gull = loops(&app, &a.token, "open").await;
+    let gull = app.loops(&a.token, "open").await;
     let gull = id(gull
         .iter()
-        .find(|l| l["text"] == "Drop the gull table?")
+        .find(|l| l.text == "Drop the gull table?")
         .unwrap());
     app.call(Method::DELETE, &format!("/api/v1/journal/sessions/{gone}"))
         .token(&a.token)
@@ -856,35 +817,38 @@ async fn a_session_end_skips_the_items_it_may_not_close_names_them_and_keeps_its
 
     app.clock.advance(Duration::minutes(10));
     let session = opened(&app, &a.token).await;
-    let answer = app
+    let answer: EndedSession = app
         .end_session(
             &a.token,
             &session,
             json!({"outcome": "Rotated the keys", "next_steps": ["Tell the team"],
                    "resolved": [gull, rotate, gull]}),
         )
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(answer["not_resolved"], json!([gull]), "{answer}");
-    assert_eq!(answer["id"], session.as_str(), "{answer}");
-    assert_eq!(answer["status"], "closed", "{answer}");
-    let all = loops(&app, &a.token, "all").await;
+    assert_eq!(common::ids(&answer.not_resolved), [gull], "{answer:?}");
+    assert_eq!(answer.session.id.to_string(), session, "{answer:?}");
+    assert_eq!(answer.session.status, "closed", "{answer:?}");
+    let all = app.loops(&a.token, "all").await;
     let done = all.iter().find(|l| id(l) == rotate).unwrap();
     assert_eq!(
-        (&done["state"], &done["closed_session_id"]),
-        (&json!("done"), &json!(session))
+        (
+            done.state.as_str(),
+            done.closed_session_id.map(|s| s.to_string())
+        ),
+        ("done", Some(session))
     );
     assert_eq!(
-        item_texts(&loops(&app, &a.token, "open").await),
+        item_texts(&app.loops(&a.token, "open").await),
         ["Tell the team"],
         "the hand-off is kept"
     );
 
     // Every id closable: nothing to name.
     let next = opened(&app, &a.token).await;
-    let answer = app
+    let answer: EndedSession = app
         .end_session(&a.token, &next, json!({"resolved": [rotate]}))
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(answer["not_resolved"], json!([]), "{answer}");
+    assert!(answer.not_resolved.is_empty(), "{answer:?}");
 }

@@ -141,7 +141,7 @@ async fn check_connected(
             serde_json::json!({"goal": "Their own work"}),
         )
         .await;
-    let theirs = theirs["id"].as_str().unwrap();
+    let theirs = &theirs.id.to_string();
     let read = app
         .call(
             reqwest::Method::GET,

@@ -124,7 +124,7 @@ async fn session_of(app: &TestApp, token: &str) -> String {
     let started = app
         .start_session(token, None, json!({"goal": "Watch the webhooks"}))
         .await;
-    started["id"].as_str().unwrap().to_owned()
+    started.id.to_string()
 }
 
 #[tokio::test]

@@ -69,7 +69,7 @@ async fn sign_in_sets_a_strict_http_only_cookie_and_forms_need_their_csrf_token(
     let session = app
         .start_session(&a.token, None, json!({"goal": "Keep this one"}))
         .await;
-    let id = session["id"].as_str().unwrap();
+    let id = &session.id.to_string();
     let browser = Browser::new(&app);
 
     // Behind a TLS proxy the cookie is Secure too.
@@ -178,7 +178,7 @@ async fn a_page_of_one_account_never_shows_anothers_data() {
     let theirs = app
         .start_session(&b.token, None, json!({"goal": "Bea's bittern"}))
         .await;
-    let theirs = theirs["id"].as_str().unwrap();
+    let theirs = &theirs.id.to_string();
     let browser = Browser::new(&app);
     let signed = browser
         .sign_in("/journal/sign-in", "/journal/sign-in", &a.token, &[])

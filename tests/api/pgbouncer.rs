@@ -5,11 +5,16 @@
 //! requests at once, ended, summarised by the real worker, caught up on, searched, expired by
 //! retention, and a revoked key refused on its next request; MCP answers through it too.
 
+use crate::common::journal::texts;
 use crate::common::{self, TestApp, mcp, pgbouncer::PgBouncer};
 use chrono::Duration;
 use n8v_journal::jobs;
+use n8v_journal::journal::Session;
+use n8v_journal::journal::search::SearchHit;
+use n8v_journal::ops::journal::SessionDetail;
+use n8v_journal::ops::search::SearchResults;
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::JOURNAL_SCOPES as ALL;
 
@@ -29,24 +34,23 @@ async fn append_at_once(app: &TestApp, token: &str, record: &str, session: &str,
     futures::future::join_all(appends).await;
 }
 
-fn ids(results: &Value) -> Vec<&str> {
-    let hits = results["hits"].as_array().unwrap();
-    hits.iter().map(|h| h["id"].as_str().unwrap()).collect()
+fn ids(hits: &[SearchHit]) -> Vec<&str> {
+    hits.iter().map(|h| h.id.as_str()).collect()
 }
 
 /// Runs the real workers (apalis on the direct connection) until the session has a summary.
-async fn summarised_by_the_worker(app: &TestApp, token: &str, session: &str) -> Value {
+async fn summarised_by_the_worker(app: &TestApp, token: &str, session: &str) -> Session {
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let workers = tokio::spawn(jobs::run(app.workers(|_| {}), async move {
         let mut stopped = stopped;
         let _ = stopped.wait_for(|s| *s).await;
     }));
-    let mut read = Value::Null;
+    let mut read = app.session_detail(token, session).await.session;
     for _ in 0..150 {
-        read = app.session_detail(token, session).await;
-        if !read["session"]["summary"].is_null() {
+        if read.summary.is_some() {
             break;
         }
+        read = app.session_detail(token, session).await.session;
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     let _ = stop.send(true);
@@ -71,27 +75,25 @@ async fn the_core_journeys_pass_through_pgbouncer_in_transaction_mode() {
             Some("Start the redirect work"),
             json!({"goal": "Fix the login redirect loop", "repository": "acme/web"}),
         )
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     // Two accounts at once: each sees only its own, whichever server connection it was given.
     let b_session = app
         .start_session(&b.token, None, json!({"goal": "Tidy the docs"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .await
+        .id
+        .to_string();
     tokio::join!(
         append_at_once(&app, &a.token, &record, &session, 24),
         append_at_once(&app, &b.token, &b_record, &b_session, 24),
     );
-    let read = app
+    let read: SessionDetail = app
         .get_session(&a.token, &session)
         .header("x-purpose", "Check the calls")
-        .ok(200)
+        .typed(200)
         .await;
-    assert_eq!(read["session"]["call_count"], 24 + 1, "{read}");
+    assert_eq!(read.session.call_count, 24 + 1, "{read:?}");
     app.get_session(&a.token, &b_session)
         .problem(404, "not-found")
         .await;
@@ -104,25 +106,22 @@ async fn the_core_journeys_pass_through_pgbouncer_in_transaction_mode() {
     .ok(200)
     .await;
     let read = summarised_by_the_worker(&app, &a.token, &session).await;
-    assert_eq!(read["session"]["summary_model"], "code", "{read}");
+    assert_eq!(read.summary_model.as_deref(), Some("code"), "{read:?}");
 
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
+    let brief = app.brief(&a.token, None).await;
     assert!(
-        brief["decisions"]
-            .to_string()
-            .contains("Keep the cookie path"),
-        "{brief}"
+        texts(&brief.decisions)
+            .iter()
+            .any(|d| d.contains("Keep the cookie path")),
+        "{brief:?}"
     );
-    let found = app
-        .call(Method::GET, "/api/v1/journal/search?q=redirect")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert!(found["hits"].to_string().contains(&session), "{found}");
+    let found = app.search(&a.token, "q=redirect").await;
+    assert!(
+        found
+            .iter()
+            .any(|h| h.session_id.is_some_and(|s| s.to_string() == session)),
+        "{found:?}"
+    );
     // The export pages through one snapshot transaction of its own.
     let export = app
         .call(Method::GET, "/api/v1/journal/export")
@@ -139,9 +138,10 @@ async fn the_core_journeys_pass_through_pgbouncer_in_transaction_mode() {
     );
     // MCP runs the same tenant transactions.
     let client = mcp::connect(&app, &a.token).await;
-    let tool =
-        mcp::structured(&mcp::call(&client, "journal_search", json!({"q": "redirect"})).await);
-    assert_eq!(ids(&tool), ids(&found), "{tool}");
+    let tool: SearchResults = common::decode(mcp::structured(
+        &mcp::call(&client, "journal_search", json!({"q": "redirect"})).await,
+    ));
+    assert_eq!(ids(&tool.hits), ids(&found), "{tool:?}");
 
     // Past the calls' 90 days, retention (a worker pass, through the pooler) expires them.
     let calls = |account| {

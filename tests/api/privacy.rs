@@ -20,7 +20,7 @@ async fn ended(app: &TestApp, token: &str, goal: &str, outcome: &str) -> String 
     let session = app
         .start_session(token, Some("Start the work"), json!({ "goal": goal }))
         .await;
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = session.id.to_string();
     app.end_session(token, &id, json!({ "outcome": outcome }))
         .ok(200)
         .await;
@@ -276,9 +276,8 @@ async fn a_restricted_key_posting_an_id_first_keeps_no_other_keys_episode_out() 
     let entry = real["entries"][0]["session_id"].as_str().unwrap();
     let detail = app.session_detail(&a.token, entry).await;
     assert_eq!(
-        detail["session"]["key_id"],
-        n8v_journal::ids::format(n8v_journal::ids::Kind::Key, a.key_id),
-        "the full key's own entry: {detail}"
+        detail.session.key_id.0, a.key_id,
+        "the full key's own entry: {detail:?}"
     );
 
     // The same key again (a retry) makes nothing new.

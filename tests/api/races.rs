@@ -34,7 +34,7 @@ impl Lcg {
 /// they are one item with a source in each) and two of its own.
 async fn ended_session(app: &TestApp, token: &str, n: usize) -> String {
     let session = app.start_session(token, None, json!({"goal": "g"})).await;
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = session.id.to_string();
     app.end_session(
         token,
         &id,
@@ -357,7 +357,7 @@ async fn calls_recorded_in_a_session_deleted_meanwhile_are_told_it_is_gone() {
     let mut failures = Vec::new();
     for round in 0..6 {
         let session = app.start_session(&a.token, None, json!({})).await;
-        let id = session["id"].as_str().unwrap().to_owned();
+        let id = session.id.to_string();
         let callers = (0..4).map(|caller| {
             let (app, token, id, record) =
                 (app.clone(), a.token.clone(), id.clone(), record.clone());
@@ -413,7 +413,7 @@ async fn an_operation_that_deadlocks_is_run_again_and_stored_once() {
     let a = app.account("A", SCOPES).await;
     app.journal_on(a.id).await;
     let opener = app.start_session(&a.token, None, json!({})).await;
-    let opener = opener["id"].as_str().unwrap();
+    let opener = &opener.id.to_string();
     app.end_session(&a.token, opener, json!({"next_steps": ["Ship it"]}))
         .ok(200)
         .await;
@@ -422,7 +422,7 @@ async fn an_operation_that_deadlocks_is_run_again_and_stored_once() {
         .await
         .unwrap();
     let closer = app.start_session(&a.token, None, json!({})).await;
-    let closer = closer["id"].as_str().unwrap().to_owned();
+    let closer = closer.id.to_string();
 
     // Another transaction holds the item; the close takes its session, then waits for it.
     let mut other = sqlx::PgConnection::connect(&app.db_url).await.unwrap();

@@ -8,36 +8,19 @@ use crate::common;
 use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
 use chrono::Duration;
+use n8v_journal::journal::catchup::CatchUp;
 use reqwest::Method;
 use rmcp::model::{ReadResourceRequestParams, ResourceContents};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::DELETING_SCOPES as ALL;
 
 async fn started(app: &TestApp, token: &str) -> String {
     app.clock.advance(Duration::minutes(10));
     app.start_session(token, None, json!({"goal": "Pick up the queue work"}))
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn told(app: &TestApp, token: &str, session: &str) -> Vec<Value> {
-    let detail = app.session_detail(token, session).await;
-    detail["told"]
-        .as_array()
-        .unwrap_or_else(|| panic!("told in {detail}"))
-        .clone()
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_owned())
-        .collect()
+        .await
+        .id
+        .to_string()
 }
 
 #[tokio::test]
@@ -66,12 +49,9 @@ async fn a_session_says_what_it_was_told_and_an_item_who_was_given_it() {
         .await;
     assert_eq!(brief.status(), 200);
     let brief_text = brief.text().await.unwrap();
-    let brief: Value = serde_json::from_str(&brief_text).unwrap();
-    let decision = brief["decisions"][0]["id"].as_str().unwrap().to_owned();
-    let question = brief["open_questions"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let brief: CatchUp = common::decode(serde_json::from_str(&brief_text).unwrap());
+    let decision = brief.decisions[0].id.unwrap().to_string();
+    let question = brief.open_questions[0].id.unwrap().to_string();
     let md = app
         .call(Method::GET, "/journal.md?max_chars=20000")
         .token(&a.token)
@@ -81,40 +61,40 @@ async fn a_session_says_what_it_was_told_and_an_item_who_was_given_it() {
     assert_eq!(md.status(), 200);
     let md_text = md.text().await.unwrap();
 
-    let receipts = told(&app, &a.token, &second).await;
+    let receipts = app.session_detail(&a.token, &second).await.told;
     assert_eq!(receipts.len(), 2, "{receipts:?}");
     let (catch_up, window) = (&receipts[0], &receipts[1]);
-    assert_eq!(catch_up["operation"], "getCatchUp");
-    assert_eq!(catch_up["purpose"], "Catch up before starting");
+    assert_eq!(catch_up.operation, "getCatchUp");
     assert_eq!(
-        catch_up["chars"],
-        json!(brief_text.chars().count()),
+        catch_up.purpose.as_deref(),
+        Some("Catch up before starting")
+    );
+    assert_eq!(
+        catch_up.chars as usize,
+        brief_text.chars().count(),
         "the brief's size as answered"
     );
     assert!(
-        strings(&catch_up["sessions"]).contains(&first),
-        "{catch_up}"
+        common::ids(&catch_up.sessions).contains(&first),
+        "{catch_up:?}"
     );
-    let mut items = strings(&catch_up["items"]);
+    let mut items = common::ids(&catch_up.items);
     items.sort();
     let mut expected = vec![decision.clone(), question.clone()];
     expected.sort();
-    assert_eq!(items, expected, "{catch_up}");
-    assert_eq!(window["operation"], "getJournalMarkdown");
-    assert_eq!(window["chars"], json!(md_text.chars().count()));
-    assert!(strings(&window["items"]).contains(&question), "{window}");
-    assert!(strings(&window["items"]).contains(&decision), "{window}");
+    assert_eq!(items, expected, "{catch_up:?}");
+    assert_eq!(window.operation, "getJournalMarkdown");
+    assert_eq!(window.chars as usize, md_text.chars().count());
+    let shown = common::ids(&window.items);
+    assert!(shown.contains(&question), "{window:?}");
+    assert!(shown.contains(&decision), "{window:?}");
     // The first conversation was told nothing.
-    assert_eq!(told(&app, &a.token, &first).await, Vec::<Value>::new());
+    assert!(app.session_detail(&a.token, &first).await.told.is_empty());
 
     // The item names the conversation given it.
-    let listed = app
-        .call(Method::GET, "/api/v1/journal/loops")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert_eq!(listed["loops"][0]["id"], question.as_str());
-    assert_eq!(listed["loops"][0]["given_to"], json!([second]), "{listed}");
+    let listed = app.loops(&a.token, "open").await;
+    assert_eq!(listed[0].id.to_string(), question);
+    assert_eq!(common::ids(&listed[0].given_to), [second], "{listed:?}");
 }
 
 #[tokio::test]
@@ -148,11 +128,11 @@ async fn an_mcp_catch_up_is_a_receipt_and_journal_session_answers_it() {
         .as_str()
         .unwrap()
         .to_owned();
-    let receipts = told(&app, &a.token, &session).await;
+    let receipts = app.session_detail(&a.token, &session).await.told;
     assert_eq!(receipts.len(), 1, "{receipts:?}");
-    assert_eq!(receipts[0]["operation"], "journal_catch_up");
-    assert_eq!(strings(&receipts[0]["items"]), std::slice::from_ref(&step));
-    assert!(receipts[0]["chars"].as_i64().unwrap() > 100);
+    assert_eq!(receipts[0].operation, "journal_catch_up");
+    assert_eq!(common::ids(&receipts[0].items), std::slice::from_ref(&step));
+    assert!(receipts[0].chars > 100);
 
     // Reading the brief as a resource hands the journal over too: a second receipt, in the
     // session the reading conversation works in, with the same item.
@@ -164,14 +144,14 @@ async fn an_mcp_catch_up_is_a_receipt_and_journal_session_answers_it() {
         panic!("{read:?}")
     };
     assert!(text.contains(&step), "{text}");
-    let receipts = told(&app, &a.token, &session).await;
+    let receipts = app.session_detail(&a.token, &session).await.told;
     assert_eq!(receipts.len(), 2, "{receipts:?}");
     let resource = receipts
         .iter()
-        .find(|r| r["purpose"] == "Read the journal resource journal://brief")
+        .find(|r| r.purpose.as_deref() == Some("Read the journal resource journal://brief"))
         .unwrap_or_else(|| panic!("no receipt of the resource read: {receipts:?}"));
-    assert_eq!(strings(&resource["items"]), std::slice::from_ref(&step));
-    assert!(resource["chars"].as_i64().unwrap() > 100, "{resource}");
+    assert_eq!(common::ids(&resource.items), std::slice::from_ref(&step));
+    assert!(resource.chars > 100, "{resource:?}");
 
     // The MCP session tool answers it as well.
     let read = call(

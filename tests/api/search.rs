@@ -4,23 +4,19 @@
 use crate::common;
 
 use crate::common::mcp;
-use n8v_journal::ids::{self, Kind};
+use n8v_journal::journal::search::SearchHit;
+use n8v_journal::ops::search::SearchResults;
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 
-async fn search(app: &common::TestApp, token: &str, query: &str) -> Value {
-    app.call(Method::GET, &format!("/api/v1/journal/search?{query}"))
-        .token(token)
-        .ok(200)
-        .await
+fn ids(hits: &[SearchHit]) -> Vec<String> {
+    hits.iter().map(|h| h.id.clone()).collect()
 }
 
-fn ids(results: &Value) -> Vec<String> {
-    results["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["id"].as_str().unwrap().to_owned())
+/// Whose session each hit is (none for a digest's).
+fn sessions(hits: &[SearchHit]) -> Vec<String> {
+    hits.iter()
+        .map(|h| h.session_id.map(|s| s.to_string()).unwrap_or_default())
         .collect()
 }
 
@@ -36,7 +32,7 @@ async fn search_ranks_matches_and_narrows_them() {
             json!({"goal": "Fix the login redirect loop", "repository": "acme/web"}),
         )
         .await;
-    let best = best["id"].as_str().unwrap().to_owned();
+    let best = best.id.to_string();
     app.end_session(&a.token, &best, json!({"outcome": "login redirect fixed"}))
         .ok(200)
         .await;
@@ -47,7 +43,7 @@ async fn search_ranks_matches_and_narrows_them() {
             json!({"goal": "Tidy the login page copy", "repository": "acme/docs"}),
         )
         .await;
-    let weaker = weaker["id"].as_str().unwrap().to_owned();
+    let weaker = weaker.id.to_string();
     let record = app.first_record(&a.token).await;
     app.append(
         &a.token,
@@ -58,47 +54,38 @@ async fn search_ranks_matches_and_narrows_them() {
     )
     .await;
 
-    let found = search(&app, &a.token, "q=login%20redirect").await;
+    let found = app.search(&a.token, "q=login%20redirect").await;
     let hits = ids(&found);
     assert_eq!(
         hits.first(),
         Some(&best),
-        "the session naming both words ranks first: {found}"
+        "the session naming both words ranks first: {found:?}"
     );
     assert!(
         !hits.contains(&weaker),
         "a session with only one of the words does not match"
     );
     assert!(
-        found["hits"]
-            .as_array()
-            .unwrap()
+        found
             .iter()
-            .any(|h| h["kind"] == "call" && h["session_id"] == weaker.as_str()),
-        "the call's purpose matches: {found}"
+            .zip(sessions(&found))
+            .any(|(h, s)| h.kind == "call" && s == weaker),
+        "the call's purpose matches: {found:?}"
     );
-    let ranks: Vec<f64> = found["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["rank"].as_f64().unwrap())
-        .collect();
+    let ranks: Vec<f32> = found.iter().map(|h| h.rank).collect();
     assert!(
         ranks.windows(2).all(|w| w[0] >= w[1]),
         "best first: {ranks:?}"
     );
-    assert!(
-        found["hits"][0]["snippet"]
-            .as_str()
-            .unwrap()
-            .contains("[login]")
-    );
+    assert!(found[0].snippet.contains("[login]"));
 
     // Narrowed by repository and assistant.
-    let docs = search(&app, &a.token, "q=login&repo=acme/docs").await;
-    assert!(ids(&docs).iter().all(|id| id != &best), "{docs}");
+    let docs = app.search(&a.token, "q=login&repo=acme/docs").await;
+    assert!(ids(&docs).iter().all(|id| id != &best), "{docs:?}");
     assert!(ids(&docs).contains(&weaker));
-    let nobody = search(&app, &a.token, "q=login&assistant=NoSuchAssistant").await;
+    let nobody = app
+        .search(&a.token, "q=login&assistant=NoSuchAssistant")
+        .await;
     assert!(ids(&nobody).is_empty());
 
     // The last year by default; older with `from`.
@@ -106,18 +93,20 @@ async fn search_ranks_matches_and_narrows_them() {
         .execute(&app.owner)
         .await
         .unwrap();
-    let recent = search(&app, &a.token, "q=tidy").await;
-    assert!(ids(&recent).is_empty(), "older than a year: {recent}");
-    let old = search(&app, &a.token, "q=tidy&from=2000-01-01T00:00:00Z").await;
+    let recent = app.search(&a.token, "q=tidy").await;
+    assert!(ids(&recent).is_empty(), "older than a year: {recent:?}");
+    let old = app
+        .search(&a.token, "q=tidy&from=2000-01-01T00:00:00Z")
+        .await;
     assert_eq!(ids(&old), vec![weaker.clone()]);
 
     // MCP runs the same search.
     let client = mcp::connect(&app, &a.token).await;
-    let tool = mcp::structured(
+    let tool: SearchResults = common::decode(mcp::structured(
         &mcp::call(&client, "journal_search", json!({"q": "login redirect"})).await,
-    );
-    assert_eq!(ids(&tool)[0], best);
-    assert_eq!(ids(&tool).len(), ids(&found).len());
+    ));
+    assert_eq!(ids(&tool.hits)[0], best);
+    assert_eq!(ids(&tool.hits).len(), ids(&found).len());
 
     // Bad input is a 400, not a 500.
     app.call(Method::GET, "/api/v1/journal/search")
@@ -183,8 +172,8 @@ async fn a_search_must_name_a_word_to_find() {
     let refused = mcp::call(&client, "journal_search", json!({"q": "-zzzz"})).await;
     assert!(mcp::error_text(&refused).contains("word to find"));
     // A word to find, with words excluded, is a search.
-    let found = search(&app, &a.token, "q=login%20-zzzz").await;
-    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+    let found = app.search(&a.token, "q=login%20-zzzz").await;
+    assert_eq!(found.len(), 1, "{found:?}");
 }
 
 #[tokio::test]
@@ -195,7 +184,7 @@ async fn a_common_word_ranks_only_the_newest_candidates() {
     let session = app
         .start_session(&a.token, None, json!({"goal": "Bird counts"}))
         .await;
-    let session = ids::parse(Kind::Session, session["id"].as_str().unwrap()).unwrap();
+    let session = session.id.0;
     let max = n8v_journal::journal::search::MAX_CANDIDATES;
     // 200 old calls that would rank best (the word twice), then `max` newer ones. Call
     // ids are UUIDv7, in time order: these are made so, the oldest first.
@@ -217,26 +206,20 @@ async fn a_common_word_ranks_only_the_newest_candidates() {
     .execute(&app.owner)
     .await
     .unwrap();
-    let found = search(&app, &a.token, "q=heron&limit=50").await;
-    let hits = found["hits"].as_array().unwrap();
-    assert_eq!(hits.len(), 50, "{found}");
-    for hit in hits {
-        assert_eq!(hit["kind"], "call", "{hit}");
+    let found = app.search(&a.token, "q=heron&limit=50").await;
+    assert_eq!(found.len(), 50, "{found:?}");
+    for hit in &found {
+        assert_eq!(hit.kind, "call", "{hit:?}");
         // Only the newest `max` matches were ranked: none of the 200 older, better ones.
         assert!(
-            hit["snippet"].as_str().unwrap().starts_with("one"),
-            "an old candidate was ranked: {hit}"
+            hit.snippet.starts_with("one"),
+            "an old candidate was ranked: {hit:?}"
         );
     }
     // A word that narrows the matches reaches the older ones.
-    let older = search(&app, &a.token, "q=heron%20egret&limit=50").await;
-    let older = older["hits"].as_array().unwrap();
+    let older = app.search(&a.token, "q=heron%20egret&limit=50").await;
     assert_eq!(older.len(), 50);
-    assert!(
-        older
-            .iter()
-            .all(|h| h["snippet"].as_str().unwrap().contains("egret"))
-    );
+    assert!(older.iter().all(|h| h.snippet.contains("egret")));
 }
 
 #[tokio::test]
@@ -271,8 +254,8 @@ async fn a_search_past_its_timeout_is_a_clear_503() {
     blocker.rollback().await.unwrap();
     // The timeout was the search's alone: the refused call was journalled, and the next
     // search answers.
-    let found = search(&app, &a.token, "q=login").await;
-    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+    let found = app.search(&a.token, "q=login").await;
+    assert_eq!(found.len(), 1, "{found:?}");
 }
 
 #[tokio::test]
@@ -304,28 +287,23 @@ async fn search_never_returns_what_the_caller_cannot_read() {
     app.start_session(&narrow, None, json!({"goal": "pelican notes"}))
         .await;
 
-    let mine = search(&app, &narrow, "q=pelican").await;
-    let snippets: Vec<&str> = mine["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["snippet"].as_str().unwrap())
-        .collect();
-    assert_eq!(snippets.len(), 1, "only the readable session: {mine}");
-    assert!(snippets[0].contains("notes"), "{mine}");
+    let mine = app.search(&narrow, "q=pelican").await;
+    let snippets: Vec<&str> = mine.iter().map(|h| h.snippet.as_str()).collect();
+    assert_eq!(snippets.len(), 1, "only the readable session: {mine:?}");
+    assert!(snippets[0].contains("notes"), "{mine:?}");
 
-    let wide = search(&app, &a.token, "q=pelican").await;
-    let text = wide.to_string();
+    let wide = app.search(&a.token, "q=pelican").await;
+    let text = common::json_text(&wide);
     assert!(
         text.contains("wide scopes") && !text.contains("Bea"),
-        "{wide}"
+        "{wide:?}"
     );
     assert!(
         !text.contains("lookup"),
-        "journal-only sessions never match: {wide}"
+        "journal-only sessions never match: {wide:?}"
     );
-    let theirs = search(&app, &b.token, "q=pelican").await;
-    assert!(!theirs.to_string().contains("wide scopes") && !theirs.to_string().contains("notes"));
+    let theirs = common::json_text(&app.search(&b.token, "q=pelican").await);
+    assert!(!theirs.contains("wide scopes") && !theirs.contains("notes"));
 
     // With the journal off, search is off too.
     let c = app.account("Cid", "chats:read").await;
@@ -364,7 +342,7 @@ async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
             json!({"goal": "Migrate the billing webhooks", "organization": org_ext}),
         )
         .await;
-    let on_org = on_org["id"].as_str().unwrap().to_owned();
+    let on_org = on_org.id.to_string();
     let record = app.first_record(&member.token).await;
     app.append(
         &member.token,
@@ -381,37 +359,22 @@ async fn owners_with_orgs_read_find_their_members_work_on_the_organization() {
             json!({"goal": "Billing notes of my own"}),
         )
         .await;
-    let own = own["id"].as_str().unwrap().to_owned();
+    let own = own.id.to_string();
 
-    let found = search(&app, &owner.token, "q=billing").await;
-    let kinds: Vec<(&str, &str)> = found["hits"]
-        .as_array()
-        .unwrap()
+    let found = app.search(&owner.token, "q=billing").await;
+    let kinds: Vec<(&str, String)> = found
         .iter()
-        .map(|h| {
-            (
-                h["kind"].as_str().unwrap(),
-                h["session_id"].as_str().unwrap(),
-            )
-        })
+        .zip(sessions(&found))
+        .map(|(h, s)| (h.kind.as_str(), s))
         .collect();
-    assert!(kinds.contains(&("session", on_org.as_str())), "{found}");
-    assert!(kinds.contains(&("call", on_org.as_str())), "{found}");
-    assert!(kinds.iter().all(|(_, s)| *s == on_org), "{found}");
+    assert!(kinds.contains(&("session", on_org.clone())), "{found:?}");
+    assert!(kinds.contains(&("call", on_org.clone())), "{found:?}");
+    assert!(kinds.iter().all(|(_, s)| *s == on_org), "{found:?}");
 
     for token in [&owner_no_orgs, &stranger.token] {
-        let found = search(&app, token, "q=billing").await;
-        assert!(ids(&found).is_empty(), "{found}");
+        let found = app.search(token, "q=billing").await;
+        assert!(ids(&found).is_empty(), "{found:?}");
     }
-    let mine = search(&app, &member.token, "q=billing").await;
-    let sessions: Vec<&str> = mine["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["session_id"].as_str().unwrap())
-        .collect();
-    assert!(
-        sessions.contains(&own.as_str()) && sessions.contains(&on_org.as_str()),
-        "{mine}"
-    );
+    let mine = sessions(&app.search(&member.token, "q=billing").await);
+    assert!(mine.contains(&own) && mine.contains(&on_org), "{mine:?}");
 }

@@ -4,11 +4,13 @@
 
 use crate::common;
 
+use crate::common::journal::texts;
 use crate::common::mcp::{call as tool, connect as mcp};
 use crate::common::race::{Hold, counted};
 use crate::common::{TestApp, session_of};
 use chrono::Duration;
-use n8v_journal::ids::{self, Kind};
+use n8v_journal::ids::{self, CallId, Kind, OrganizationId};
+use n8v_journal::journal::Call;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicUsize;
@@ -46,30 +48,10 @@ async fn append(app: &TestApp, token: &str, record: &str, session: Option<&str>)
     session_of(&response).unwrap()
 }
 
-async fn listed(app: &TestApp, token: &str) -> Vec<String> {
-    let list = app
-        .call(Method::GET, "/api/v1/journal/sessions?limit=100")
-        .token(token)
-        .ok(200)
-        .await;
-    list["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-async fn actions(app: &TestApp, token: &str, session: &str) -> Vec<Value> {
-    let detail = app
-        .call(
-            Method::GET,
-            &format!("/api/v1/journal/sessions/{session}?limit=300"),
-        )
-        .token(token)
-        .ok(200)
-        .await;
-    detail["actions"].as_array().unwrap().clone()
+/// The calls of `session` (one page of 300).
+async fn actions(app: &TestApp, token: &str, session: &str) -> Vec<Call> {
+    let query = format!("{session}?limit=300");
+    app.session_detail(token, &query).await.actions
 }
 
 #[tokio::test]
@@ -98,27 +80,19 @@ async fn a_hand_off_shows_in_the_list_the_brief_and_the_markdown_even_without_ot
     .ok(200)
     .await;
 
-    let seen = listed(&app, &a.token).await;
+    let seen = app.session_ids(&a.token, None, "?limit=100").await;
     assert!(seen.contains(&handoff), "{seen:?}");
     assert!(!seen.contains(&reads_only), "{seen:?}");
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
+    let brief = app.brief(&a.token, None).await;
     assert!(
-        brief["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s["id"] == handoff.as_str()),
-        "{brief}"
+        brief.sessions.iter().any(|s| s.id.to_string() == handoff),
+        "{brief:?}"
     );
     assert!(
-        brief["work_finished"]
-            .to_string()
-            .contains("Bea takes it from here"),
-        "{brief}"
+        texts(&brief.work_finished)
+            .iter()
+            .any(|t| t.contains("Bea takes it from here")),
+        "{brief:?}"
     );
     let markdown = app
         .call(Method::GET, "/journal.md")
@@ -175,12 +149,8 @@ async fn a_call_without_a_session_joins_the_callers_most_recent_open_session_ove
     assert!(implicit != first && implicit != second);
     let via_mcp = tool(&client, "record_list", json!({})).await;
     assert_eq!(meta_session(&via_mcp), implicit);
-    let detail = app
-        .call(Method::GET, &format!("/api/v1/journal/sessions/{implicit}"))
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert_eq!(detail["session"]["kind"], "implicit");
+    let detail = app.session_detail(&a.token, &implicit).await;
+    assert_eq!(detail.session.kind, "implicit");
 }
 
 #[tokio::test]
@@ -286,23 +256,26 @@ async fn minting_a_token_and_reading_the_markdown_are_journalled() {
     assert_eq!(session_of(&markdown).as_deref(), Some(session.as_str()));
 
     let calls = actions(&app, &a.token, &session).await;
-    let mint = calls
-        .iter()
-        .find(|c| c["operation"] == "mintToken")
-        .unwrap();
-    assert_eq!(mint["purpose"], "Get a short-lived token for the helper");
-    assert_eq!(mint["status"], 200);
+    let mint = calls.iter().find(|c| c.operation == "mintToken").unwrap();
     assert_eq!(
-        mint["input_shape"],
-        json!({"body": {"scopes": ["string"], "expires_in": "number"}})
+        mint.purpose.as_deref(),
+        Some("Get a short-lived token for the helper")
     );
-    assert!(!mint.to_string().contains(&token), "never the token");
+    assert_eq!(mint.status, 200);
+    assert_eq!(
+        mint.input_shape,
+        Some(json!({"body": {"scopes": ["string"], "expires_in": "number"}}))
+    );
+    assert!(
+        !common::json_text(&mint).contains(&token),
+        "never the token"
+    );
     let read = calls
         .iter()
-        .find(|c| c["operation"] == "getJournalMarkdown")
+        .find(|c| c.operation == "getJournalMarkdown")
         .unwrap();
-    assert_eq!(read["journal_read"], true);
-    assert_eq!(read["purpose"], "Load the recent journal");
+    assert!(read.journal_read);
+    assert_eq!(read.purpose.as_deref(), Some("Load the recent journal"));
 
     // Only keys mint; a scope list must name something; the body must be an object.
     app.call(Method::POST, "/api/v1/auth/token")
@@ -458,35 +431,29 @@ async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_a
         .await;
     assert_eq!(session_of(&private).unwrap(), on_org);
     let member_calls = actions(&app, &member.token, &on_org).await;
-    let org_call = member_calls
-        .iter()
-        .find(|c| c["target_ids"][0] == org_record.as_str())
-        .unwrap();
+    let on = |record: &str| {
+        let call = member_calls
+            .iter()
+            .find(|c| c.target_ids.first().is_some_and(|t| t == record));
+        call.unwrap()
+    };
+    let (org_call, private_call) = (on(&org_record), on(&own_record));
     let org_ext = ids::format(Kind::Organization, org);
-    assert_eq!(org_call["organization_id"], org_ext.as_str());
-    let private_call = member_calls
-        .iter()
-        .find(|c| c["target_ids"][0] == own_record.as_str())
-        .unwrap();
-    assert!(private_call["organization_id"].is_null());
+    let org_of = |id: Option<OrganizationId>| id.map(|o| o.to_string());
+    assert_eq!(org_of(org_call.organization_id), Some(org_ext.clone()));
+    assert!(private_call.organization_id.is_none());
 
     // The owner, with orgs:read, reads the organization's call in its brief, and only that.
-    let brief = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&owner.token)
-        .ok(200)
-        .await;
-    let activity = brief["organization_activity"].as_array().unwrap();
-    assert_eq!(activity.len(), 1, "{brief}");
-    assert_eq!(activity[0]["call_id"], org_call["id"]);
-    assert_eq!(activity[0]["organization_id"], org_ext.as_str());
-    assert_eq!(activity[0]["account_id"], member.ext.as_str());
-    assert_eq!(activity[0]["purpose"], "Put it on record");
-    assert_eq!(activity[0]["wrote"], true);
-    let entry_path = format!(
-        "/api/v1/journal/entries/{}",
-        org_call["id"].as_str().unwrap()
-    );
+    let brief = app.brief(&owner.token, None).await;
+    let activity = &brief.organization_activity;
+    assert_eq!(activity.len(), 1, "{brief:?}");
+    let seen = &activity[0];
+    assert_eq!(seen.call_id, org_call.id);
+    assert_eq!(seen.organization_id.to_string(), org_ext);
+    assert_eq!(seen.account_id.to_string(), member.ext);
+    assert_eq!(seen.purpose.as_deref(), Some("Put it on record"));
+    assert!(seen.wrote);
+    let entry_path = format!("/api/v1/journal/entries/{}", org_call.id);
     app.call(Method::GET, &entry_path)
         .token(&owner.token)
         .ok(200)
@@ -498,10 +465,7 @@ async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_a
         .await;
     app.call(
         Method::GET,
-        &format!(
-            "/api/v1/journal/entries/{}",
-            private_call["id"].as_str().unwrap()
-        ),
+        &format!("/api/v1/journal/entries/{}", private_call.id),
     )
     .token(&owner.token)
     .problem(404, "not-found")
@@ -511,12 +475,8 @@ async fn a_members_call_on_an_organizations_record_reaches_the_owner_even_from_a
     let (_, no_orgs) = app.key(owner.id, crate::common::JOURNAL_SCOPES, None).await;
     let (_, narrow) = app.key(owner.id, "chats:read,orgs:read", None).await;
     for token in [&no_orgs, &narrow] {
-        let brief = app
-            .call(Method::GET, "/api/v1/journal/catch-up")
-            .token(token)
-            .ok(200)
-            .await;
-        assert_eq!(brief["organization_activity"], json!([]), "{brief}");
+        let brief = app.brief(token, None).await;
+        assert!(brief.organization_activity.is_empty(), "{brief:?}");
         app.call(Method::GET, &entry_path)
             .token(token)
             .problem(404, "not-found")
@@ -543,31 +503,17 @@ async fn a_page_holds_up_to_300_actions_and_the_rest_follow() {
     .ok(200)
     .await;
     let first = app
-        .call(
-            Method::GET,
-            &format!("/api/v1/journal/sessions/{session}?limit=300"),
-        )
-        .token(&a.token)
-        .ok(200)
+        .session_detail(&a.token, &format!("{session}?limit=300"))
         .await;
-    let page = first["actions"].as_array().unwrap();
+    let page = &first.actions;
     assert_eq!(page.len(), 300);
-    let cursor = first["next_cursor"].as_str().unwrap();
+    let cursor = first.next_cursor.as_deref().unwrap();
     let rest = app
-        .call(
-            Method::GET,
-            &format!("/api/v1/journal/sessions/{session}?limit=300&cursor={cursor}"),
-        )
-        .token(&a.token)
-        .ok(200)
-        .await;
-    let rest = rest["actions"].as_array().unwrap();
+        .session_detail(&a.token, &format!("{session}?limit=300&cursor={cursor}"))
+        .await
+        .actions;
     assert_eq!(rest.len(), 7, "start, 305 appends and the end");
-    let mut ids: Vec<&str> = page
-        .iter()
-        .chain(rest)
-        .map(|c| c["id"].as_str().unwrap())
-        .collect();
+    let mut ids: Vec<CallId> = page.iter().chain(&rest).map(|c| c.id).collect();
     ids.dedup();
     assert_eq!(ids.len(), 307);
     app.call(
@@ -597,38 +543,25 @@ async fn an_open_session_shows_its_provisional_account_and_the_brief_needs_recor
             .await;
         app.clock.advance(Duration::seconds(1));
     }
-    let detail = app
-        .call(Method::GET, &format!("/api/v1/journal/sessions/{session}"))
-        .token(&a.token)
-        .ok(200)
-        .await;
+    let detail = app.session_detail(&a.token, &session).await;
+    let provisional = detail.session.provisional.as_ref();
+    let provisional = provisional.unwrap_or_else(|| panic!("{detail:?}"));
+    assert_eq!((provisional.calls, provisional.writes), (4, 3));
     assert_eq!(
-        detail["session"]["provisional"],
-        json!({
-            "calls": 4,
-            "writes": 3,
-            "recent_purposes": ["Record the fix", "Fix the test", "Check the build"]
-        }),
-        "{detail}"
+        provisional.recent_purposes,
+        ["Record the fix", "Fix the test", "Check the build"]
     );
 
-    let with_records = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&a.token)
-        .ok(200)
-        .await;
-    assert_eq!(with_records["records"][0]["count"], 3, "{with_records}");
+    let with_records = app.brief(&a.token, None).await;
+    let record = &with_records.records[0];
+    assert_eq!(record.count, 3, "{with_records:?}");
     assert_eq!(
-        with_records["records"][0]["newest_lines"],
-        json!(["Record the fix", "Fix the test", "Check the build"])
+        record.newest_lines,
+        ["Record the fix", "Fix the test", "Check the build"]
     );
     let (_, chats_only) = app.key(a.id, "chats:read", None).await;
-    let without = app
-        .call(Method::GET, "/api/v1/journal/catch-up")
-        .token(&chats_only)
-        .ok(200)
-        .await;
-    assert_eq!(without["records"], json!([]), "{without}");
+    let without = app.brief(&chats_only, None).await;
+    assert!(without.records.is_empty(), "{without:?}");
 }
 
 #[tokio::test]
@@ -684,7 +617,7 @@ async fn mcp_records_the_real_outcome_of_each_tool_call() {
     assert_eq!(*status, 404);
     assert!(targets[0].chars().count() <= 41, "never stored in full");
     let detail = actions(&app, &a.token, &session).await;
-    assert_eq!(detail[0]["status"], 201);
+    assert_eq!(detail[0].status, 201);
 }
 
 #[tokio::test]
@@ -701,7 +634,7 @@ async fn ids_that_are_not_ours_are_404_and_never_stored_in_full() {
     let session = session_of(&response).unwrap();
     common::expect_problem(response, 404, "not-found").await;
     let calls = actions(&app, &a.token, &session).await;
-    let target = calls[0]["target_ids"][0].as_str().unwrap();
+    let target = &calls[0].target_ids[0];
     assert!(target.chars().count() <= 41, "{target}");
     // Paths over 2 KiB are refused before anything runs.
     let huge = format!("ses_{}", "A".repeat(2100));
@@ -887,7 +820,7 @@ async fn a_blank_cursor_is_the_first_page_and_a_bad_one_still_a_400() {
     let session = app
         .start_session(&a.token, None, json!({"goal": "Page it"}))
         .await;
-    let id = session["id"].as_str().unwrap();
+    let id = &session.id.to_string();
     let record = app.record_of(a.id).await;
     for path in [
         "/api/v1/journal/sessions".to_owned(),

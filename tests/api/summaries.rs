@@ -3,6 +3,8 @@
 //! built from them.
 
 use crate::common;
+use crate::common::journal::texts;
+use n8v_journal::journal::catchup::CatchUp;
 
 use crate::common::model::Model;
 use crate::common::{TestApp, expect_problem};
@@ -52,7 +54,7 @@ fn workers(app: &TestApp, gemini: Option<String>) -> WorkerState {
 /// Opens a session, appends a line in it, ends it; returns its id.
 async fn worked_session(app: &TestApp, token: &str, record: &str, goal: &str) -> String {
     let started = app.start_session(token, None, json!({"goal": goal})).await;
-    let id = started["id"].as_str().unwrap().to_owned();
+    let id = started.id.to_string();
     app.append(
         token,
         record,
@@ -86,7 +88,7 @@ async fn closing_a_session_enqueues_its_summary_in_the_same_transaction() {
     let started = app
         .start_session(&a.token, None, json!({"goal": "Get the login fix ready"}))
         .await;
-    let doomed = started["id"].as_str().unwrap().to_owned();
+    let doomed = started.id.to_string();
     for sql in [
         "CREATE FUNCTION fail_close() RETURNS trigger LANGUAGE plpgsql AS \
          $$ BEGIN RAISE EXCEPTION 'the close fails at commit'; END $$",
@@ -186,18 +188,16 @@ async fn a_snapshot_is_summarised_once_even_when_the_job_runs_twice_at_once() {
     assert_eq!(stored, 1);
     assert_eq!(model_calls(&model), 2, "one draft and one edit");
 
-    let read = app.session_detail(&a.token, &id).await;
-    let session = &read["session"];
-    assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
+    let session = app.session_detail(&a.token, &id).await.session;
+    let model = session.summary_model.as_deref();
+    assert_eq!(model, Some("gemini-3.1-flash-lite"));
     // Draft and edit: 2 calls × (500 in, 100 out) = 1,000 in and 200 out → exactly $0.00055.
-    assert_eq!(session["summary_input_tokens"], 1000);
-    assert_eq!(session["summary_output_tokens"], 200);
-    assert_eq!(session["summary_cost_usd"], "0.00055");
-    assert_eq!(
-        session["summary"]["decisions"],
-        json!(["Keep the session cookie."])
-    );
-    assert!(session["provisional"].is_null());
+    let tokens = (session.summary_input_tokens, session.summary_output_tokens);
+    assert_eq!(tokens, (Some(1000), Some(200)));
+    assert_eq!(session.summary_cost_usd.as_deref(), Some("0.00055"));
+    let summary = session.summary.as_ref().unwrap();
+    assert_eq!(summary.decisions, ["Keep the session cookie."]);
+    assert!(session.provisional.is_none());
 }
 
 #[tokio::test]
@@ -213,13 +213,15 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
             .await
             .unwrap()
     );
-    let read = app.session_detail(&a.token, &id).await;
-    assert_eq!(read["session"]["summary_model"], "code");
-    assert_eq!(read["session"]["summary_cost_usd"], "0");
+    let read = app.session_detail(&a.token, &id).await.session;
+    assert_eq!(read.summary_model.as_deref(), Some("code"));
+    assert_eq!(read.summary_cost_usd.as_deref(), Some("0"));
+    let started = &read.summary.as_ref().unwrap().work_started;
     assert!(
-        read["session"]["summary"]["work_started"]
-            .to_string()
-            .contains("Get the login fix ready")
+        started
+            .iter()
+            .any(|w| w.contains("Get the login fix ready")),
+        "{started:?}"
     );
 
     // Spend the month's budget; the next summary is written by code and says so.
@@ -249,9 +251,9 @@ async fn without_a_provider_or_budget_the_summary_is_written_by_code_at_zero_cos
         0,
         "no model call once the budget is spent"
     );
-    let read = app.session_detail(&a.token, &second).await;
-    assert_eq!(read["session"]["summary_model"], "code");
-    assert_eq!(read["session"]["summary_note"], summary::BUDGET_NOTE);
+    let read = app.session_detail(&a.token, &second).await.session;
+    assert_eq!(read.summary_model.as_deref(), Some("code"));
+    assert_eq!(read.summary_note.as_deref(), Some(summary::BUDGET_NOTE));
 }
 
 #[tokio::test]
@@ -287,22 +289,18 @@ async fn the_sweep_closes_sessions_quiet_for_two_hours_and_enqueues_their_summar
         0,
         "idempotent"
     );
-    let read = app
-        .session_detail(&a.token, old["id"].as_str().unwrap())
-        .await;
-    assert_eq!(read["session"]["end_reason"], "quiet");
-    let recent = app
-        .session_detail(&a.token, fresh["id"].as_str().unwrap())
-        .await;
-    assert_eq!(recent["session"]["status"], "open");
+    let read = app.session_detail(&a.token, &old.id.to_string()).await;
+    assert_eq!(read.session.end_reason.as_deref(), Some("quiet"));
+    let recent = app.session_detail(&a.token, &fresh.id.to_string()).await;
+    assert_eq!(recent.session.status, "open");
     let sessions: Vec<Uuid> = app
         .queued_summaries()
         .await
         .iter()
         .map(|j| j.session_id)
         .collect();
-    assert!(sessions.contains(&uuid_of(old["id"].as_str().unwrap())));
-    assert!(sessions.contains(&uuid_of(other["id"].as_str().unwrap())));
+    assert!(sessions.contains(&uuid_of(&old.id.to_string())));
+    assert!(sessions.contains(&uuid_of(&other.id.to_string())));
 }
 
 #[tokio::test]
@@ -321,58 +319,42 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
     app.clock.advance(Duration::hours(1));
     let second = worked_session(&app, &a.token, &record, "Second task").await;
 
-    let all: Value = app
-        .get(&a.token, "/api/v1/journal/catch-up")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let all = app.brief(&a.token, None).await;
+    assert_eq!(all.decisions.len(), 1, "{all:?}");
+    let decision = &all.decisions[0];
+    assert_eq!(decision.text, "Keep the session cookie.");
+    assert_eq!(decision.session_id.to_string(), first);
+    assert_eq!((decision.stated, decision.own), (false, true));
+    assert!(decision.id.is_none() && decision.written_by.is_none() && decision.replaces.is_empty());
+    assert_eq!(texts(&all.open_questions), ["Who reviews it?"]);
     assert_eq!(
-        all["decisions"],
-        json!([{"text": "Keep the session cookie.", "session_id": first, "stated": false, "own": true}])
-    );
-    assert_eq!(all["open_questions"][0]["text"], "Who reviews it?");
-    let finished: Vec<&str> = all["work_finished"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        finished,
+        texts(&all.work_finished),
         ["Fix ready for review", "Login fix merged."],
         "newest session first"
     );
-    assert_eq!(all["records"][0]["record_id"], record.as_str());
-    assert_eq!(all["records"][0]["count"], 2);
-    assert_eq!(all["more"], false);
+    assert_eq!(all.records[0].record_id.to_string(), record);
+    assert_eq!(all.records[0].count, 2);
+    assert!(!all.more);
 
     // Since the second session started: only it.
-    let since_session: Value = app
-        .get(
+    let since_session: CatchUp = app
+        .get_typed(
             &a.token,
             &format!("/api/v1/journal/catch-up?since={second}"),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let ids: Vec<&str> = since_session["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, [second.as_str()]);
-    assert_eq!(since_session["records"][0]["count"], 1);
-    let at = since_session["since"].as_str().unwrap().replace('+', "%2B");
-    let since_time: Value = app
-        .get(&a.token, &format!("/api/v1/journal/catch-up?since={at}"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(since_time["sessions"], since_session["sessions"]);
+        .await;
+    let ids = |brief: &CatchUp| -> Vec<String> {
+        brief.sessions.iter().map(|s| s.id.to_string()).collect()
+    };
+    assert_eq!(ids(&since_session), std::slice::from_ref(&second));
+    assert_eq!(since_session.records[0].count, 1);
+    let at = since_session
+        .since
+        .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
+    let since_time: CatchUp = app
+        .get_typed(&a.token, &format!("/api/v1/journal/catch-up?since={at}"))
+        .await;
+    assert_eq!(ids(&since_time), ids(&since_session));
     expect_problem(
         app.get(&a.token, "/api/v1/journal/catch-up?since=yesterday")
             .await,
@@ -386,14 +368,9 @@ async fn catch_up_reads_summaries_records_and_more_since_a_time_or_a_session() {
         app.clock.advance(Duration::minutes(1));
         worked_session(&app, &a.token, &record, &format!("task {i}")).await;
     }
-    let full: Value = app
-        .get(&a.token, "/api/v1/journal/catch-up")
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(full["more"], true);
-    assert_eq!(full["sessions"].as_array().unwrap().len(), 20);
+    let full = app.brief(&a.token, None).await;
+    assert!(full.more);
+    assert_eq!(full.sessions.len(), 20);
 }
 
 #[tokio::test]
@@ -502,7 +479,7 @@ async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read()
             json!({"goal": "Ship the Acme report", "organization": org_id}),
         )
         .await;
-    let session = started["id"].as_str().unwrap().to_owned();
+    let session = started.id.to_string();
     app.append(
         &member.token,
         &org_record,
@@ -512,35 +489,18 @@ async fn catch_up_shows_organization_activity_to_its_owner_only_with_orgs_read()
     )
     .await;
 
-    let brief: Value = app
-        .get(&owner.token, "/api/v1/journal/catch-up")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let brief = app.brief(&owner.token, None).await;
     assert!(
-        brief["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s["id"] == session.as_str()),
-        "{brief}"
+        brief.sessions.iter().any(|s| s.id.to_string() == session),
+        "{brief:?}"
     );
-    assert_eq!(brief["work_started"][0]["text"], "Ship the Acme report");
-    assert_eq!(brief["records"][0]["record_id"], org_record.as_str());
-    assert_eq!(
-        brief["records"][0]["newest_lines"],
-        json!(["Acme report shipped"])
-    );
+    assert_eq!(brief.work_started[0].text, "Ship the Acme report");
+    assert_eq!(brief.records[0].record_id.to_string(), org_record);
+    assert_eq!(brief.records[0].newest_lines, ["Acme report shipped"]);
 
     // Without orgs:read the owner's key sees the org's Record (its own) but not the member's session.
     let (_, plain) = app.key(owner.id, ALL, None).await;
-    let brief: Value = app
-        .get(&plain, "/api/v1/journal/catch-up")
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert!(!brief.to_string().contains(&session), "{brief}");
-    assert_eq!(brief["records"][0]["count"], 1);
+    let brief = app.brief(&plain, None).await;
+    assert!(!common::json_text(&brief).contains(&session), "{brief:?}");
+    assert_eq!(brief.records[0].count, 1);
 }

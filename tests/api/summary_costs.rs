@@ -12,7 +12,7 @@ use n8v_journal::jobs::{WorkerState, summary};
 use n8v_journal::queue::SummarizeSession;
 use reqwest::Method;
 use rust_decimal::Decimal;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -115,14 +115,6 @@ async fn job_for(app: &TestApp, session: &str) -> SummarizeSession {
         .expect("a summary job for the session")
 }
 
-async fn read_session(app: &TestApp, token: &str, id: &str) -> Value {
-    app.call(Method::GET, &format!("/api/v1/journal/sessions/{id}"))
-        .token(token)
-        .ok(200)
-        .await["session"]
-        .clone()
-}
-
 #[tokio::test]
 async fn a_snapshot_claimed_by_one_job_is_never_paid_for_twice() {
     let app = common::spawn_app().await;
@@ -157,9 +149,12 @@ async fn a_snapshot_claimed_by_one_job_is_never_paid_for_twice() {
         2,
         "one draft and one edit, whichever job ran them"
     );
-    let session = read_session(&app, &a.token, &id).await;
-    assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
-    assert_eq!(session["summary_cost_usd"], "0.00055");
+    let session = app.session_detail(&a.token, &id).await.session;
+    assert_eq!(
+        session.summary_model.as_deref(),
+        Some("gemini-3.1-flash-lite")
+    );
+    assert_eq!(session.summary_cost_usd.as_deref(), Some("0.00055"));
 }
 
 #[tokio::test]
@@ -182,8 +177,12 @@ async fn a_job_killed_mid_call_leaves_no_claim_and_its_retry_does_the_work() {
     assert_eq!(fake.calls(), 2);
     assert_eq!(held.calls(), 1);
     assert_eq!(
-        read_session(&app, &a.token, &id).await["summary_model"],
-        "gemini-3.1-flash-lite"
+        app.session_detail(&a.token, &id)
+            .await
+            .session
+            .summary_model
+            .as_deref(),
+        Some("gemini-3.1-flash-lite")
     );
 }
 
@@ -324,13 +323,14 @@ async fn a_long_session_sends_at_most_max_parts_to_the_model_and_code_summarises
     let state = workers(&app, &gemini, |c| c.summaries.max_parts = 2);
     assert!(summary::summarize_session(&state, &job).await.unwrap());
     assert_eq!(fake.calls(), 4, "two parts, each a draft and an edit");
-    let session = read_session(&app, &a.token, &id).await;
-    assert_eq!(session["summary_model"], "gemini-3.1-flash-lite");
+    let session = app.session_detail(&a.token, &id).await.session;
+    assert_eq!(
+        session.summary_model.as_deref(),
+        Some("gemini-3.1-flash-lite")
+    );
+    let summary = session.summary.as_ref().map(|s| s.summary.as_str());
     assert!(
-        session["summary"]["summary"]
-            .as_str()
-            .unwrap()
-            .contains("summarised by code"),
-        "{session}"
+        summary.is_some_and(|s| s.contains("summarised by code")),
+        "{session:?}"
     );
 }

@@ -7,6 +7,8 @@ use crate::common;
 use crate::common::{Call, TestApp, expect_ok, expect_problem, session_of};
 use n8v_journal::admin;
 use n8v_journal::ids::{self, Kind};
+use n8v_journal::journal::{Call as JournalCall, Session};
+use n8v_journal::ops::journal::SessionDetail;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -38,19 +40,22 @@ async fn hidden_from(app: &TestApp, token: &str, session: &str, call: &str) {
 }
 
 /// The call of the given operation in a session (as its own credential sees it).
-async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> Value {
-    let detail = app
-        .get_session(token, session)
-        .purpose(PURPOSE)
-        .ok(200)
-        .await;
-    detail["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["operation"] == operation)
-        .unwrap_or_else(|| panic!("no {operation} call in {detail}"))
+async fn call_of(app: &TestApp, token: &str, session: &str, operation: &str) -> JournalCall {
+    let detail = read(app, token, session).await;
+    let call = detail.actions.iter().find(|c| c.operation == operation);
+    call.unwrap_or_else(|| panic!("no {operation} call in {detail:?}"))
         .clone()
+}
+
+/// The session as `token` reads it, with its calls.
+async fn read(app: &TestApp, token: &str, session: &str) -> SessionDetail {
+    let read = app.get_session(token, session).purpose(PURPOSE);
+    read.typed(200).await
+}
+
+/// Whether the detail lists the call `id`.
+fn lists(detail: &SessionDetail, id: &str) -> bool {
+    detail.actions.iter().any(|c| c.id.to_string() == id)
 }
 
 async fn records_of(app: &TestApp, token: &str) -> Vec<Value> {
@@ -63,15 +68,9 @@ async fn records_of(app: &TestApp, token: &str) -> Vec<Value> {
     body["records"].as_array().unwrap().clone()
 }
 
-fn str_set(value: &Value) -> Vec<String> {
-    let mut v: Vec<String> = value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_owned())
-        .collect();
-    v.sort();
-    v
+/// The organization a session is for, as its id's text.
+fn org_of(session: &Session) -> Option<String> {
+    session.organization_id.map(|o| o.to_string())
 }
 
 #[tokio::test]
@@ -84,17 +83,18 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
     let session = app
         .start_session(&acc.token, Some(PURPOSE), json!({"goal": "write a line"}))
         .await;
-    let sid = session["id"].as_str().unwrap().to_owned();
+    let sid = session.id.to_string();
+    let mut scopes = session.scopes.clone();
+    scopes.sort();
+    assert_eq!(scopes, ["chats:read", "records:write"], "{session:?}");
     assert_eq!(
-        str_set(&session["scopes"]),
-        ["chats:read", "records:write"],
-        "{session}"
+        session.key_id.to_string(),
+        ids::format(Kind::Key, acc.key_id)
     );
-    assert_eq!(session["key_id"], ids::format(Kind::Key, acc.key_id));
     app.append(&acc.token, &record, Some(&sid), Some(PURPOSE), "one line")
         .await;
     let call = call_of(&app, &acc.token, &sid, "appendRecordEntry").await;
-    let call_id = call["id"].as_str().unwrap().to_owned();
+    let call_id = call.id.to_string();
     assert!(listed(&app, &acc.token, "").await.contains(&sid));
 
     // Fewer scopes than the session's: it does not exist for this key.
@@ -121,16 +121,9 @@ async fn a_session_is_visible_only_to_keys_holding_all_its_scopes() {
         .key(acc.id, "chats:read,records:write,records:read", None)
         .await;
     assert!(listed(&app, &wide, "").await.contains(&sid));
-    let detail = app.get_session(&wide, &sid).purpose(PURPOSE).ok(200).await;
-    assert_eq!(detail["session"]["id"], sid.as_str());
-    assert!(
-        detail["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["id"] == call_id.as_str()),
-        "{detail}"
-    );
+    let detail = read(&app, &wide, &sid).await;
+    assert_eq!(detail.session.id.to_string(), sid);
+    assert!(lists(&detail, &call_id), "{detail:?}");
     let entry = get_entry(&app, &wide, &call_id).ok(200).await;
     assert_eq!(entry["session_id"], sid.as_str());
     assert_eq!(entry["operation"], "appendRecordEntry");
@@ -175,7 +168,7 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
             json!({"goal": "unrestricted work"}),
         )
         .await;
-    let theirs = theirs["id"].as_str().unwrap().to_owned();
+    let theirs = theirs.id.to_string();
     app.append(
         &acc.token,
         &record,
@@ -185,8 +178,8 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
     )
     .await;
     let their_call = call_of(&app, &acc.token, &theirs, "appendRecordEntry").await;
-    let their_call_id = their_call["id"].as_str().unwrap().to_owned();
-    let their_audit = their_call["audit_id"].as_str().unwrap().to_owned();
+    let their_call_id = their_call.id.to_string();
+    let their_audit = their_call.audit_id.unwrap().to_string();
 
     // The restricted key's session: its own repository wins over the one in the body.
     let mine = app
@@ -196,9 +189,12 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
             json!({"goal": "web work", "repository": "acme/other"}),
         )
         .await;
-    assert_eq!(mine["repository"], "acme/web", "{mine}");
-    assert_eq!(mine["key_id"], ids::format(Kind::Key, restricted_id));
-    let mine = mine["id"].as_str().unwrap().to_owned();
+    assert_eq!(mine.repository.as_deref(), Some("acme/web"), "{mine:?}");
+    assert_eq!(
+        mine.key_id.to_string(),
+        ids::format(Kind::Key, restricted_id)
+    );
+    let mine = mine.id.to_string();
     app.append(
         &restricted,
         &record,
@@ -226,12 +222,9 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
     assert!(seen.contains(&mine) && seen.contains(&implicit), "{seen:?}");
     assert!(!seen.contains(&theirs), "{seen:?}");
     for sid in [&mine, &implicit] {
-        let detail = app
-            .get_session(&restricted, sid)
-            .purpose(PURPOSE)
-            .ok(200)
-            .await;
-        assert_eq!(detail["session"]["repository"], "acme/web", "{detail}");
+        let detail = read(&app, &restricted, sid).await;
+        let repository = detail.session.repository.as_deref();
+        assert_eq!(repository, Some("acme/web"), "{detail:?}");
     }
     app.get_session(&restricted, &theirs)
         .purpose(PURPOSE)
@@ -277,15 +270,14 @@ async fn repository_restricted_keys_see_only_their_own_sessions() {
             seen.contains(&mine) && seen.contains(&implicit) && seen.contains(&theirs),
             "{seen:?}"
         );
-        let detail = app.get_session(token, &mine).purpose(PURPOSE).ok(200).await;
-        assert_eq!(detail["session"]["repository"], "acme/web");
+        let detail = read(&app, token, &mine).await;
+        assert_eq!(detail.session.repository.as_deref(), Some("acme/web"));
         assert!(
-            detail["actions"]
-                .as_array()
-                .unwrap()
+            detail
+                .actions
                 .iter()
-                .any(|c| c["operation"] == "appendRecordEntry"),
-            "{detail}"
+                .any(|c| c.operation == "appendRecordEntry"),
+            "{detail:?}"
         );
     }
     assert_eq!(listed(&app, &wide, "&repo=acme/web").await.len(), 2);
@@ -353,12 +345,12 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
             json!({"goal": "org work", "organization": org_ext}),
         )
         .await;
-    assert_eq!(session["organization_id"], org_ext.as_str(), "{session}");
-    let sid = session["id"].as_str().unwrap().to_owned();
+    assert_eq!(org_of(&session), Some(org_ext.clone()), "{session:?}");
+    let sid = session.id.to_string();
     app.append(&m.token, &rec, Some(&sid), Some(PURPOSE), "member line")
         .await;
     let call = call_of(&app, &m.token, &sid, "appendRecordEntry").await;
-    let call_id = call["id"].as_str().unwrap().to_owned();
+    let call_id = call.id.to_string();
 
     // The owner reads the line in its Record.
     let entries = app
@@ -376,21 +368,11 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
         listed(&app, &o.token, &format!("&organization={org_ext}")).await,
         std::slice::from_ref(&sid)
     );
-    let detail = app
-        .get_session(&o.token, &sid)
-        .purpose(PURPOSE)
-        .ok(200)
-        .await;
-    assert_eq!(detail["session"]["account_id"], m.ext.as_str());
-    assert_eq!(detail["session"]["organization_id"], org_ext.as_str());
-    assert!(
-        detail["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["id"] == call_id.as_str()),
-        "{detail}"
-    );
+    let detail = read(&app, &o.token, &sid).await;
+    assert_eq!(detail.session.account_id.to_string(), m.ext);
+    let org = detail.session.organization_id.map(|o| o.to_string());
+    assert_eq!(org, Some(org_ext.clone()));
+    assert!(lists(&detail, &call_id), "{detail:?}");
     let entry = get_entry(&app, &o.token, &call_id).ok(200).await;
     assert_eq!(entry["session_id"], sid.as_str());
     // The owner cannot write the member's session.
@@ -452,11 +434,11 @@ async fn organization_owners_with_orgs_read_see_their_members_sessions() {
     let owner_session = app
         .start_session(&o.token, Some(PURPOSE), json!({"organization": org_ext}))
         .await;
-    assert_eq!(owner_session["organization_id"], org_ext.as_str());
+    assert_eq!(org_of(&owner_session), Some(org_ext.clone()));
     let member_session = app
         .start_session(&n.token, Some(PURPOSE), json!({"organization": org_ext}))
         .await;
-    assert_eq!(member_session["organization_id"], org_ext.as_str());
+    assert_eq!(org_of(&member_session), Some(org_ext));
 }
 
 /// The member's own (account) Record among the ones it lists.
@@ -481,7 +463,7 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
     let a_session = app
         .start_session(&a.token, Some(PURPOSE), json!({"goal": "A's work"}))
         .await;
-    let a_session = a_session["id"].as_str().unwrap().to_owned();
+    let a_session = a_session.id.to_string();
     app.append(
         &a.token,
         &a_record,
@@ -491,11 +473,11 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
     )
     .await;
     let a_call = call_of(&app, &a.token, &a_session, "appendRecordEntry").await;
-    let a_call_id = a_call["id"].as_str().unwrap().to_owned();
-    let a_audit = a_call["audit_id"].as_str().unwrap().to_owned();
+    let a_call_id = a_call.id.to_string();
+    let a_audit = a_call.audit_id.unwrap().to_string();
     assert_eq!(
-        a_call["audit_url"],
-        format!("/api/v1/audit/{a_audit}").as_str()
+        a_call.audit_url.as_deref(),
+        Some(format!("/api/v1/audit/{a_audit}").as_str())
     );
     // A itself can follow the audit link.
     app.call(Method::GET, &format!("/api/v1/audit/{a_audit}"))
@@ -629,20 +611,15 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
 
     // Nothing of A's changed: its session is open, with A's calls only, and its Record has
     // A's line alone.
-    let detail = app
-        .get_session(&a.token, &a_session)
-        .purpose(PURPOSE)
-        .ok(200)
-        .await;
-    assert_eq!(detail["session"]["status"], "open", "{detail}");
-    assert_eq!(detail["session"]["outcome"], Value::Null);
+    let detail = read(&app, &a.token, &a_session).await;
+    assert_eq!(detail.session.status, "open", "{detail:?}");
+    assert_eq!(detail.session.outcome, None);
     let a_keys = ids::format(Kind::Key, a.key_id);
-    assert_eq!(detail["session"]["key_id"], a_keys.as_str());
-    let operations: Vec<&str> = detail["actions"]
-        .as_array()
-        .unwrap()
+    assert_eq!(detail.session.key_id.to_string(), a_keys);
+    let operations: Vec<&str> = detail
+        .actions
         .iter()
-        .map(|c| c["operation"].as_str().unwrap())
+        .map(|c| c.operation.as_str())
         .collect();
     // A's own calls without a session joined its open session; B's probes left no trace.
     assert_eq!(
@@ -653,10 +630,10 @@ async fn another_account_probing_with_real_ids_gets_404_everywhere() {
             "getSession",
             "getAuditEntry"
         ],
-        "{detail}"
+        "{detail:?}"
     );
-    for call in detail["actions"].as_array().unwrap() {
-        assert_eq!(call["session_id"], a_session.as_str(), "{call}");
+    for call in &detail.actions {
+        assert_eq!(call.session_id.to_string(), a_session, "{call:?}");
     }
     let entries = app
         .call(Method::GET, &format!("/api/v1/records/{a_record}/entries"))
@@ -690,10 +667,10 @@ async fn operator_keys_cannot_read_or_write_the_journal() {
     let session = app
         .start_session(&a.token, Some(PURPOSE), json!({"goal": "work"}))
         .await;
-    let sid = session["id"].as_str().unwrap().to_owned();
+    let sid = session.id.to_string();
     let call = call_of(&app, &a.token, &sid, "startSession").await;
-    let call_id = call["id"].as_str().unwrap().to_owned();
-    let audit = call["audit_id"].as_str().unwrap().to_owned();
+    let call_id = call.id.to_string();
+    let audit = call.audit_id.unwrap().to_string();
     let operator = admin::create_operator_key(&app.owner, "ops").await.unwrap();
 
     let requests: Vec<(Method, String, Option<Value>)> = vec![
@@ -726,12 +703,8 @@ async fn operator_keys_cannot_read_or_write_the_journal() {
             .await;
         expect_problem(response, 403, "forbidden").await;
     }
-    let detail = app
-        .get_session(&a.token, &sid)
-        .purpose(PURPOSE)
-        .ok(200)
-        .await;
-    assert_eq!(detail["session"]["status"], "open");
+    let detail = read(&app, &a.token, &sid).await;
+    assert_eq!(detail.session.status, "open");
 }
 
 #[tokio::test]

@@ -9,6 +9,8 @@ use crate::webhooks::{SCOPES, ended_session, endpoint, private_app, workers};
 use n8v_journal::clock::Clock;
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::jobs;
+use n8v_journal::ops::webhooks::WebhookList;
+use n8v_journal::webhooks::endpoints::Webhook;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::json;
@@ -45,19 +47,12 @@ async fn stored(app: &TestApp, webhook: &str) -> Vec<(String, Option<String>)> {
     .unwrap()
 }
 
-async fn listed(app: &TestApp, token: &str, webhook: &str) -> serde_json::Value {
-    let list = app
-        .call(Method::GET, "/api/v1/webhooks")
-        .token(token)
-        .ok(200)
-        .await;
-    let found = list["webhooks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|w| w["id"] == webhook)
-        .unwrap_or_else(|| panic!("{webhook} not listed: {list}"));
-    found.clone()
+async fn listed(app: &TestApp, token: &str, webhook: &str) -> Webhook {
+    let list: WebhookList = app.get_typed(token, "/api/v1/webhooks").await;
+    let found = list.webhooks.iter().find(|w| w.id.to_string() == webhook);
+    found
+        .unwrap_or_else(|| panic!("{webhook} not listed: {list:?}"))
+        .clone()
 }
 
 #[tokio::test]
@@ -94,7 +89,7 @@ async fn an_endpoint_stops_with_its_maker_and_flows_again_once_a_live_key_takes_
         "{rows:?}"
     );
     let shown = listed(&app, &live, &webhook).await;
-    assert_eq!(shown["maker_revoked"], true, "{shown}");
+    assert!(shown.maker_revoked, "{shown:?}");
     let read = app
         .call(Method::GET, &format!("/api/v1/webhooks/{webhook}"))
         .token(&live)
@@ -198,7 +193,7 @@ async fn settings_say_the_maker_is_revoked_and_hand_the_endpoint_to_the_signed_i
         .await
         .unwrap();
     assert_eq!(posted.status(), 303);
-    assert_eq!(listed(&app, &live, &webhook).await["maker_revoked"], false);
+    assert!(!listed(&app, &live, &webhook).await.maker_revoked);
     let html = settings().await.unwrap().text().await.unwrap();
     assert!(!html.contains("the key that made it is revoked"), "{html}");
 }

@@ -81,7 +81,7 @@ async fn an_organizations_session_reaches_its_owner_only_with_orgs_read_and_neve
             json!({"goal": "Team work", "organization": org}),
         )
         .await;
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = session.id.to_string();
     app.end_session(&member.token, &id, json!({"outcome": "Done"}))
         .ok(200)
         .await;

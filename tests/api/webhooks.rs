@@ -52,7 +52,7 @@ pub async fn ended_session(app: &TestApp, token: &str, handoff: Value) -> String
     let session = app
         .start_session(token, None, json!({"goal": "Tidy the retry code"}))
         .await;
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = session.id.to_string();
     let mut body = json!({"outcome": "Tidied it"});
     body.as_object_mut()
         .unwrap()
@@ -94,7 +94,7 @@ async fn each_event_fires_once_per_cause_signed_so_the_reference_library_verifie
             json!({"goal": "Ship"}),
         )
         .await;
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = session.id.to_string();
     let handoff = json!({"outcome": "Shipped", "open_questions": ["Keep the old flag?"]});
     app.end_session(&a.token, &id, handoff).ok(200).await;
     summarize_queued(&app, &state).await;

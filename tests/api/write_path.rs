@@ -120,8 +120,8 @@ async fn concurrent_calls_in_one_implicit_session_are_all_recorded_once_with_exa
     );
     let detail = app.session_detail(&a.token, &sessions[0]).await;
     // first_record's list call plus the 40 appends, every one of them once.
-    assert_eq!(detail["session"]["call_count"], 41, "{detail}");
-    assert_eq!(detail["session"]["write_count"], 40, "{detail}");
+    let counts = (detail.session.call_count, detail.session.write_count);
+    assert_eq!(counts, (41, 40), "{detail:?}");
     let recorded: i64 =
         sqlx::query_scalar("SELECT count(*) FROM journal_calls WHERE account_id = $1")
             .bind(a.id)

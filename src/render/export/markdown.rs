@@ -95,7 +95,7 @@ pub fn render(
             }
             ExportItem::Loop(l) => {
                 tally.loops += 1;
-                let kind = match l.kind {
+                let kind = match l.kind.as_str() {
                     "next_step" => "Next",
                     "decision" => "Decision",
                     _ => "Open",

@@ -4,8 +4,10 @@
 #![allow(dead_code)]
 
 pub mod bulk;
+mod call;
 pub mod cluster;
 pub mod hook;
+pub mod journal;
 pub mod logs;
 pub mod mcp;
 pub mod model;
@@ -19,6 +21,12 @@ pub mod receiver;
 pub mod replicas;
 pub mod scan;
 pub mod seed;
+
+// Not every test binary that includes this module uses all of these.
+#[allow(unused_imports)]
+pub use call::{Call, expect_ok, expect_problem, session_of};
+#[allow(unused_imports)]
+pub use journal::{decode, ids, json_text};
 
 use n8v_journal::admin;
 use n8v_journal::auth::Scopes;
@@ -353,33 +361,6 @@ impl TestApp {
     }
 }
 
-/// Asserts a problem+json answer with the given status and type slug; returns the body.
-pub async fn expect_problem(
-    response: reqwest::Response,
-    status: u16,
-    slug: &str,
-) -> serde_json::Value {
-    assert_eq!(response.status().as_u16(), status, "unexpected status");
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    assert_eq!(content_type, "application/problem+json");
-    let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(
-        body["type"],
-        format!("https://n8v-journal.dev/problems/{slug}"),
-        "{body}"
-    );
-    assert_eq!(body["status"], status);
-    assert!(
-        body["title"].is_string() && body["detail"].is_string(),
-        "{body}"
-    );
-    body
-}
-
 impl TestApp {
     /// The account's own Record id, read as the owner (so no call is journalled).
     pub async fn record_of(&self, account: Uuid) -> String {
@@ -391,258 +372,6 @@ impl TestApp {
         .await
         .unwrap();
         ids::format(Kind::Record, id)
-    }
-}
-
-/// One request, built step by step: every test file drives the API through this.
-///
-/// `app.call(Method::POST, path).token(t).purpose("…").session(s).json(body)`, then `.send()`
-/// for the raw response, `.ok(201)` for the JSON body of an expected success, or
-/// `.problem(404, "not-found")` for an expected problem.
-pub struct Call<'a> {
-    app: &'a TestApp,
-    request: reqwest::RequestBuilder,
-}
-
-impl TestApp {
-    pub fn call(&self, method: reqwest::Method, path: &str) -> Call<'_> {
-        Call {
-            app: self,
-            request: self.http.request(method, self.url(path)),
-        }
-    }
-}
-
-impl Call<'_> {
-    pub fn token(mut self, token: &str) -> Self {
-        self.request = self.request.bearer_auth(token);
-        self
-    }
-
-    pub fn purpose(mut self, purpose: &str) -> Self {
-        self.request = self.request.header("x-purpose", purpose);
-        self
-    }
-
-    /// `X-Session-Id`, when given.
-    pub fn session(mut self, session: Option<&str>) -> Self {
-        if let Some(s) = session {
-            self.request = self.request.header("x-session-id", s);
-        }
-        self
-    }
-
-    pub fn header(mut self, name: &str, value: &str) -> Self {
-        self.request = self.request.header(name, value);
-        self
-    }
-
-    pub fn json(mut self, body: serde_json::Value) -> Self {
-        self.request = self.request.json(&body);
-        self
-    }
-
-    /// `X-Purpose`, when given.
-    pub fn purpose_opt(self, purpose: Option<&str>) -> Self {
-        match purpose {
-            Some(p) => self.purpose(p),
-            None => self,
-        }
-    }
-
-    /// A JSON body, when given (none at all otherwise).
-    pub fn json_opt(self, body: Option<serde_json::Value>) -> Self {
-        match body {
-            Some(b) => self.json(b),
-            None => self,
-        }
-    }
-
-    /// A raw body, sent as it is (set `content-type` with `.header`).
-    pub fn body(mut self, body: impl Into<reqwest::Body>) -> Self {
-        self.request = self.request.body(body);
-        self
-    }
-
-    pub async fn send(self) -> reqwest::Response {
-        let _ = self.app;
-        self.request.send().await.unwrap()
-    }
-
-    /// Asserts the status and returns the JSON body.
-    pub async fn ok(self, status: u16) -> serde_json::Value {
-        expect_ok(self.send().await, status).await
-    }
-
-    /// Asserts a problem+json answer; returns its body.
-    pub async fn problem(self, status: u16, slug: &str) -> serde_json::Value {
-        expect_problem(self.send().await, status, slug).await
-    }
-}
-
-/// Asserts the status of a response and returns its JSON body (`null` when it has none).
-pub async fn expect_ok(response: reqwest::Response, status: u16) -> serde_json::Value {
-    let got = response.status().as_u16();
-    let url = response.url().to_string();
-    let text = response.text().await.unwrap();
-    assert_eq!(got, status, "{url}: {text}");
-    serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
-}
-
-/// The session a response was recorded in (`X-Session-Id`).
-pub fn session_of(response: &reqwest::Response) -> Option<String> {
-    response
-        .headers()
-        .get("x-session-id")
-        .map(|v| v.to_str().unwrap().to_owned())
-}
-
-/// Journal work over REST, built on `call`: the steps several test files take the same way.
-impl TestApp {
-    /// The id of the first Record the credential lists (the account's own, for an account in
-    /// no organization). Unlike `record_of`, this is a call like any other: journalled when
-    /// the journal is on.
-    pub async fn first_record(&self, token: &str) -> String {
-        let body = self
-            .call(reqwest::Method::GET, "/api/v1/records")
-            .token(token)
-            .ok(200)
-            .await;
-        body["records"][0]["id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{body}"))
-            .to_owned()
-    }
-
-    /// Appends `line` to a Record, naming a session and a purpose when given; asserts 201 and
-    /// returns the session the call landed in (the named one, when one is named).
-    pub async fn append(
-        &self,
-        token: &str,
-        record: &str,
-        session: Option<&str>,
-        purpose: Option<&str>,
-        line: &str,
-    ) -> String {
-        let response = self
-            .call(
-                reqwest::Method::POST,
-                &format!("/api/v1/records/{record}/entries"),
-            )
-            .token(token)
-            .purpose_opt(purpose)
-            .session(session)
-            .json(serde_json::json!({ "line": line }))
-            .send()
-            .await;
-        let landed = session_of(&response);
-        expect_ok(response, 201).await;
-        let landed = landed.expect("a journalled call answers with x-session-id");
-        if let Some(session) = session {
-            assert_eq!(landed, session);
-        }
-        landed
-    }
-
-    /// Starts an explicit session; asserts 201 and that `X-Session-Id` names it; returns it.
-    pub async fn start_session(
-        &self,
-        token: &str,
-        purpose: Option<&str>,
-        body: serde_json::Value,
-    ) -> serde_json::Value {
-        let response = self
-            .call(reqwest::Method::POST, "/api/v1/journal/sessions")
-            .token(token)
-            .purpose_opt(purpose)
-            .json(body)
-            .send()
-            .await;
-        let header = session_of(&response);
-        let session = expect_ok(response, 201).await;
-        assert_eq!(header.as_deref(), session["id"].as_str(), "{session}");
-        assert!(session["id"].as_str().unwrap().starts_with("ses_"));
-        session
-    }
-
-    /// A request for one session as the credential: `session` is its id, with a `?query` when
-    /// wanted. Finish it with `.ok(200)`, `.problem(…)` or `.send()`.
-    pub fn get_session(&self, token: &str, session: &str) -> Call<'_> {
-        self.call(
-            reqwest::Method::GET,
-            &format!("/api/v1/journal/sessions/{session}"),
-        )
-        .token(token)
-    }
-
-    /// The ids under `key` on every page of the cursor-paged list at `path` (`limit` a page),
-    /// in order; each page asserts 200.
-    pub async fn paged_ids(&self, token: &str, path: &str, limit: u32, key: &str) -> Vec<String> {
-        let mut ids = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let query = match &cursor {
-                Some(c) => format!("?limit={limit}&cursor={c}"),
-                None => format!("?limit={limit}"),
-            };
-            let page = self
-                .call(reqwest::Method::GET, &format!("{path}{query}"))
-                .token(token)
-                .ok(200)
-                .await;
-            ids.extend(
-                page[key]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|item| item["id"].as_str().unwrap().to_owned()),
-            );
-            match page["next_cursor"].as_str() {
-                Some(next) => cursor = Some(next.to_owned()),
-                None => return ids,
-            }
-        }
-    }
-
-    /// One session's detail (`session` as for `get_session`); asserts 200.
-    pub async fn session_detail(&self, token: &str, session: &str) -> serde_json::Value {
-        self.get_session(token, session).ok(200).await
-    }
-
-    /// A request ending a session with the given body. Finish it with `.ok(200)`,
-    /// `.problem(…)` or `.send()`.
-    pub fn end_session(&self, token: &str, session: &str, body: serde_json::Value) -> Call<'_> {
-        self.call(
-            reqwest::Method::POST,
-            &format!("/api/v1/journal/sessions/{session}/end"),
-        )
-        .token(token)
-        .json(body)
-    }
-
-    /// The ids of the sessions on one page of `GET /api/v1/journal/sessions{query}` (so
-    /// `query` is empty or starts with `?`); asserts 200.
-    pub async fn session_ids(
-        &self,
-        token: &str,
-        purpose: Option<&str>,
-        query: &str,
-    ) -> Vec<String> {
-        let body = self
-            .call(
-                reqwest::Method::GET,
-                &format!("/api/v1/journal/sessions{query}"),
-            )
-            .token(token)
-            .purpose_opt(purpose)
-            .ok(200)
-            .await;
-        body["sessions"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{body}"))
-            .iter()
-            .map(|s| s["id"].as_str().unwrap().to_owned())
-            .collect()
     }
 }
 
