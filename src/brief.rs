@@ -17,9 +17,9 @@ use crate::journal::handoff::{Line, Replaced};
 use crate::journal::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
 use crate::journal::views::Session;
 use crate::loops::{self, Loop, LoopKind};
+use crate::serialized::Serialized;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use uuid::Uuid;
 
 mod records;
@@ -231,7 +231,7 @@ pub struct CatchUp {
     pub next_steps: Vec<Item>,
     /// Sessions active in the window, newest first.
     #[schema(value_type = Vec<Session>)]
-    pub sessions: Vec<Box<RawValue>>,
+    pub sessions: Vec<Serialized<Session>>,
     /// What was put on record meanwhile, one item per Record that changed (with
     /// `records:read`).
     pub records: Vec<RecordChange>,
@@ -243,10 +243,6 @@ pub struct CatchUp {
     pub exposures: Vec<crate::journal::exposures::Exposure>,
     /// True when older sessions in the window were left out.
     pub more: bool,
-    /// The sessions' ids, in `sessions`' order (for the receipt; not answered).
-    #[serde(skip)]
-    #[schema(ignore)]
-    pub session_ids: Vec<SessionId>,
 }
 
 impl CatchUp {
@@ -265,43 +261,7 @@ impl CatchUp {
 
 /// The catch-up brief as it is answered: its JSON, made once. The receipt counts its
 /// characters and REST sends it as it is; MCP's structured content is read from it.
-#[derive(Debug, Serialize)]
-#[serde(transparent)]
-pub struct Answer(Box<RawValue>);
-
-/// Described as the brief it holds.
-impl utoipa::PartialSchema for Answer {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        CatchUp::schema()
-    }
-}
-
-impl utoipa::ToSchema for Answer {
-    fn name() -> std::borrow::Cow<'static, str> {
-        CatchUp::name()
-    }
-
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        CatchUp::schemas(schemas)
-    }
-}
-
-impl Answer {
-    pub fn of(brief: &CatchUp) -> Result<Self> {
-        let json = serde_json::value::to_raw_value(brief).map_err(|e| Error::Internal(e.into()))?;
-        Ok(Answer(json))
-    }
-
-    /// Its characters, as the receipt counts them.
-    pub fn chars(&self) -> usize {
-        self.0.get().chars().count()
-    }
-}
+pub type Answer = Serialized<CatchUp>;
 
 /// `since` is an RFC 3339 time or a session id (then: since that session started); absent, the
 /// last seven days.
@@ -337,30 +297,28 @@ async fn session_started(tx: &mut TenantTx, id: SessionId) -> Result<Option<Date
 }
 
 /// The brief's sessions, most recently active first: at most [`MAX_SESSIONS`] of them and
-/// [`MAX_SESSION_CHARS`] of their JSON (always one), each with that JSON (made once: the
-/// brief carries it as it is); whether more were left out.
+/// [`MAX_SESSION_CHARS`] of their JSON (always one), each kept with that JSON (the brief
+/// answers it as it is); whether more were left out.
 async fn brief_sessions(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
-) -> Result<(Vec<Session>, Vec<Box<RawValue>>, bool)> {
+) -> Result<(Vec<Serialized<Session>>, bool)> {
     let mut rows = session_reads::active(tx, since, MAX_SESSIONS + 1, Active::ByActivity).await?;
     let mut more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
-    let (mut sessions, mut json) = (Vec::new(), Vec::new());
+    let mut sessions = Vec::new();
     let mut used = 0;
     for session in rows {
-        let raw =
-            serde_json::value::to_raw_value(&session).map_err(|e| Error::Internal(e.into()))?;
-        let size = raw.get().len();
+        let session = Serialized::new(session).map_err(|e| Error::Internal(e.into()))?;
+        let size = session.json().len();
         if used + size > MAX_SESSION_CHARS && !sessions.is_empty() {
             more = true;
             break;
         }
         used += size;
         sessions.push(session);
-        json.push(raw);
     }
-    Ok((sessions, json, more))
+    Ok((sessions, more))
 }
 
 #[tracing::instrument(skip_all, err)]
@@ -370,7 +328,8 @@ pub async fn catch_up(
     include_records: bool,
     now: DateTime<Utc>,
 ) -> Result<CatchUp> {
-    let (sessions, json, more) = brief_sessions(tx, since).await?;
+    let (answered, more) = brief_sessions(tx, since).await?;
+    let sessions: Vec<Session> = answered.iter().map(|s| Session::clone(s)).collect();
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = session_reads::marked_purposes(tx, &sessions).await?;
@@ -428,8 +387,7 @@ pub async fn catch_up(
         work_finished: brief.work_finished,
         open_questions: still_open(open_questions, brief.open_questions, &sessions, reader),
         next_steps: still_open(next_steps, brief.next_steps, &sessions, reader),
-        session_ids: sessions.iter().map(|s| s.id).collect(),
-        sessions: json,
+        sessions: answered,
         records,
         organization_activity,
         exposures: Vec::new(),

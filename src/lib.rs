@@ -36,6 +36,7 @@ pub mod retention;
 pub mod schema;
 pub mod scopes;
 pub mod scrub;
+pub mod serialized;
 pub mod server;
 pub mod sessions;
 pub mod sqlstate;

@@ -12,11 +12,11 @@ use crate::common::journal::texts;
 use crate::common::mcp::{call, connect, structured};
 use crate::common::receiver::{Receiver, verified};
 use chrono::Duration;
+use n8v_journal::brief::{CatchUp, Item};
 use n8v_journal::clock::Clock;
 use n8v_journal::jobs;
 use n8v_journal::jobs::sweep;
-use n8v_journal::journal::catchup::{CatchUp, Item};
-use n8v_journal::journal::loops::Loop;
+use n8v_journal::loops::Loop;
 use reqwest::Method;
 use serde_json::{Value, json};
 

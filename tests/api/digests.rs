@@ -3,8 +3,8 @@
 //! the markdown window.
 
 use crate::common;
-use n8v_journal::journal::digests::Digest;
 use n8v_journal::ops::digests::DigestList;
+use n8v_journal::summaries::digests::Digest;
 
 use crate::common::TestApp;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};

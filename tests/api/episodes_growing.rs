@@ -152,6 +152,7 @@ async fn posted_after_each_turn(harness: &str) {
         .sessions
         .iter()
         .filter(|s| s.kind == "episode")
+        .map(|s| &**s)
         .collect();
     assert_eq!(shown.len(), 2, "{brief:?}");
     assert!(

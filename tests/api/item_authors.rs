@@ -8,9 +8,9 @@ use crate::common;
 
 use crate::common::{TestApp, page};
 use chrono::Duration;
+use n8v_journal::brief::Item;
 use n8v_journal::ids::{self, AccountId, Kind};
-use n8v_journal::journal::catchup::Item;
-use n8v_journal::journal::loops::Loop;
+use n8v_journal::loops::Loop;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use serde_json::json;

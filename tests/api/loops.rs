@@ -14,7 +14,7 @@ use n8v_journal::admin;
 use n8v_journal::clock::Clock;
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::jobs::sweep;
-use n8v_journal::journal::loops::Loop;
+use n8v_journal::loops::Loop;
 use n8v_journal::ops::journal::EndedSession;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, COOKIE};

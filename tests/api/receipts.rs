@@ -8,7 +8,7 @@ use crate::common;
 use crate::common::TestApp;
 use crate::common::mcp::{call, connect, structured};
 use chrono::Duration;
-use n8v_journal::journal::catchup::CatchUp;
+use n8v_journal::brief::CatchUp;
 use reqwest::Method;
 use rmcp::model::{ReadResourceRequestParams, ResourceContents};
 use serde_json::json;

@@ -4,7 +4,7 @@
 
 use crate::common;
 use crate::common::journal::texts;
-use n8v_journal::journal::catchup::CatchUp;
+use n8v_journal::brief::CatchUp;
 
 use crate::common::model::Model;
 use crate::common::{TestApp, expect_problem};

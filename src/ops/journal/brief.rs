@@ -4,7 +4,7 @@
 use super::{bad, read};
 use crate::auth::Scope;
 use crate::brief::{self, Answer};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ids::{ItemId, SessionId};
 use crate::journal::exposures;
 use crate::journal::meta::SINCE_PATTERN;
@@ -47,13 +47,14 @@ impl Op for ReadCatchUp {
         let mut brief = brief::catch_up(op.tx(), since, with_records, now).await?;
         brief.exposures = exposures::list(op.tx(), exposures::UNACKNOWLEDGED, now).await?;
         op.results(
-            brief.session_ids.iter().map(SessionId::to_string),
-            Some(brief.session_ids.len()),
+            brief.sessions.iter().map(|s| s.id.to_string()),
+            Some(brief.sessions.len()),
         );
-        let answer = Answer::of(&brief)?;
+        let items = brief.item_ids();
+        let answer = Answer::new(brief).map_err(|e| Error::Internal(e.into()))?;
         op.handed_over(
-            brief.item_ids().iter().map(ItemId::to_string),
-            answer.chars(),
+            items.iter().map(ItemId::to_string),
+            answer.json().chars().count(),
         );
         Ok(answer)
     }

@@ -4,11 +4,11 @@
 //! (`openapi.rs`), the SDK smoke tests and the MCP clients.
 
 use super::{Call, TestApp, expect_ok, session_of};
+use n8v_journal::brief::{CatchUp, Item};
 use n8v_journal::journal::Session;
-use n8v_journal::journal::catchup::{CatchUp, Item};
 use n8v_journal::journal::exposures::Exposure;
-use n8v_journal::journal::loops::Loop;
 use n8v_journal::journal::search::SearchHit;
+use n8v_journal::loops::Loop;
 use n8v_journal::ops::exposures::ExposureList;
 use n8v_journal::ops::journal::{SessionDetail, SessionList};
 use n8v_journal::ops::loops::LoopList;
