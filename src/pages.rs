@@ -23,6 +23,7 @@ mod words;
 pub use csrf::CsrfKey;
 
 use crate::ops::Services;
+use crate::ops::webhooks::{SendTestEvent, TakeOverWebhook};
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -56,8 +57,14 @@ pub fn routes(state: &Services) -> Router<Services> {
             get(consent::authorize).post(consent::decide),
         )
         .route("/journal/assistants/revoke", post(assistants::revoke))
-        .route("/journal/webhooks/test", post(webhooks::send_test))
-        .route("/journal/webhooks/maker", post(webhooks::take_over))
+        .route(
+            "/journal/webhooks/test",
+            post(webhooks::press::<SendTestEvent>),
+        )
+        .route(
+            "/journal/webhooks/maker",
+            post(webhooks::press::<TakeOverWebhook>),
+        )
         .route("/assets/journal.js", get(asset_js))
         .route("/assets/console.js", get(console_js))
         .route("/assets/style.css", get(asset_css))

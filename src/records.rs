@@ -82,11 +82,7 @@ impl From<RecordRow> for Record {
         Record {
             id: RecordId(r.record_id),
             name: r.name,
-            kind: if r.organization_id.is_some() {
-                "organization"
-            } else {
-                "account"
-            },
+            kind: r.organization_id.map_or("account", |_| "organization"),
             organization_id: r.organization_id.map(OrganizationId),
             created_at: r.created_at,
         }

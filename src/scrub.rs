@@ -118,79 +118,35 @@ macro_rules! value_unit {
 ///
 /// `(?-u:\b)` is an ASCII word boundary, which keeps the regex DFA fast on
 /// non-ASCII text (a Unicode `\b` makes it fall back to a slower engine).
+#[rustfmt::skip]
 const RULES: &[Rule] = &[
-    rule(
-        "private-key",
-        r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,-]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)",
-    ),
-    rule(
-        "aws-access-key",
-        r"(?-u:\b)(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?-u:\b)",
-    ),
-    rule(
-        "aws-secret-key",
-        r#"(?i)aws[_.-]?secret[_.-]?(?:access[_.-]?)?key["']?\s*(?:=|:|=>)\s*["']?(?P<secret>[A-Za-z0-9/+]{40})"#,
-    ),
+    rule("private-key", r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,-]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)"),
+    rule("aws-access-key", r"(?-u:\b)(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?-u:\b)"),
+    rule("aws-secret-key", r#"(?i)aws[_.-]?secret[_.-]?(?:access[_.-]?)?key["']?\s*(?:=|:|=>)\s*["']?(?P<secret>[A-Za-z0-9/+]{40})"#),
     rule("github-pat", r"(?-u:\b)ghp_[A-Za-z0-9]{36,}"),
-    rule(
-        "github-fine-grained-pat",
-        r"(?-u:\b)github_pat_[A-Za-z0-9_]{82,}",
-    ),
+    rule("github-fine-grained-pat", r"(?-u:\b)github_pat_[A-Za-z0-9_]{82,}"),
     rule("github-oauth", r"(?-u:\b)gho_[A-Za-z0-9]{36,}"),
     rule("github-app-token", r"(?-u:\b)gh[us]_[A-Za-z0-9]{36,}"),
     rule("github-refresh-token", r"(?-u:\b)ghr_[A-Za-z0-9]{36,}"),
-    rule(
-        "gitlab-pat",
-        r"(?-u:\b)glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*",
-    ),
-    rule(
-        "gitlab-token",
-        r"(?-u:\b)(?:glptt|gldt|glrt|glcbt|glimt|glagent|glsoat|glft|glffct|gloas)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*",
-    ),
+    rule("gitlab-pat", r"(?-u:\b)glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*"),
+    rule("gitlab-token", r"(?-u:\b)(?:glptt|gldt|glrt|glcbt|glimt|glagent|glsoat|glft|glffct|gloas)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*"),
     rule("slack-token", r"(?-u:\b)xox[abeoprs]-[A-Za-z0-9-]{10,}"),
     rule("slack-app-token", r"(?-u:\b)xapp-[A-Za-z0-9-]{10,}"),
-    rule(
-        "slack-webhook",
-        r"(?i)(?-u:\b)hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})",
-    ),
-    rule(
-        "stripe-key",
-        r"(?-u:\b)(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}",
-    ),
-    rule(
-        "anthropic-key",
-        r"(?-u:\b)sk-ant-(?:api|admin|oat|sid)[0-9]{2}-[A-Za-z0-9_-]{20,}",
-    ),
+    rule("slack-webhook", r"(?i)(?-u:\b)hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})"),
+    rule("stripe-key", r"(?-u:\b)(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}"),
+    rule("anthropic-key", r"(?-u:\b)sk-ant-(?:api|admin|oat|sid)[0-9]{2}-[A-Za-z0-9_-]{20,}"),
     // sk-proj-/sk-svcacct-/sk-admin-/sk-None-, or legacy 48 alnum (20 + T3BlbkFJ + 20).
-    rule(
-        "openai-key",
-        r"(?-u:\b)sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{48})",
-    ),
+    rule("openai-key", r"(?-u:\b)sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{48})"),
     rule("google-api-key", r"(?-u:\b)AIza[A-Za-z0-9_-]{35}"),
     rule("npm-token", r"(?-u:\b)npm_[A-Za-z0-9]{36}"),
-    rule(
-        "pypi-token",
-        r"(?-u:\b)pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
-    ),
+    rule("pypi-token", r"(?-u:\b)pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
     rule("huggingface-token", r"(?-u:\b)hf_[A-Za-z]{34,}"),
-    rule(
-        "sendgrid-key",
-        r"(?-u:\b)SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
-    ),
+    rule("sendgrid-key", r"(?-u:\b)SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
     rule("digitalocean-token", r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}"),
     rule("n8v-key", r"(?-u:\b)n8v_sk_[A-Za-z0-9_-]{20,}"),
-    rule(
-        "jwt",
-        r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
-    ),
-    rule(
-        "url-password",
-        r"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:@/?#]*:(?P<secret>[^\s@/]+)@",
-    ),
-    rule(
-        "authorization-header",
-        r#"(?i)(?-u:\b)(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token)\s+(?P<secret>[^\s"',;]+)"#,
-    ),
+    rule("jwt", r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    rule("url-password", r"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:@/?#]*:(?P<secret>[^\s@/]+)@"),
+    rule("authorization-header", r#"(?i)(?-u:\b)(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token)\s+(?P<secret>[^\s"',;]+)"#),
     Rule {
         id: "bearer-token",
         pattern: r"(?i)(?-u:\b)bearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",

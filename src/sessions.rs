@@ -8,9 +8,9 @@ use crate::ids::{self, OrganizationId, SessionId};
 use crate::journal::handoff::Handoff;
 use crate::journal::session_reads::{self, ACTIVITY_SLACK};
 use crate::journal::views::Session;
-use crate::webhooks::payloads::SummaryState;
+use crate::webhooks::payloads::{SessionEnded, SummaryState};
 use chrono::{DateTime, Utc};
-use close::{ClosedRow, closed, closing};
+use close::{closed, closing};
 use uuid::Uuid;
 
 pub mod calls;

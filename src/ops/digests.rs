@@ -40,7 +40,7 @@ pub const MAX_DIGESTS: i64 = 120;
 impl Op for ListDigests {
     const SPEC: Spec = read(
         "listDigests",
-        Some("journal_digests"),
+        "journal_digests",
         "Read week and month digests",
     );
     type Output = DigestList;

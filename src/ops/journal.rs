@@ -1,17 +1,17 @@
 //! The journal's operations: open and close sessions, list and read them, read one call, the
 //! catch-up brief and the markdown window. All need `chats:read` and the `assistantJournal` flag.
 
-use super::{Op, Operation, Services, Target, limit, named, parse_time, target_of};
+use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::ids::{CallId, ItemId, KeyId, OrganizationId, SessionId, TypedId};
+use crate::ids::{CallId, ItemId, KeyId, OrganizationId, SessionId};
 use crate::journal::exposures::Field;
 use crate::journal::handoff::Handoff;
 use crate::journal::handoff::{MAX_ITEM_CHARS, MAX_ITEMS};
 use crate::journal::meta::{
-    LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN,
-    TEXT_PATTERN, TIME_PATTERN, filter_text, parse_repository, parse_text,
+    LINE_PATTERN, MAX_REPOSITORY_CHARS, MAX_TEXT_CHARS, REPOSITORY_PATTERN, TEXT_PATTERN,
+    parse_repository, parse_text,
 };
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Session};
@@ -25,26 +25,49 @@ use serde_json::json;
 
 mod brief;
 mod deletions;
+mod filters;
 
 pub use brief::{ReadCatchUp, ReadMarkdown};
 pub(super) use deletions::deletion;
 pub use deletions::{DeleteDay, DeleteSession, Deleted};
+pub use filters::SessionFilters;
+use filters::filter_id;
 
-/// The spec every journal read shares but its names.
-pub(super) const fn read(
-    id: &'static str,
-    tool: Option<&'static str>,
-    title: &'static str,
-) -> Spec {
+/// A journal read, over REST and as the tool `tool`: the spec every one shares but its names.
+pub(super) const fn read(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
+    Spec {
+        tool: Some(tool),
+        ..toolless_read(id, title)
+    }
+}
+
+/// A journal read that is no tool (REST, a resource or a hook reads it).
+pub(super) const fn toolless_read(id: &'static str, title: &'static str) -> Spec {
     Spec {
         id,
-        tool,
+        tool: None,
         journal: JournalUse::Read,
         scopes: &[Scope::ChatsRead],
         needs_journal: true,
         creates: false,
         title,
         effect: Effect::Reads,
+    }
+}
+
+/// A change to the journal's own bookkeeping rather than a read of it (a session ends, an item
+/// closes or is dismissed). Idempotent: each happens once, and a repeat changes nothing (a 409
+/// where it is refused).
+pub(super) const fn bookkeeping(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
+    Spec {
+        id,
+        tool: Some(tool),
+        journal: JournalUse::Bookkeeping,
+        scopes: &[Scope::ChatsRead],
+        needs_journal: true,
+        creates: false,
+        title,
+        effect: Effect::Writes { idempotent: true },
     }
 }
 
@@ -188,18 +211,13 @@ pub struct EndedSession {
 }
 
 impl Op for EndSession {
-    const SPEC: Spec = Spec {
-        id: "endSession",
-        tool: Some("session_end"),
-        journal: JournalUse::Bookkeeping,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title: "End the session with a hand-off",
-        // Idempotent: a session closes exactly once; ending it again is a 409 that changes
-        // nothing (its hand-off and loops stay those of the first end).
-        effect: Effect::Writes { idempotent: true },
-    };
+    // A session closes exactly once; ending it again is a 409 that changes nothing (its
+    // hand-off and loops stay those of the first end).
+    const SPEC: Spec = bookkeeping(
+        "endSession",
+        "session_end",
+        "End the session with a hand-off",
+    );
     type Output = EndedSession;
 
     fn targets(&self) -> Vec<Target> {
@@ -246,48 +264,12 @@ impl Op for EndSession {
 #[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListSessions {
-    /// Only sessions whose assistant name contains this text (case-insensitive).
-    #[serde(default)]
-    #[schemars(
-        length(max = MAX_ASSISTANT_CHARS),
-        regex(pattern = LINE_PATTERN),
-        example = &"Claude"
-    )]
-    pub assistant: Option<String>,
+    #[serde(flatten)]
+    pub filters: SessionFilters,
     /// Only sessions of this API key (`key_…`).
     #[serde(default)]
     #[schemars(with = "Option<KeyId>")]
     pub key: Option<String>,
-    /// Only sessions for this organization (`org_…`).
-    #[serde(default)]
-    #[schemars(with = "Option<OrganizationId>")]
-    pub organization: Option<String>,
-    /// Only sessions in this repository.
-    #[serde(default)]
-    #[schemars(
-        length(max = MAX_REPOSITORY_CHARS),
-        regex(pattern = LINE_PATTERN),
-        example = &"acme/web"
-    )]
-    pub repo: Option<String>,
-    /// Only sessions started at or after this time (RFC 3339).
-    #[serde(default)]
-    #[schemars(
-        with = "Option<chrono::DateTime<chrono::Utc>>",
-        length(max = 40),
-        regex(pattern = TIME_PATTERN),
-        example = &"2026-11-10T09:00:00Z"
-    )]
-    pub from: Option<String>,
-    /// Only sessions started before this time (RFC 3339).
-    #[serde(default)]
-    #[schemars(
-        with = "Option<chrono::DateTime<chrono::Utc>>",
-        length(max = 40),
-        regex(pattern = TIME_PATTERN),
-        example = &"2026-11-11T09:00:00Z"
-    )]
-    pub to: Option<String>,
     /// How many sessions to return, from 1 to 100 (default 20).
     #[serde(default)]
     #[schemars(range(min = 1, max = MAX_SESSIONS_PAGE))]
@@ -308,39 +290,19 @@ pub struct SessionList {
     pub next_cursor: Option<String>,
 }
 
-/// A filter naming an id: 400 when it is not one (a filter is not a target).
-pub(super) fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Option<T>> {
-    // An empty value is no id either: the schema's pattern refuses it, and so does the server
-    // (a form's empty field is left out by its page, `http::pages::journal::given`).
-    text.map(|t| {
-        T::parse(t).ok_or_else(|| {
-            bad(format!(
-                "{name} {:?} is not {} id ({}_…)",
-                crate::ids::shown(t),
-                T::KIND.a_noun(),
-                T::KIND.prefix()
-            ))
-        })
-    })
-    .transpose()
-}
-
 impl Op for ListSessions {
-    const SPEC: Spec = read("listSessions", Some("journal_sessions"), "List sessions");
+    const SPEC: Spec = read("listSessions", "journal_sessions", "List sessions");
     type Output = SessionList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
+        let filters = self.filters.read()?;
         let filter = SessionFilter {
-            assistant: filter_text("assistant", self.assistant, MAX_ASSISTANT_CHARS)
-                .map_err(bad)?,
+            assistant: filters.assistant,
             key: filter_id::<KeyId>("key", self.key.as_deref())?,
-            organization: filter_id::<OrganizationId>(
-                "organization",
-                self.organization.as_deref(),
-            )?,
-            repository: filter_text("repo", self.repo, MAX_REPOSITORY_CHARS).map_err(bad)?,
-            from: parse_time("from", self.from.as_deref())?,
-            to: parse_time("to", self.to.as_deref())?,
+            organization: filters.organization,
+            repository: filters.repository,
+            from: filters.from,
+            to: filters.to,
         };
         let limit = limit(self.limit, 20, MAX_SESSIONS_PAGE)?;
         let cursor = cursor(super::cursor_given(&self.cursor))?;
@@ -392,7 +354,7 @@ pub struct SessionDetail {
 }
 
 impl Op for GetSession {
-    const SPEC: Spec = read("getSession", Some("journal_session"), "Read a session");
+    const SPEC: Spec = read("getSession", "journal_session", "Read a session");
     type Output = SessionDetail;
 
     fn targets(&self) -> Vec<Target> {
@@ -427,11 +389,7 @@ pub struct GetEntry {
 }
 
 impl Op for GetEntry {
-    const SPEC: Spec = read(
-        "getJournalEntry",
-        Some("journal_entry"),
-        "Read a journal entry",
-    );
+    const SPEC: Spec = read("getJournalEntry", "journal_entry", "Read a journal entry");
     type Output = Call;
 
     fn targets(&self) -> Vec<Target> {

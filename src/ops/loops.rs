@@ -4,12 +4,12 @@
 //! view calls through its host. All need `chats:read` and the
 //! `assistantJournal` flag; see `loops` for what an item is.
 
+use super::journal::{bookkeeping, read};
 use super::{Op, Operation, Services, Target, limit, named, target_of};
-use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};
 use crate::loops::{self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::Spec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -46,16 +46,7 @@ pub struct LoopList {
 }
 
 impl Op for ListLoops {
-    const SPEC: Spec = Spec {
-        id: "listLoops",
-        tool: Some("journal_loops"),
-        journal: JournalUse::Read,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title: "List open loops",
-        effect: Effect::Reads,
-    };
+    const SPEC: Spec = read("listLoops", "journal_loops", "List open loops");
     type Output = LoopList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<LoopList> {
@@ -99,18 +90,8 @@ pub struct CloseLoop {
 crate::openapi_schema!(CloseLoop => "CloseRequest");
 
 impl Op for CloseLoop {
-    const SPEC: Spec = Spec {
-        id: "closeLoop",
-        tool: Some("journal_loop_close"),
-        // It changes the journal rather than reading it, as ending a session does.
-        journal: JournalUse::Bookkeeping,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title: "Close an open loop",
-        // Idempotent: an item closes once; closing it again is a 409 that changes nothing.
-        effect: Effect::Writes { idempotent: true },
-    };
+    // An item closes once; closing it again is a 409 that changes nothing.
+    const SPEC: Spec = bookkeeping("closeLoop", "journal_loop_close", "Close an open loop");
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {
@@ -138,18 +119,13 @@ pub struct DismissLoop {
 }
 
 impl Op for DismissLoop {
-    const SPEC: Spec = Spec {
-        id: "dismissLoop",
-        tool: Some("journal_loop_dismiss"),
-        // It changes the reader's view of the journal, as closing an item does.
-        journal: JournalUse::Bookkeeping,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title: "Dismiss a member's open loop",
-        // Idempotent: dismissing again changes nothing.
-        effect: Effect::Writes { idempotent: true },
-    };
+    // It changes the reader's view of the journal, as closing an item does; dismissing again
+    // changes nothing.
+    const SPEC: Spec = bookkeeping(
+        "dismissLoop",
+        "journal_loop_dismiss",
+        "Dismiss a member's open loop",
+    );
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {

@@ -1,15 +1,12 @@
 //! Searching the journal: the one search REST (`GET /api/v1/journal/search`), MCP
 //! (`journal_search`) and the journal page run.
 
-use super::{Op, Operation, Services, limit, parse_time};
-use crate::auth::Scope;
+use super::journal::{SessionFilters, read};
+use super::{Op, Operation, Services, limit};
 use crate::error::{Error, Result};
-use crate::ids::OrganizationId;
-use crate::journal::meta::{
-    LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, TIME_PATTERN, filter_text,
-};
+use crate::journal::meta::LINE_PATTERN;
 use crate::journal::search::{self, SearchFilter, SearchHit};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::Spec;
 use chrono::{DateTime, Duration, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,44 +29,8 @@ pub struct SearchJournal {
         example = &"login redirect"
     )]
     pub q: Option<String>,
-    /// Only matches in this repository.
-    #[serde(default)]
-    #[schemars(
-        length(max = MAX_REPOSITORY_CHARS),
-        regex(pattern = LINE_PATTERN),
-        example = &"acme/web"
-    )]
-    pub repo: Option<String>,
-    /// Only matches in sessions for this organization (`org_…`).
-    #[serde(default)]
-    #[schemars(with = "Option<OrganizationId>")]
-    pub organization: Option<String>,
-    /// Only matches in sessions whose assistant name contains this text (case-insensitive).
-    #[serde(default)]
-    #[schemars(
-        length(max = MAX_ASSISTANT_CHARS),
-        regex(pattern = LINE_PATTERN),
-        example = &"Claude"
-    )]
-    pub assistant: Option<String>,
-    /// Only matches at or after this time (RFC 3339); default a year ago.
-    #[serde(default)]
-    #[schemars(
-        with = "Option<chrono::DateTime<chrono::Utc>>",
-        length(max = 40),
-        regex(pattern = TIME_PATTERN),
-        example = &"2026-01-01T00:00:00Z"
-    )]
-    pub from: Option<String>,
-    /// Only matches before this time (RFC 3339).
-    #[serde(default)]
-    #[schemars(
-        with = "Option<chrono::DateTime<chrono::Utc>>",
-        length(max = 40),
-        regex(pattern = TIME_PATTERN),
-        example = &"2026-12-01T00:00:00Z"
-    )]
-    pub to: Option<String>,
+    #[serde(flatten)]
+    pub filters: SessionFilters,
     /// How many matches to return, from 1 to 50 (default 20).
     #[serde(default)]
     #[schemars(range(min = 1, max = MAX_HITS))]
@@ -93,16 +54,7 @@ fn nonempty(text: Option<String>) -> Option<String> {
 }
 
 impl Op for SearchJournal {
-    const SPEC: Spec = Spec {
-        id: "searchJournal",
-        tool: Some("journal_search"),
-        journal: JournalUse::Read,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title: "Search the journal",
-        effect: Effect::Reads,
-    };
+    const SPEC: Spec = read("searchJournal", "journal_search", "Search the journal");
     type Output = SearchResults;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<SearchResults> {
@@ -122,21 +74,16 @@ impl Op for SearchJournal {
                 "q must be one line of at most {MAX_QUERY_CHARS} characters"
             )));
         }
-        let organization = super::journal::filter_id::<OrganizationId>(
-            "organization",
-            self.organization.as_deref(),
-        )?;
-        let from = parse_time("from", self.from.as_deref())?;
-        let to = parse_time("to", self.to.as_deref())?;
-        let from = from.unwrap_or_else(|| op.now() - Duration::days(365));
+        let filters = self.filters.read()?;
+        let from = filters
+            .from
+            .unwrap_or_else(|| op.now() - Duration::days(365));
         let filter = SearchFilter {
-            repository: filter_text("repo", self.repo, MAX_REPOSITORY_CHARS)
-                .map_err(Error::BadRequest)?,
-            organization,
-            assistant: filter_text("assistant", self.assistant, MAX_ASSISTANT_CHARS)
-                .map_err(Error::BadRequest)?,
+            repository: filters.repository,
+            organization: filters.organization,
+            assistant: filters.assistant,
             from,
-            to,
+            to: filters.to,
         };
         let limit = limit(self.limit, 20, MAX_HITS)?;
         let timeout = services.config.search_timeout;

@@ -13,7 +13,7 @@ use crate::ops::audit::GetAuditEntry;
 use crate::ops::digests::{DeleteDigest, ListDigests};
 use crate::ops::exposures::ListExposures;
 use crate::ops::journal::{
-    DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionList,
+    DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionFilters, SessionList,
 };
 use crate::ops::loops::ListLoops;
 use crate::ops::parse_date;
@@ -74,10 +74,13 @@ pub async fn sessions(
         (Err(e), _) | (_, Err(e)) => return error_page(&e, true),
     };
     let input = ListSessions {
-        assistant: filter.assistant.clone(),
-        organization: given(&filter.organization).map(str::to_owned),
-        from: from.map(|d| start_of(d).to_rfc3339()),
-        to: to.map(|d| start_of(d.succ_opt().unwrap_or(d)).to_rfc3339()),
+        filters: SessionFilters {
+            assistant: filter.assistant.clone(),
+            organization: given(&filter.organization).map(str::to_owned),
+            from: from.map(|d| start_of(d).to_rfc3339()),
+            to: to.map(|d| start_of(d.succ_opt().unwrap_or(d)).to_rfc3339()),
+            ..Default::default()
+        },
         limit: Some(50),
         cursor: filter.cursor.clone(),
         ..Default::default()

@@ -65,57 +65,37 @@ pub struct TestForm {
     webhook: String,
 }
 
+/// An endpoint's button: the operation it runs on the endpoint the form names.
+pub trait Button: crate::ops::Op {
+    fn on(webhook: String) -> Self;
+}
+
 /// `POST /journal/webhooks/test`: queues a test event for one endpoint.
-pub async fn send_test(
-    State(state): State<Services>,
-    user: PageUser,
-    axum::Extension(key): axum::Extension<CsrfKey>,
-    Form(form): Form<TestForm>,
-) -> Response {
-    act(
-        &state,
-        &user,
-        &key,
-        &form.csrf,
-        SendTestEvent {
-            webhook: form.webhook,
-        },
-    )
-    .await
+impl Button for SendTestEvent {
+    fn on(webhook: String) -> Self {
+        SendTestEvent { webhook }
+    }
 }
 
 /// `POST /journal/webhooks/maker`: hands one endpoint to the signed-in key (its reach becomes
 /// the endpoint's ceiling), as `POST /api/v1/webhooks/{id}/maker` does.
-pub async fn take_over(
+impl Button for TakeOverWebhook {
+    fn on(webhook: String) -> Self {
+        TakeOverWebhook { webhook }
+    }
+}
+
+/// Runs one endpoint's button once its CSRF token holds, and goes back to the endpoints.
+pub async fn press<B: Button>(
     State(state): State<Services>,
     user: PageUser,
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,
 ) -> Response {
-    act(
-        &state,
-        &user,
-        &key,
-        &form.csrf,
-        TakeOverWebhook {
-            webhook: form.webhook,
-        },
-    )
-    .await
-}
-
-/// Runs one endpoint's button once its CSRF token holds, and goes back to the endpoints.
-async fn act<I: crate::ops::Op>(
-    state: &Services,
-    user: &PageUser,
-    key: &CsrfKey,
-    csrf: &str,
-    input: I,
-) -> Response {
-    if !user.csrf_ok(key, csrf) {
+    if !user.csrf_ok(&key, &form.csrf) {
         return error_page(&csrf_refused(), true);
     }
-    match user.run(state, input).await.result {
+    match user.run(&state, B::on(form.webhook)).await.result {
         Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
         Err(e) => error_page(&e, true),
     }

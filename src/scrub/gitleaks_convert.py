@@ -89,6 +89,7 @@ w('//! one rule that is only a file name (`pkcs12-file`) has no pattern. Allowli
 w('//! file paths are left out. Do not edit by hand: regenerate with `gitleaks_convert.py` (next to')
 w('//! this file) from a newer gitleaks.toml, then `cargo fmt`.')
 w('')
+w('use super::keyword_rules::rule;')
 w('use super::{Allow, GitleaksRule, Target};')
 w('')
 n_rules = 0
@@ -114,15 +115,10 @@ for r in d['rules']:
     ent = f"Some({float(r['entropy'])!r})" if 'entropy' in r else 'None'
     sg = f"Some({r['secretGroup']})" if 'secretGroup' in r else 'None'
     kws = ', '.join(json.dumps(k) for k in r.get('keywords', []))
-    rule_lines.append('    GitleaksRule {')
-    rule_lines.append(f'        id: {json.dumps(r["id"])},')
-    rule_lines.append(f'        pattern: {pat},')
-    rule_lines.append(f'        keywords: &[{kws}],')
-    rule_lines.append(f'        entropy: {ent},')
-    rule_lines.append(f'        secret_group: {sg},')
-    rule_lines.append(f'        allow: &[{", ".join(allows)}],')
-    rule_lines.append('    },')
-w(f'/// Every gitleaks rule ({n_rules}), in gitleaks\' order.')
+    rule_lines.append(f'    rule({json.dumps(r["id"])}, {pat}, &[{kws}], {ent}, {sg}, &[{", ".join(allows)}]),')
+w(f'/// Every gitleaks rule ({n_rules}), in gitleaks\' order, one a line:')
+w('/// `rule(id, pattern, keywords, entropy floor, secret group, allowlists)`.')
+w('#[rustfmt::skip]')
 w('pub const RULES: &[GitleaksRule] = &[')
 lines.extend(rule_lines)
 w('];')
@@ -137,6 +133,7 @@ w('};')
 for name, sw in stop_consts:
     w('')
     w(f'/// Words whose presence in a candidate makes it no secret ({len(sw)}).')
+    w('#[rustfmt::skip]')
     w(f'const {name}: &[&str] = &[')
     for k in range(0, len(sw), 8):
         w('    ' + ' '.join(json.dumps(x) + ',' for x in sw[k:k + 8]))

@@ -29,6 +29,25 @@ pub struct GitleaksRule {
     pub allow: &'static [Allow],
 }
 
+/// One row of the generated table (`gitleaks.rs`): the fields in their order.
+pub(super) const fn rule(
+    id: &'static str,
+    pattern: &'static str,
+    keywords: &'static [&'static str],
+    entropy: Option<f64>,
+    secret_group: Option<usize>,
+    allow: &'static [Allow],
+) -> GitleaksRule {
+    GitleaksRule {
+        id,
+        pattern,
+        keywords,
+        entropy,
+        secret_group,
+        allow,
+    }
+}
+
 /// Matches a rule leaves alone: a regex on the secret, the whole match or its line, or a
 /// stopword contained in the secret.
 pub struct Allow {

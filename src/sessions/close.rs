@@ -14,63 +14,25 @@ use crate::queue::SummarizeSession;
 use crate::webhooks::events::{self, Event};
 use crate::webhooks::payloads::{SessionEnded, SummaryState};
 use chrono::{DateTime, Utc};
-use uuid::Uuid;
-
-/// A session as the statement that closed it returned it ([`closing!`]): what its
-/// `session.ended` event tells, and its call count (the snapshot its summary describes).
-pub(crate) struct ClosedRow {
-    pub session_id: Uuid,
-    pub organization_id: Option<Uuid>,
-    pub kind: String,
-    pub assistant: String,
-    pub goal: Option<String>,
-    pub outcome: Option<String>,
-    pub handoff: Option<serde_json::Value>,
-    pub end_reason: Option<String>,
-    pub started_at: DateTime<Utc>,
-    pub ended_at: Option<DateTime<Utc>>,
-    pub call_count: i32,
-    pub write_count: i32,
-    pub journal_only: bool,
-}
-
-impl ClosedRow {
-    fn ended(self, summary: SummaryState) -> SessionEnded {
-        SessionEnded {
-            session: SessionId(self.session_id),
-            organization: self.organization_id.map(OrganizationId),
-            kind: self.kind,
-            assistant: self.assistant,
-            goal: self.goal,
-            outcome: self.outcome,
-            handoff: self.handoff,
-            end_reason: self.end_reason,
-            started_at: self.started_at,
-            ended_at: self.ended_at,
-            call_count: self.call_count,
-            write_count: self.write_count,
-            journal_only: self.journal_only,
-            summary_state: summary.as_str().into(),
-        }
-    }
-}
 
 /// A compile-checked statement that writes sessions' rows (the pieces given, string literals
-/// naming `journal_sessions`), returning each row it wrote as a [`ClosedRow`]. The counts are
+/// naming `journal_sessions`), returning each row it wrote as its `session.ended` event tells
+/// it ([`SessionEnded`], its `summary_state` set by [`closed`]). The counts are
 /// the read model's (`journal_session_reads`, migration 0025) of the row as the statement left
 /// it: what every read answers, in the closing statement's own round trip.
 macro_rules! closing {
     ([$($piece:tt)+] $(, $arg:expr)* $(,)?) => {
         sqlx::query_as!(
-            ClosedRow,
+            SessionEnded,
             $($piece +)+
-            r#" RETURNING session_id, organization_id, kind, assistant, goal, outcome, handoff,
-                   end_reason, started_at, ended_at,
+            r#" RETURNING session_id AS "session: SessionId",
+                   organization_id AS "organization: OrganizationId", kind, assistant, goal,
+                   outcome, handoff, end_reason, started_at, ended_at,
                    n8v_call_count(account_id, session_id, counted_through, counted_calls)
                        AS "call_count!",
                    n8v_write_count(account_id, session_id, counted_through, counted_writes)
                        AS "write_count!",
-                   journal_only"#
+                   journal_only, '' AS "summary_state!""#
             $(, $arg)*
         )
     };
@@ -83,21 +45,22 @@ pub(super) use closing;
 /// a purpose not recorded yet (the end call's own), which the items read as the newest.
 pub(crate) async fn closed(
     tx: &mut TenantTx,
-    mut rows: Vec<ClosedRow>,
+    mut rows: Vec<SessionEnded>,
     summary: SummaryState,
     pending: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    rows.sort_by_key(|r| r.session_id);
+    rows.sort_by_key(|r| r.session);
     let mut sessions = Vec::with_capacity(rows.len());
-    for row in rows {
-        let (session_id, snapshot) = (row.session_id, row.call_count);
-        sessions.push(SessionId(session_id));
-        events::emit(tx, Event::SessionEnded(row.ended(summary)), now).await?;
+    for mut row in rows {
+        let (session, snapshot) = (row.session, row.call_count);
+        sessions.push(session);
+        row.summary_state = summary.as_str().into();
+        events::emit(tx, Event::SessionEnded(row), now).await?;
         if summary == SummaryState::Pending {
             let job = SummarizeSession {
                 account_id: tx.tenant().account_id,
-                session_id,
+                session_id: session.0,
                 snapshot,
             };
             crate::queue::enqueue_summary(tx.conn(), &job).await?;
@@ -114,11 +77,13 @@ pub(crate) async fn closed(
 #[tracing::instrument(skip_all, err)]
 pub async fn settled_part(tx: &mut TenantTx, session: SessionId, now: DateTime<Utc>) -> Result<()> {
     let row = sqlx::query_as!(
-        ClosedRow,
-        r#"SELECT session_id AS "session_id!", organization_id, kind AS "kind!",
+        SessionEnded,
+        r#"SELECT session_id AS "session!: SessionId",
+                  organization_id AS "organization: OrganizationId", kind AS "kind!",
                   assistant AS "assistant!", goal, outcome, handoff, end_reason,
                   started_at AS "started_at!", ended_at, call_count AS "call_count!",
-                  write_count AS "write_count!", journal_only AS "journal_only!"
+                  write_count AS "write_count!", journal_only AS "journal_only!",
+                  '' AS "summary_state!"
              FROM journal_session_reads
             WHERE account_id = n8v_account() AND session_id = $1"#,
         session.0

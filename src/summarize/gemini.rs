@@ -1,6 +1,6 @@
 //! Google's Gemini `generateContent`, the customer default.
 
-use super::provider::{Endpoint, Generated, Provider, ProviderError, post_json, tokens};
+use super::provider::{Endpoint, Generated, Provider, ProviderError, tokens};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -50,15 +50,14 @@ impl Provider for Gemini {
                 "maxOutputTokens": super::MAX_OUTPUT_TOKENS,
             },
         });
-        let answer = post_json(|| {
-            self.0
-                .http
-                .post(&url)
-                .header("x-goog-api-key", &self.0.api_key)
-                .timeout(self.0.timeout)
-                .json(&body)
-        })
-        .await?;
+        let answer = self
+            .0
+            .post(
+                &url,
+                |request, key| request.header("x-goog-api-key", key),
+                &body,
+            )
+            .await?;
         read_answer(&answer)
     }
 }

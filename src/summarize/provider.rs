@@ -166,6 +166,22 @@ impl Endpoint {
             timeout,
         }
     }
+
+    /// Posts `body` to `url` with the key where `authorize` puts it, within the per-attempt
+    /// timeout and with [`post_json`]'s retries; the answer's JSON.
+    pub async fn post(
+        &self,
+        url: &str,
+        authorize: impl Fn(reqwest::RequestBuilder, &str) -> reqwest::RequestBuilder,
+        body: &Value,
+    ) -> Result<Value, ProviderError> {
+        post_json(|| {
+            authorize(self.http.post(url), &self.api_key)
+                .timeout(self.timeout)
+                .json(body)
+        })
+        .await
+    }
 }
 
 /// The HTTP client for model providers. It follows a redirect only to the same scheme, host

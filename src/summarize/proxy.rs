@@ -2,7 +2,7 @@
 //! accounts use, or (with `N8V_SUMMARY_CUSTOMER_PROVIDER=proxy`) any compatible model server a
 //! deployment sends its customer accounts to.
 
-use super::provider::{Endpoint, Generated, Provider, ProviderError, post_json, tokens};
+use super::provider::{Endpoint, Generated, Provider, ProviderError, tokens};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -58,15 +58,10 @@ impl Provider for Proxy {
                 "json_schema": {"name": "summary", "schema": strict(schema), "strict": true},
             },
         });
-        let answer = post_json(|| {
-            self.0
-                .http
-                .post(&url)
-                .bearer_auth(&self.0.api_key)
-                .timeout(self.0.timeout)
-                .json(&body)
-        })
-        .await?;
+        let answer = self
+            .0
+            .post(&url, |request, key| request.bearer_auth(key), &body)
+            .await?;
         read_answer(&answer)
     }
 }

@@ -7,7 +7,7 @@ use super::{MAX_HARNESS_CHARS, bad};
 use crate::error::Result;
 use crate::journal::episodes::{self, OpenEpisode};
 use crate::operation::Spec;
-use crate::ops::journal::read;
+use crate::ops::journal::toolless_read;
 use crate::ops::{Op, Operation, Services};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -34,9 +34,8 @@ pub struct OpenEpisodes {
 pub const MAX_OPEN_EPISODES: i64 = 200;
 
 impl Op for ListOpenEpisodes {
-    const SPEC: Spec = read(
+    const SPEC: Spec = toolless_read(
         "listOpenEpisodes",
-        None,
         "List the conversations waiting to be drafted",
     );
     type Output = OpenEpisodes;

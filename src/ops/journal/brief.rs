@@ -1,7 +1,7 @@
 //! The journal's two hand-over reads: the catch-up brief and the markdown window. Each keeps
 //! its receipt (`Operation::handed_over`): which items it handed over, and how many characters.
 
-use super::{bad, read};
+use super::{bad, read, toolless_read};
 use crate::auth::Scope;
 use crate::brief::{self, Answer};
 use crate::error::{Error, Result};
@@ -32,11 +32,7 @@ pub struct ReadCatchUp {
 crate::openapi_params!(ReadCatchUp);
 
 impl Op for ReadCatchUp {
-    const SPEC: Spec = read(
-        "getCatchUp",
-        Some("journal_catch_up"),
-        "Catch up on the journal",
-    );
+    const SPEC: Spec = read("getCatchUp", "journal_catch_up", "Catch up on the journal");
     type Output = Answer;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Answer> {
@@ -75,7 +71,7 @@ pub struct ReadMarkdown {
 const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
 
 impl Op for ReadMarkdown {
-    const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");
+    const SPEC: Spec = toolless_read("getJournalMarkdown", "Read the recent journal");
     type Output = String;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
