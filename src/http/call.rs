@@ -45,6 +45,20 @@ impl ApiCall {
     pub async fn run<I: Op>(self, state: &Services, input: I) -> Finished<I::Output> {
         ops::run(state, &self.principal.tenant, self.context, input).await
     }
+
+    /// Runs the operation and answers with it: what a REST handler does once it has the input.
+    pub async fn reply<I: Op>(self, state: &Services, input: I) -> Reply<I::Output> {
+        Reply(self.run(state, input).await)
+    }
+
+    /// [`ApiCall::reply`] for an input sent as a JSON body: the journal keeps its shape.
+    pub async fn reply_body<I: Op + Serialize>(
+        self,
+        state: &Services,
+        input: I,
+    ) -> Reply<I::Output> {
+        Reply(self.body(&input).run(state, input).await)
+    }
 }
 
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>> {

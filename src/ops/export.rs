@@ -11,7 +11,7 @@ use crate::auth::Scope;
 use crate::db::Tenant;
 use crate::error::{Error, Result};
 use crate::journal::export::Format;
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 
 /// Exports the caller's whole visible journal.
 #[derive(Debug, Default, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -46,6 +46,17 @@ impl Op for ExportJournal {
         creates: false,
         title: "Export the journal",
         effect: Effect::Reads,
+        errors: &[
+            Refusal::bad_request("a `format` other than `ndjson` or `markdown`"),
+            Refusal::unavailable(
+                "busy",
+                "the server streams as many exports as it runs at once",
+            ),
+            Refusal::unavailable(
+                "database-unavailable",
+                "the database is briefly unavailable",
+            ),
+        ],
     };
     type Output = ExportPlan;
 

@@ -17,7 +17,7 @@ use crate::journal::meta::{
 };
 use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFilter};
 use crate::journal::{Call, Session, sessions};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -44,6 +44,7 @@ pub(super) const fn read(
         creates: false,
         title,
         effect: Effect::Reads,
+        errors: &[],
     }
 }
 
@@ -89,6 +90,10 @@ impl Op for StartSession {
         title: "Start a session",
         // Each call opens another session.
         effect: Effect::Writes { idempotent: false },
+        errors: &[
+            Refusal::bad_request("a goal or repository that is too long or has control characters"),
+            Refusal::not_found("the organization is not one of the account's"),
+        ],
     };
     type Output = Session;
 
@@ -198,6 +203,19 @@ impl Op for EndSession {
         // Idempotent: a session closes exactly once; ending it again is a 409 that changes
         // nothing (its hand-off and loops stay those of the first end).
         effect: Effect::Writes { idempotent: true },
+        errors: &[
+            Refusal::bad_request("an outcome that is too long or has control characters"),
+            Refusal::bad_request(
+                "a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line",
+            ),
+            Refusal::bad_request(
+                "`resolved` with more than 100 ids or an entry that is not an item id",
+            ),
+            Refusal::not_found(
+                "the session is not one of this credential's (sessions cannot be shared across credentials)",
+            ),
+            Refusal::conflict("the session has already ended"),
+        ],
     };
     type Output = EndedSession;
 
@@ -325,7 +343,10 @@ pub(super) fn filter_id<T: TypedId>(name: &str, text: Option<&str>) -> Result<Op
 }
 
 impl Op for ListSessions {
-    const SPEC: Spec = read("listSessions", Some("journal_sessions"), "List sessions");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("a bad filter, `limit` or `cursor`")],
+        ..read("listSessions", Some("journal_sessions"), "List sessions")
+    };
     type Output = SessionList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
@@ -391,7 +412,13 @@ pub struct SessionDetail {
 }
 
 impl Op for GetSession {
-    const SPEC: Spec = read("getSession", Some("journal_session"), "Read a session");
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+            Refusal::not_found("no session with this id is visible to this credential"),
+        ],
+        ..read("getSession", Some("journal_session"), "Read a session")
+    };
     type Output = SessionDetail;
 
     fn targets(&self) -> Vec<Target> {
@@ -426,11 +453,16 @@ pub struct GetEntry {
 }
 
 impl Op for GetEntry {
-    const SPEC: Spec = read(
-        "getJournalEntry",
-        Some("journal_entry"),
-        "Read a journal entry",
-    );
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::not_found(
+            "no journal entry with this id is visible to this credential",
+        )],
+        ..read(
+            "getJournalEntry",
+            Some("journal_entry"),
+            "Read a journal entry",
+        )
+    };
     type Output = Call;
 
     fn targets(&self) -> Vec<Target> {

@@ -11,7 +11,7 @@ use crate::ids::{ItemId, TypedId};
 use crate::journal::loops::{
     self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter,
 };
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -57,6 +57,10 @@ impl Op for ListLoops {
         creates: false,
         title: "List open loops",
         effect: Effect::Reads,
+        errors: &[
+            Refusal::bad_request("a `state` other than open, closed or all"),
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+        ],
     };
     type Output = LoopList;
 
@@ -112,6 +116,11 @@ impl Op for CloseLoop {
         title: "Close an open loop",
         // Idempotent: an item closes once; closing it again is a 409 that changes nothing.
         effect: Effect::Writes { idempotent: true },
+        errors: &[
+            Refusal::bad_request("a `state` other than done, answered or dropped"),
+            Refusal::not_found("no item with this id that this credential may close"),
+            Refusal::conflict("the item is closed already"),
+        ],
     };
     type Output = Loop;
 
@@ -151,6 +160,10 @@ impl Op for DismissLoop {
         title: "Dismiss a member's open loop",
         // Idempotent: dismissing again changes nothing.
         effect: Effect::Writes { idempotent: true },
+        errors: &[
+            Refusal::not_found("no item with this id is visible to this credential"),
+            Refusal::conflict("the item is your own account's (close it instead)"),
+        ],
     };
     type Output = Loop;
 

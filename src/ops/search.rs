@@ -9,7 +9,7 @@ use crate::journal::meta::{
     LINE_PATTERN, MAX_ASSISTANT_CHARS, MAX_REPOSITORY_CHARS, TIME_PATTERN, filter_text,
 };
 use crate::journal::search::{self, SearchFilter, SearchHit};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use chrono::{DateTime, Duration, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -102,6 +102,16 @@ impl Op for SearchJournal {
         creates: false,
         title: "Search the journal",
         effect: Effect::Reads,
+        errors: &[
+            Refusal::bad_request(
+                "`q` missing, empty, too long or with no word to find (only `-excluded` or common words)",
+            ),
+            Refusal::bad_request("a bad `organization` or `limit`"),
+            Refusal::unavailable(
+                "unavailable",
+                "the search ran longer than the service allows (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it",
+            ),
+        ],
     };
     type Output = SearchResults;
 

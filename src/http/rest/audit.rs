@@ -1,14 +1,11 @@
 //! `GET /api/v1/audit/{id}`: the audit entry a journal call links to.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::ids::{AuditId, TypedId};
 use crate::journal::AuditEntry;
-use crate::ops::Services;
 use crate::ops::audit::GetAuditEntry;
+use crate::ops::{Op, Services};
 use axum::extract::{Path, State};
 
 /// Read an audit entry.
@@ -18,7 +15,7 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     get,
     path = "/api/v1/audit/{id}",
-    operation_id = "getAuditEntry",
+    operation_id = GetAuditEntry::SPEC.id,
     tag = "audit",
     params(
         ("id" = AuditId, Path, description = "The audit entry (`aud_…`)",
@@ -26,14 +23,7 @@ use axum::extract::{Path, State};
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The audit entry", body = AuditEntry),
-        BadHeaders,
-        NeedsChatsRead,
-        (status = 404, description = "No audit entry with this id is visible to this \
-            credential, or `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The audit entry", body = AuditEntry),
     ),
     security(("bearer" = []))
 )]
@@ -45,5 +35,5 @@ pub async fn audit(
     let input = GetAuditEntry {
         audit: AuditId::arg(&id),
     };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

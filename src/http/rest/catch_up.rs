@@ -1,12 +1,11 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, NeedsChatsRead, SessionEnded};
+use crate::http::openapi::JournalHeaders;
 use crate::journal::catchup::CatchUp;
-use crate::ops::Services;
 use crate::ops::journal::ReadCatchUp;
+use crate::ops::{Op, Services};
 use axum::extract::State;
 
 /// Read the catch-up brief.
@@ -19,21 +18,11 @@ use axum::extract::State;
 #[utoipa::path(
     get,
     path = "/api/v1/journal/catch-up",
-    operation_id = "getCatchUp",
+    operation_id = ReadCatchUp::SPEC.id,
     tag = "journal",
     params(ReadCatchUp, JournalHeaders),
     responses(
-        (status = 200, description = "The catch-up brief", body = CatchUp),
-        (status = 400, description = "`since` is neither an RFC 3339 time nor a session id, an \
-            unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or the `since` session is not visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The catch-up brief", body = CatchUp),
     ),
     security(("bearer" = []))
 )]
@@ -42,5 +31,5 @@ pub async fn catch_up(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ReadCatchUp>,
 ) -> Reply<CatchUp> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

@@ -1,15 +1,11 @@
 //! Week and month digests over REST: list them, delete one.
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
-    NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::ids::DigestId;
-use crate::ops::Services;
 use crate::ops::digests::{DeleteDigest, DeletedDigest, DigestList, ListDigests};
+use crate::ops::{Op, Services};
 use axum::extract::{Path, State};
 
 /// List digests.
@@ -21,18 +17,11 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     get,
     path = "/api/v1/journal/digests",
-    operation_id = "listDigests",
+    operation_id = ListDigests::SPEC.id,
     tag = "journal",
     params(ListDigests, JournalHeaders),
     responses(
-        (status = 200, description = "The digests, newest first", body = DigestList),
-        (status = 400, description = "A bad `period`, `from` or `to`, an unknown query \
-            parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The digests, newest first", body = DigestList),
     ),
     security(("bearer" = []))
 )]
@@ -41,7 +30,7 @@ pub async fn list(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListDigests>,
 ) -> Reply<DigestList> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Delete a digest.
@@ -50,7 +39,7 @@ pub async fn list(
 #[utoipa::path(
     delete,
     path = "/api/v1/journal/digests/{id}",
-    operation_id = "deleteDigest",
+    operation_id = DeleteDigest::SPEC.id,
     tag = "journal",
     params(
         ("id" = DigestId, Path, description = "The digest (`dig_…`)",
@@ -58,14 +47,7 @@ pub async fn list(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The digest is gone", body = DeletedDigest),
-        BadHeaders,
-        NeedsChatsDelete,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or no digest with this id that this credential may delete \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The digest is gone", body = DeletedDigest),
     ),
     security(("bearer" = []))
 )]
@@ -75,5 +57,5 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> Reply<DeletedDigest> {
     let input = DeleteDigest { digest: id };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

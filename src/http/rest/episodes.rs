@@ -1,14 +1,11 @@
 //! `POST /api/v1/journal/episodes`: a conversation in (again as it grows), its entries out;
 //! `GET` the same path: the conversations whose last post was not settled.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
-use crate::ops::Services;
 use crate::ops::episodes::{EpisodePosted, ListOpenEpisodes, OpenEpisodes, PostEpisode};
+use crate::ops::{Op, Services};
 use axum::extract::State;
 
 /// Post a conversation.
@@ -31,30 +28,15 @@ use axum::extract::State;
 #[utoipa::path(
     post,
     path = "/api/v1/journal/episodes",
-    operation_id = "postEpisode",
+    operation_id = PostEpisode::SPEC.id,
     tag = "journal",
     params(JournalHeaders),
     request_body(content = PostEpisode, content_type = "application/json",
         description = "The conversation so far"),
     responses(
-        (status = 201, description = "The episode's entries (`created: false` for parts an \
+        (status = "2XX", description = "The episode's entries (`created: false` for parts an \
             earlier post made, `updated` for those this post rewrote, `open` for those waiting \
             for the conversation to settle)", body = EpisodePosted),
-        (status = 400, description = "A bad episode id, harness or project, `ended_at` before \
-            `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        (status = 409, description = "`X-Session-Id` names a session that has ended, or a \
-            part of this episode was posted by this key with scopes this token does not hold \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape (`invalid-body`)", body = Problem,
-            content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -64,7 +46,7 @@ pub async fn post(
     ApiJson(input): ApiJson<PostEpisode>,
 ) -> Reply<EpisodePosted> {
     let call = call.body(&input);
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// List the conversations waiting to be drafted.
@@ -78,19 +60,12 @@ pub async fn post(
 #[utoipa::path(
     get,
     path = "/api/v1/journal/episodes",
-    operation_id = "listOpenEpisodes",
+    operation_id = ListOpenEpisodes::SPEC.id,
     tag = "journal",
     params(ListOpenEpisodes, JournalHeaders),
     responses(
-        (status = 200, description = "The open episodes, the most recent first",
+        (status = "2XX", description = "The open episodes, the most recent first",
             body = OpenEpisodes),
-        (status = 400, description = "A bad `harness`, an unknown query parameter, or a bad \
-            `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -99,5 +74,5 @@ pub async fn open(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListOpenEpisodes>,
 ) -> Reply<OpenEpisodes> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

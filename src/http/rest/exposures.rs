@@ -1,15 +1,12 @@
 //! Scrubbed-secret warnings over REST: list the exposures, acknowledge one.
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::ids::{ExposureId, TypedId};
 use crate::journal::exposures::Exposure;
-use crate::ops::Services;
 use crate::ops::exposures::{AcknowledgeExposure, ExposureList, ListExposures};
+use crate::ops::{Op, Services};
 use axum::extract::{Path, State};
 
 /// List scrubbed credentials.
@@ -22,19 +19,12 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     get,
     path = "/api/v1/journal/exposures",
-    operation_id = "listExposures",
+    operation_id = ListExposures::SPEC.id,
     tag = "journal",
     params(ListExposures, JournalHeaders),
     responses(
-        (status = 200, description = "The exposures, most recently scrubbed first",
+        (status = "2XX", description = "The exposures, most recently scrubbed first",
             body = ExposureList),
-        (status = 400, description = "A bad `unacknowledged`, an unknown query parameter, or a \
-            bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -43,7 +33,7 @@ pub async fn list(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListExposures>,
 ) -> Reply<ExposureList> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Acknowledge a scrubbed credential.
@@ -55,7 +45,7 @@ pub async fn list(
 #[utoipa::path(
     post,
     path = "/api/v1/journal/exposures/{id}/acknowledge",
-    operation_id = "acknowledgeExposure",
+    operation_id = AcknowledgeExposure::SPEC.id,
     tag = "journal",
     params(
         ("id" = ExposureId, Path, description = "The exposure (`exp_…`)",
@@ -63,14 +53,7 @@ pub async fn list(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The exposure, acknowledged", body = Exposure),
-        BadHeaders,
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or no exposure with this id is visible to this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The exposure, acknowledged", body = Exposure),
     ),
     security(("bearer" = []))
 )]
@@ -82,5 +65,5 @@ pub async fn acknowledge(
     let input = AcknowledgeExposure {
         exposure: ExposureId::arg(&id),
     };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

@@ -1,19 +1,15 @@
 //! The journal over REST: exactly the seed's table, plus one call and its audit entry.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsDelete,
-    NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::{CallId, SessionId};
 use crate::journal::{Call, Session};
-use crate::ops::Services;
 use crate::ops::journal::{
     DeleteDay, DeleteSession, Deleted, EndSession, EndedSession, GetEntry, GetSession,
     ListSessions, SessionDetail, SessionList, StartSession,
 };
+use crate::ops::{Op, Services};
 use axum::extract::{Path, State};
 
 /// Open a session.
@@ -24,29 +20,13 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     post,
     path = "/api/v1/journal/sessions",
-    operation_id = "startSession",
+    operation_id = StartSession::SPEC.id,
     tag = "journal",
     params(JournalHeaders),
     request_body(content = StartSession, content_type = "application/json",
         description = "The goal of the conversation, and where the work happens"),
     responses(
-        (status = 201, description = "The session, open", body = Session),
-        (status = 400, description = "Malformed JSON, a goal or repository that is too long or \
-            has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), the organization is not one of the account's, or `X-Session-Id` \
-            names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The session, open", body = Session),
     ),
     security(("bearer" = []))
 )]
@@ -55,7 +35,7 @@ pub async fn start(
     call: ApiCall,
     ApiJson(input): ApiJson<StartSession>,
 ) -> Reply<Session> {
-    Reply(call.body(&input).run(&state, input).await)
+    call.reply_body(&state, input).await
 }
 
 /// Close a session.
@@ -68,7 +48,7 @@ pub async fn start(
 #[utoipa::path(
     post,
     path = "/api/v1/journal/sessions/{id}/end",
-    operation_id = "endSession",
+    operation_id = EndSession::SPEC.id,
     tag = "journal",
     params(
         ("id" = SessionId, Path, description = "The session to close (`ses_…`); one this \
@@ -78,28 +58,9 @@ pub async fn start(
     request_body(content = EndSession, content_type = "application/json",
         description = "What happened"),
     responses(
-        (status = 200, description = "The session, closed; `not_resolved` lists the ids of \
+        (status = "2XX", description = "The session, closed; `not_resolved` lists the ids of \
             `resolved` that name no item this credential may close, which were skipped",
             body = EndedSession),
-        (status = 400, description = "Malformed JSON, an outcome that is too long or has \
-            control characters, a hand-off list with more than 20 items or an item longer than \
-            300 characters or on more than one line, `resolved` with more than 100 ids or an \
-            entry that is not an item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or the session (or `X-Session-Id`) is not one of this \
-            credential's (`not-found`); sessions cannot be shared across credentials",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The session (or `X-Session-Id`) has already ended \
-            (`conflict`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -113,7 +74,7 @@ pub async fn end(
         session: id,
         ..body
     };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+    call.reply_body(&state, input).await
 }
 
 /// List sessions.
@@ -125,18 +86,11 @@ pub async fn end(
 #[utoipa::path(
     get,
     path = "/api/v1/journal/sessions",
-    operation_id = "listSessions",
+    operation_id = ListSessions::SPEC.id,
     tag = "journal",
     params(ListSessions, JournalHeaders),
     responses(
-        (status = 200, description = "A page of sessions, newest first", body = SessionList),
-        (status = 400, description = "A bad filter, `limit` or `cursor`, an unknown query \
-            parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "A page of sessions, newest first", body = SessionList),
     ),
     security(("bearer" = []))
 )]
@@ -145,7 +99,7 @@ pub async fn list(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListSessions>,
 ) -> Reply<SessionList> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Read a session's actions.
@@ -155,7 +109,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/v1/journal/sessions/{id}",
-    operation_id = "getSession",
+    operation_id = GetSession::SPEC.id,
     tag = "journal",
     params(
         ("id" = SessionId, Path, description = "The session to read (`ses_…`)",
@@ -164,17 +118,7 @@ pub async fn list(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The session and a page of its actions", body = SessionDetail),
-        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
-            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or no session with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The session and a page of its actions", body = SessionDetail),
     ),
     security(("bearer" = []))
 )]
@@ -188,7 +132,7 @@ pub async fn get(
         session: id,
         ..query
     };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Read one call.
@@ -198,7 +142,7 @@ pub async fn get(
 #[utoipa::path(
     get,
     path = "/api/v1/journal/entries/{id}",
-    operation_id = "getJournalEntry",
+    operation_id = GetEntry::SPEC.id,
     tag = "journal",
     params(
         ("id" = CallId, Path, description = "The journal entry (`call_…`)",
@@ -206,15 +150,7 @@ pub async fn get(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The call", body = Call),
-        BadHeaders,
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or no journal entry with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The call", body = Call),
     ),
     security(("bearer" = []))
 )]
@@ -224,7 +160,7 @@ pub async fn entry(
     Path(id): Path<String>,
 ) -> Reply<Call> {
     let input = GetEntry { call: id };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Delete a session.
@@ -236,7 +172,7 @@ pub async fn entry(
 #[utoipa::path(
     delete,
     path = "/api/v1/journal/sessions/{id}",
-    operation_id = "deleteSession",
+    operation_id = DeleteSession::SPEC.id,
     tag = "journal",
     params(
         ("id" = SessionId, Path, description = "The session to delete (`ses_…`)",
@@ -244,14 +180,7 @@ pub async fn entry(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The session is gone", body = Deleted),
-        BadHeaders,
-        NeedsChatsDelete,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), or no session with this id that this credential may delete \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The session is gone", body = Deleted),
     ),
     security(("bearer" = []))
 )]
@@ -261,7 +190,7 @@ pub async fn delete_session(
     Path(id): Path<String>,
 ) -> Reply<Deleted> {
     let input = DeleteSession { session: id };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Delete a day.
@@ -272,7 +201,7 @@ pub async fn delete_session(
 #[utoipa::path(
     delete,
     path = "/api/v1/journal/days/{date}",
-    operation_id = "deleteJournalDay",
+    operation_id = DeleteDay::SPEC.id,
     tag = "journal",
     params(
         ("date" = String, Path, description = "The day (`YYYY-MM-DD`, UTC)",
@@ -281,13 +210,7 @@ pub async fn delete_session(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The day's sessions are gone", body = Deleted),
-        (status = 400, description = "Not a date, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        NeedsChatsDelete,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The day's sessions are gone", body = Deleted),
     ),
     security(("bearer" = []))
 )]
@@ -296,5 +219,5 @@ pub async fn delete_day(
     call: ApiCall,
     Path(date): Path<String>,
 ) -> Reply<Deleted> {
-    Reply(call.run(&state, DeleteDay { date }).await)
+    call.reply(&state, DeleteDay { date }).await
 }

@@ -1,15 +1,12 @@
 //! Open loops over REST: `GET /api/v1/journal/loops` and `POST /api/v1/journal/loops/{id}/close`.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::ItemId;
 use crate::journal::loops::Loop;
-use crate::ops::Services;
 use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
+use crate::ops::{Op, Services};
 use axum::extract::{Path, State};
 
 /// List open loops.
@@ -26,18 +23,11 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     get,
     path = "/api/v1/journal/loops",
-    operation_id = "listLoops",
+    operation_id = ListLoops::SPEC.id,
     tag = "journal",
     params(ListLoops, JournalHeaders),
     responses(
-        (status = 200, description = "A page of items, newest first", body = LoopList),
-        (status = 400, description = "A `state` other than open, closed or all, a bad `limit` \
-            or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "A page of items, newest first", body = LoopList),
     ),
     security(("bearer" = []))
 )]
@@ -46,7 +36,7 @@ pub async fn list(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ListLoops>,
 ) -> Reply<LoopList> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Close an open loop.
@@ -59,7 +49,7 @@ pub async fn list(
 #[utoipa::path(
     post,
     path = "/api/v1/journal/loops/{id}/close",
-    operation_id = "closeLoop",
+    operation_id = CloseLoop::SPEC.id,
     tag = "journal",
     params(
         ("id" = ItemId, Path, description = "The item to close (`itm_…`)",
@@ -69,25 +59,7 @@ pub async fn list(
     request_body(content = CloseLoop, content_type = "application/json",
         description = "How it ends"),
     responses(
-        (status = 200, description = "The item, closed", body = Loop),
-        (status = 400, description = "Malformed JSON, a `state` other than done, answered or \
-            dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), no item with this id that this credential may close, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The item is closed already, or `X-Session-Id` names a \
-            session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The item, closed", body = Loop),
     ),
     security(("bearer" = []))
 )]
@@ -98,7 +70,7 @@ pub async fn close(
     ApiJson(body): ApiJson<CloseLoop>,
 ) -> Reply<Loop> {
     let input = CloseLoop { item: id, ..body };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+    call.reply_body(&state, input).await
 }
 
 /// Dismiss an organization member's item.
@@ -111,7 +83,7 @@ pub async fn close(
 #[utoipa::path(
     post,
     path = "/api/v1/journal/loops/{id}/dismiss",
-    operation_id = "dismissLoop",
+    operation_id = DismissLoop::SPEC.id,
     tag = "journal",
     params(
         ("id" = ItemId, Path, description = "The member's item to dismiss (`itm_…`)",
@@ -119,18 +91,8 @@ pub async fn close(
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "The item, as it stands for its author; no longer shown \
+        (status = "2XX", description = "The item, as it stands for its author; no longer shown \
             to your account", body = Loop),
-        BadHeaders,
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), no item with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The item is your own account's (close it instead), or \
-            `X-Session-Id` names a session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -140,5 +102,5 @@ pub async fn dismiss(
     Path(id): Path<String>,
 ) -> Reply<Loop> {
     let input = DismissLoop { item: id };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

@@ -1,12 +1,11 @@
 //! Records over REST. Ordinary public operations, journalled like every other.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::RecordId;
-use crate::ops::Services;
 use crate::ops::records::{AppendEntry, EntryList, ListEntries, ListRecords, RecordList};
+use crate::ops::{Op, Services};
 use crate::records::Entry;
 use axum::extract::{Path, State};
 
@@ -17,24 +16,16 @@ use axum::extract::{Path, State};
 #[utoipa::path(
     get,
     path = "/api/v1/records",
-    operation_id = "listRecords",
+    operation_id = ListRecords::SPEC.id,
     tag = "records",
     params(JournalHeaders),
     responses(
-        (status = 200, description = "The Records you can open", body = RecordList),
-        BadHeaders,
-        (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
-            is an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 404, description = "`X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The Records you can open", body = RecordList),
     ),
     security(("bearer" = []))
 )]
 pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<RecordList> {
-    Reply(call.run(&state, ListRecords).await)
+    call.reply(&state, ListRecords).await
 }
 
 /// List a Record's entries.
@@ -44,7 +35,7 @@ pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<RecordL
 #[utoipa::path(
     get,
     path = "/api/v1/records/{id}/entries",
-    operation_id = "listRecordEntries",
+    operation_id = ListEntries::SPEC.id,
     tag = "records",
     params(
         ("id" = RecordId, Path, description = "The Record (`rec_…`)",
@@ -53,18 +44,7 @@ pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<RecordL
         JournalHeaders,
     ),
     responses(
-        (status = 200, description = "A page of entries, newest first", body = EntryList),
-        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, or \
-            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `records:read` (`missing-scope`) or \
-            is an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 404, description = "No Record with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
-            content_type = "application/problem+json"),
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "A page of entries, newest first", body = EntryList),
     ),
     security(("bearer" = []))
 )]
@@ -78,7 +58,7 @@ pub async fn entries(
         record: id,
         ..query
     };
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }
 
 /// Put a line on record.
@@ -88,7 +68,7 @@ pub async fn entries(
 #[utoipa::path(
     post,
     path = "/api/v1/records/{id}/entries",
-    operation_id = "appendRecordEntry",
+    operation_id = AppendEntry::SPEC.id,
     tag = "records",
     params(
         ("id" = RecordId, Path, description = "The Record (`rec_…`)",
@@ -98,26 +78,7 @@ pub async fn entries(
     request_body(content = AppendEntry, content_type = "application/json",
         description = "The line to put on record"),
     responses(
-        (status = 201, description = "The line is on record", body = Entry),
-        (status = 400, description = "Malformed JSON, a line that is empty, too long or has \
-            control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The credential lacks `records:write` (`missing-scope`) or \
-            is an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 404, description = "No Record with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)", body = Problem,
-            content_type = "application/problem+json"),
-        SessionEnded,
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape: `line` missing or not a string, \
-            or unknown fields (`invalid-body`)", body = Problem,
-            content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The line is on record", body = Entry),
     ),
     security(("bearer" = []))
 )]
@@ -128,5 +89,5 @@ pub async fn append(
     ApiJson(body): ApiJson<AppendEntry>,
 ) -> Reply<Entry> {
     let input = AppendEntry { record: id, ..body };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+    call.reply_body(&state, input).await
 }

@@ -1,13 +1,10 @@
 //! `GET /api/v1/journal/search`: the journal's full-text search (see `ops::search`).
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
-use crate::ops::Services;
+use crate::http::openapi::JournalHeaders;
 use crate::ops::search::{SearchJournal, SearchResults};
+use crate::ops::{Op, Services};
 use axum::extract::State;
 
 /// Search the journal.
@@ -20,22 +17,11 @@ use axum::extract::State;
 #[utoipa::path(
     get,
     path = "/api/v1/journal/search",
-    operation_id = "searchJournal",
+    operation_id = SearchJournal::SPEC.id,
     tag = "journal",
     params(SearchJournal, JournalHeaders),
     responses(
-        (status = 200, description = "The matches, most relevant first", body = SearchResults),
-        (status = 400, description = "`q` missing, empty, too long or with no word to find \
-            (only `-excluded` or common words), a bad `organization` or `limit`, an unknown \
-            query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        (status = 503, description = "The search ran longer than the service allows \
-            (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it (`unavailable`)",
-            body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The matches, most relevant first", body = SearchResults),
     ),
     security(("bearer" = []))
 )]
@@ -44,5 +30,5 @@ pub async fn search(
     call: ApiCall,
     ApiQuery(input): ApiQuery<SearchJournal>,
 ) -> Reply<SearchResults> {
-    Reply(call.run(&state, input).await)
+    call.reply(&state, input).await
 }

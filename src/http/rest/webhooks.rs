@@ -2,64 +2,18 @@
 //! (read, change, delete), `…/rotate-secret`, `…/deliveries`, `…/test` and `…/maker`. The request bodies are the
 //! operations' own input types.
 
-use crate::error::Problem;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::WebhookId;
-use crate::ops::Services;
 use crate::ops::webhooks::{
     CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
     ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent,
     TakeOverWebhook, TestEventSent, UpdateWebhook, WebhookList,
 };
+use crate::ops::{Op, Services};
 use crate::webhooks::endpoints::Webhook;
 use axum::extract::{Path, State};
-use utoipa::IntoResponses;
-
-/// The refusal of every webhook operation: the credential lacks `webhooks:write`.
-#[derive(IntoResponses)]
-#[response(
-    status = 403,
-    description = "The credential lacks `webhooks:write` (`missing-scope`) or is an operator \
-                   credential (`forbidden`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `Operation::check` refuses it
-pub struct NeedsWebhooksWrite(Problem);
-
-/// A body not sent as JSON.
-#[derive(IntoResponses)]
-#[response(
-    status = 415,
-    description = "The body is not sent with `Content-Type: application/json` \
-                   (`unsupported-media-type`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; the JSON extractor refuses it
-pub struct NotJson(Problem);
-
-/// No such endpoint of this account, or no such session of this credential.
-#[derive(IntoResponses)]
-#[response(
-    status = 404,
-    description = "No webhook endpoint with this id in this account, or `X-Session-Id` names \
-                   no session of this credential (`not-found`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only
-pub struct NoSuchWebhook(Problem);
-
-/// The not-found of the operations on no endpoint in particular: `X-Session-Id` names a
-/// session that is not the caller's (checked for every operation, journalled or not).
-#[derive(IntoResponses)]
-#[response(
-    status = 404,
-    description = "`X-Session-Id` names no session of this credential (`not-found`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `journal::sessions::check_explicit` refuses it
-pub struct NoSuchSession(Problem);
 
 /// Make a webhook endpoint.
 ///
@@ -73,26 +27,13 @@ pub struct NoSuchSession(Problem);
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks",
-    operation_id = "createWebhook",
+    operation_id = CreateWebhook::SPEC.id,
     tag = "webhooks",
     params(JournalHeaders),
     request_body(content = CreateWebhook, content_type = "application/json"),
     responses(
-        (status = 201, description = "The endpoint, with its secret (shown once)",
+        (status = "2XX", description = "The endpoint, with its secret (shown once)",
             body = CreatedWebhook),
-        (status = 400, description = "A URL that is not https, not public or does not resolve, \
-            an unknown event type, a description too long, malformed JSON, or a bad \
-            `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchSession,
-        (status = 409, description = "The account has as many endpoints as it may, or \
-            `X-Session-Id` names a session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        NotJson,
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -101,7 +42,7 @@ pub async fn create(
     call: ApiCall,
     ApiJson(body): ApiJson<CreateWebhook>,
 ) -> Reply<CreatedWebhook> {
-    Reply(call.body(&body).run(&state, body).await)
+    call.reply_body(&state, body).await
 }
 
 /// List webhook endpoints.
@@ -110,21 +51,16 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/v1/webhooks",
-    operation_id = "listWebhooks",
+    operation_id = ListWebhooks::SPEC.id,
     tag = "webhooks",
     params(JournalHeaders),
     responses(
-        (status = 200, description = "The endpoints", body = WebhookList),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchSession,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The endpoints", body = WebhookList),
     ),
     security(("bearer" = []))
 )]
 pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<WebhookList> {
-    Reply(call.run(&state, ListWebhooks).await)
+    call.reply(&state, ListWebhooks).await
 }
 
 /// Read a webhook endpoint.
@@ -134,16 +70,11 @@ pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<Webhook
 #[utoipa::path(
     get,
     path = "/api/v1/webhooks/{id}",
-    operation_id = "getWebhook",
+    operation_id = GetWebhook::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
-        (status = 200, description = "The endpoint", body = Webhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The endpoint", body = Webhook),
     ),
     security(("bearer" = []))
 )]
@@ -152,7 +83,7 @@ pub async fn get(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Webhook> {
-    Reply(call.run(&state, GetWebhook { webhook: id }).await)
+    call.reply(&state, GetWebhook { webhook: id }).await
 }
 
 /// Change a webhook endpoint.
@@ -163,22 +94,12 @@ pub async fn get(
 #[utoipa::path(
     patch,
     path = "/api/v1/webhooks/{id}",
-    operation_id = "updateWebhook",
+    operation_id = UpdateWebhook::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     request_body(content = UpdateWebhook, content_type = "application/json"),
     responses(
-        (status = 200, description = "The endpoint, changed", body = Webhook),
-        (status = 400, description = "A refused URL, an unknown event type, malformed JSON, or \
-            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        NotJson,
-        AccessProblems,
+        (status = "2XX", description = "The endpoint, changed", body = Webhook),
     ),
     security(("bearer" = []))
 )]
@@ -192,7 +113,7 @@ pub async fn update(
         webhook: id,
         ..body
     };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+    call.reply_body(&state, input).await
 }
 
 /// Delete a webhook endpoint.
@@ -201,16 +122,11 @@ pub async fn update(
 #[utoipa::path(
     delete,
     path = "/api/v1/webhooks/{id}",
-    operation_id = "deleteWebhook",
+    operation_id = DeleteWebhook::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
-        (status = 200, description = "The endpoint is gone", body = DeletedWebhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The endpoint is gone", body = DeletedWebhook),
     ),
     security(("bearer" = []))
 )]
@@ -219,7 +135,7 @@ pub async fn delete(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<DeletedWebhook> {
-    Reply(call.run(&state, DeleteWebhook { webhook: id }).await)
+    call.reply(&state, DeleteWebhook { webhook: id }).await
 }
 
 /// Rotate a webhook endpoint's secret.
@@ -230,16 +146,11 @@ pub async fn delete(
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks/{id}/rotate-secret",
-    operation_id = "rotateWebhookSecret",
+    operation_id = RotateWebhookSecret::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
-        (status = 200, description = "The new secret", body = RotatedSecret),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The new secret", body = RotatedSecret),
     ),
     security(("bearer" = []))
 )]
@@ -248,7 +159,8 @@ pub async fn rotate_secret(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<RotatedSecret> {
-    Reply(call.run(&state, RotateWebhookSecret { webhook: id }).await)
+    call.reply(&state, RotateWebhookSecret { webhook: id })
+        .await
 }
 
 /// List a webhook endpoint's deliveries.
@@ -259,19 +171,12 @@ pub async fn rotate_secret(
 #[utoipa::path(
     get,
     path = "/api/v1/webhooks/{id}/deliveries",
-    operation_id = "listWebhookDeliveries",
+    operation_id = ListDeliveries::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
         JournalHeaders),
     responses(
-        (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
-        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, \
-            or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "A page of deliveries, newest first", body = DeliveryList),
     ),
     security(("bearer" = []))
 )]
@@ -281,7 +186,8 @@ pub async fn deliveries(
     Path(id): Path<String>,
     ApiQuery(q): ApiQuery<ListDeliveries>,
 ) -> Reply<DeliveryList> {
-    Reply(call.run(&state, ListDeliveries { webhook: id, ..q }).await)
+    call.reply(&state, ListDeliveries { webhook: id, ..q })
+        .await
 }
 
 /// Send a test event.
@@ -292,19 +198,11 @@ pub async fn deliveries(
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks/{id}/test",
-    operation_id = "sendWebhookTestEvent",
+    operation_id = SendTestEvent::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
-        (status = 200, description = "The test event, queued", body = TestEventSent),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        (status = 409, description = "The key that made the endpoint is revoked \
-            (`maker_revoked`: hand it to a live key first), or `X-Session-Id` names a session \
-            that has ended (`conflict`)", body = Problem,
-            content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The test event, queued", body = TestEventSent),
     ),
     security(("bearer" = []))
 )]
@@ -313,7 +211,7 @@ pub async fn test(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<TestEventSent> {
-    Reply(call.run(&state, SendTestEvent { webhook: id }).await)
+    call.reply(&state, SendTestEvent { webhook: id }).await
 }
 
 /// Hand a webhook endpoint to the calling key.
@@ -329,16 +227,11 @@ pub async fn test(
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks/{id}/maker",
-    operation_id = "takeOverWebhook",
+    operation_id = TakeOverWebhook::SPEC.id,
     tag = "webhooks",
     params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
     responses(
-        (status = 200, description = "The endpoint, the calling key its maker", body = Webhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
+        (status = "2XX", description = "The endpoint, the calling key its maker", body = Webhook),
     ),
     security(("bearer" = []))
 )]
@@ -347,5 +240,5 @@ pub async fn take_over(
     call: ApiCall,
     Path(id): Path<String>,
 ) -> Reply<Webhook> {
-    Reply(call.run(&state, TakeOverWebhook { webhook: id }).await)
+    call.reply(&state, TakeOverWebhook { webhook: id }).await
 }

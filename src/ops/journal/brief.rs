@@ -10,7 +10,7 @@ use crate::journal::exposures;
 use crate::journal::meta::SINCE_PATTERN;
 use crate::journal::window;
 use crate::operation::Operation;
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use crate::ops::{Op, Services};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,11 +32,17 @@ pub struct ReadCatchUp {
 crate::openapi_params!(ReadCatchUp);
 
 impl Op for ReadCatchUp {
-    const SPEC: Spec = read(
-        "getCatchUp",
-        Some("journal_catch_up"),
-        "Catch up on the journal",
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a `since` that is neither an RFC 3339 time nor a session id"),
+            Refusal::not_found("the `since` session is not visible to this credential"),
+        ],
+        ..read(
+            "getCatchUp",
+            Some("journal_catch_up"),
+            "Catch up on the journal",
+        )
+    };
     type Output = CatchUp;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<CatchUp> {
@@ -71,7 +77,10 @@ pub struct ReadMarkdown {
 const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
 
 impl Op for ReadMarkdown {
-    const SPEC: Spec = read("getJournalMarkdown", None, "Read the recent journal");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("`max_chars` out of range")],
+        ..read("getJournalMarkdown", None, "Read the recent journal")
+    };
     type Output = String;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {
