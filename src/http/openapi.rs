@@ -151,7 +151,34 @@ const SESSION_ANSWER: &str =
 pub fn add_session_answer(document: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::schema::{ObjectBuilder, Type};
     use utoipa::openapi::{RefOr, header::HeaderBuilder};
-    for item in document.paths.paths.values_mut() {
+    for operation in operations(document) {
+        let journalled = operation
+            .parameters
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, RefOr::T(p) if p.name == "X-Session-Id"));
+        if !journalled {
+            continue;
+        }
+        for (status, response) in &mut operation.responses.responses {
+            if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
+                let header = HeaderBuilder::new()
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .description(Some(SESSION_ANSWER))
+                    .build();
+                response
+                    .headers
+                    .insert("X-Session-Id".into(), RefOr::T(header));
+            }
+        }
+    }
+}
+
+/// Every operation of the document, whatever its method.
+fn operations(
+    document: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    document.paths.paths.values_mut().flat_map(|item| {
         let operations = [
             &mut item.get,
             &mut item.put,
@@ -159,28 +186,8 @@ pub fn add_session_answer(document: &mut utoipa::openapi::OpenApi) {
             &mut item.delete,
             &mut item.patch,
         ];
-        for operation in operations.into_iter().flatten() {
-            let journalled = operation
-                .parameters
-                .iter()
-                .flatten()
-                .any(|p| matches!(p, RefOr::T(p) if p.name == "X-Session-Id"));
-            if !journalled {
-                continue;
-            }
-            for (status, response) in &mut operation.responses.responses {
-                if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
-                    let header = HeaderBuilder::new()
-                        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                        .description(Some(SESSION_ANSWER))
-                        .build();
-                    response
-                        .headers
-                        .insert("X-Session-Id".into(), RefOr::T(header));
-                }
-            }
-        }
-    }
+        operations.into_iter().flatten()
+    })
 }
 
 /// The document as pretty JSON with a trailing newline, as served and committed.

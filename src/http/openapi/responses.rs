@@ -263,31 +263,22 @@ fn sentence(reasons: &[Reason]) -> String {
 /// declares a status the spec derives is a mistake this refuses.
 pub fn add_responses(document: &mut OpenApi) {
     let schemas = serde_json::to_value(&document.components).unwrap_or_default();
-    for item in document.paths.paths.values_mut() {
-        let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.patch,
-        ];
-        for operation in operations.into_iter().flatten() {
-            let id = operation.operation_id.clone().unwrap_or_default();
-            let spec = SPECS.iter().find(|s| s.id == id);
-            let inputs = inputs(operation, &schemas);
-            let answers = match spec {
-                Some(spec) => {
-                    success(operation, spec);
-                    problems(spec, inputs)
-                }
-                None if inputs.authenticated => access().collect(),
-                None => Vec::new(),
-            };
-            let responses = &mut operation.responses.responses;
-            for answer in answers {
-                let previous = responses.insert(answer.status.to_string(), problem(&answer));
-                assert!(previous.is_none(), "{id} declares {} itself", answer.status);
+    for operation in super::operations(document) {
+        let id = operation.operation_id.clone().unwrap_or_default();
+        let spec = SPECS.iter().find(|s| s.id == id);
+        let inputs = inputs(operation, &schemas);
+        let answers = match spec {
+            Some(spec) => {
+                success(operation, spec);
+                problems(spec, inputs)
             }
+            None if inputs.authenticated => access().collect(),
+            None => Vec::new(),
+        };
+        let responses = &mut operation.responses.responses;
+        for answer in answers {
+            let previous = responses.insert(answer.status.to_string(), problem(&answer));
+            assert!(previous.is_none(), "{id} declares {} itself", answer.status);
         }
     }
 }
