@@ -1,35 +1,31 @@
 //! `GET /api/v1/journal/catch-up`: the brief a new conversation starts with.
 
 use crate::http::ApiQuery;
-use crate::http::call::{ApiCall, Reply};
+use crate::http::call::handler;
 use crate::http::openapi::JournalHeaders;
 use crate::journal::catchup::CatchUp;
+use crate::ops::Op;
 use crate::ops::journal::ReadCatchUp;
-use crate::ops::{Op, Services};
-use axum::extract::State;
 
-/// Read the catch-up brief.
-///
-/// Call it first in a new conversation: decisions, work started, work finished and questions
-/// waiting for you since a time or a previous session, the sessions they come from (`more`
-/// says when older ones were left out), and, with `records:read`, what was put on record
-/// meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
-/// Records of organizations you own. Needs `chats:read`.
-#[utoipa::path(
-    get,
-    path = "/api/v1/journal/catch-up",
-    operation_id = ReadCatchUp::SPEC.id,
-    tag = "journal",
-    params(ReadCatchUp, JournalHeaders),
-    responses(
-        (status = "2XX", description = "The catch-up brief", body = CatchUp),
-    ),
-    security(("bearer" = []))
-)]
-pub async fn catch_up(
-    State(state): State<Services>,
-    call: ApiCall,
-    ApiQuery(input): ApiQuery<ReadCatchUp>,
-) -> Reply<CatchUp> {
-    call.reply(&state, input).await
+handler! {
+    /// Read the catch-up brief.
+    ///
+    /// Call it first in a new conversation: decisions, work started, work finished and questions
+    /// waiting for you since a time or a previous session, the sessions they come from (`more`
+    /// says when older ones were left out), and, with `records:read`, what was put on record
+    /// meanwhile in each Record you can open, and, with `orgs:read`, what members did on the
+    /// Records of organizations you own. Needs `chats:read`.
+    #[utoipa::path(
+        get,
+        path = "/api/v1/journal/catch-up",
+        operation_id = ReadCatchUp::SPEC.id,
+        tag = "journal",
+        params(ReadCatchUp, JournalHeaders),
+        responses(
+            (status = "2XX", description = "The catch-up brief", body = CatchUp),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn catch_up(input: ApiQuery<ReadCatchUp>) -> CatchUp
+        = reply(input)
 }
