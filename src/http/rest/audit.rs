@@ -29,5 +29,5 @@ handler! {
         security(("bearer" = []))
     )]
     pub fn audit(id: Path<String>) -> AuditEntry
-        = reply(GetAuditEntry { audit: AuditId::arg(&id), })
+        = reply(GetAuditEntry { audit: AuditId::arg(&id) })
 }

@@ -56,5 +56,5 @@ handler! {
         security(("bearer" = []))
     )]
     pub fn acknowledge(id: Path<String>) -> Exposure
-        = reply(AcknowledgeExposure { exposure: ExposureId::arg(&id), })
+        = reply(AcknowledgeExposure { exposure: ExposureId::arg(&id) })
 }

@@ -163,7 +163,7 @@ handler! {
         security(("bearer" = []))
     )]
     pub fn deliveries(id: Path<String>, q: ApiQuery<ListDeliveries>) -> DeliveryList
-        = reply(ListDeliveries { webhook: id,..q })
+        = reply(ListDeliveries { webhook: id, ..q })
 }
 
 handler! {
