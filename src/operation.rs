@@ -25,11 +25,13 @@ use chrono::{DateTime, Utc};
 use std::time::Instant;
 
 mod context;
+mod refusal;
 
 /// How many times an operation is run when it keeps losing races with concurrent transactions
 /// (`ops::run`): the first try and three more.
 pub const ATTEMPTS: u32 = 4;
 pub use context::{CallContext, ContextError, RawContext, Via};
+pub use refusal::Refusal;
 
 /// How an operation relates to the journal itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +68,9 @@ pub struct Spec {
     pub title: &'static str,
     /// What success does to the caller's data (MCP's tool annotations are derived from it).
     pub effect: Effect,
+    /// How it refuses besides what every operation shares (the credential, its scopes, the
+    /// journal flag, `X-Session-Id`, a malformed request): its documented problems.
+    pub errors: &'static [Refusal],
 }
 
 /// What an operation does to the caller's data. Every call is journalled whatever its effect;

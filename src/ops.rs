@@ -20,6 +20,7 @@ pub mod loops;
 pub mod oauth;
 pub mod records;
 pub mod search;
+mod specs;
 pub mod token;
 pub mod webhooks;
 
@@ -37,6 +38,7 @@ pub use crate::operation::{
 };
 use crate::scrub::Found;
 use chrono::{DateTime, Utc};
+pub use specs::SPECS;
 use std::future::Future;
 use std::sync::Arc;
 

@@ -1,5 +1,7 @@
-//! REST routes. Each handler carries its OpenAPI operation (`#[utoipa::path]`); one
-//! `routes!(…)` per path, since `routes!(a, b)` registers both handlers on both paths.
+//! REST routes. Each handler carries its OpenAPI operation (`#[utoipa::path]`): its path,
+//! inputs and success body, declared as `2XX`; the success status and the problem answers are
+//! derived from the operation's spec (`openapi::add_responses`). One `routes!(…)` per path,
+//! since `routes!(a, b)` registers both handlers on both paths.
 
 mod account;
 mod admin;
@@ -69,6 +71,7 @@ pub fn api() -> OpenApiRouter<Services> {
 /// The REST routes and their OpenAPI document, complete.
 fn split() -> (Router<Services>, utoipa::openapi::OpenApi) {
     let (router, mut document) = api().split_for_parts();
+    openapi::add_responses(&mut document);
     openapi::add_session_answer(&mut document);
     openapi::add_webhooks(&mut document);
     (router, document)

@@ -45,7 +45,44 @@ impl ApiCall {
     pub async fn run<I: Op>(self, state: &Services, input: I) -> Finished<I::Output> {
         ops::run(state, &self.principal.tenant, self.context, input).await
     }
+
+    /// Runs the operation and answers with it: what a REST handler does once it has the input.
+    pub async fn reply<I: Op>(self, state: &Services, input: I) -> Reply<I::Output> {
+        Reply(self.run(state, input).await)
+    }
+
+    /// [`ApiCall::reply`] for an input sent as a JSON body: the journal keeps its shape.
+    pub async fn reply_body<I: Op + Serialize>(
+        self,
+        state: &Services,
+        input: I,
+    ) -> Reply<I::Output> {
+        Reply(self.body(&input).run(state, input).await)
+    }
 }
+
+/// A REST handler that runs one operation and answers with it, declared once: its extractors
+/// (each a tuple struct: `id: Path<String>`, `input: ApiQuery<T>`, `body: ApiJson<T>`), its
+/// success body, and the input they make, run by [`ApiCall::reply`] or, for a JSON body whose
+/// shape the journal keeps, [`ApiCall::reply_body`]. Its doc comment and `#[utoipa::path]` are
+/// written above it, as on any handler; the answers it documents are its spec's.
+macro_rules! handler {
+    (
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident($($arg:ident: $extract:ident<$inner:ty>),* $(,)?) -> $out:ty
+            = $run:ident($input:expr)
+    ) => {
+        $(#[$attr])*
+        $vis async fn $name(
+            axum::extract::State(state): axum::extract::State<$crate::ops::Services>,
+            call: $crate::http::call::ApiCall,
+            $($extract($arg): $extract<$inner>),*
+        ) -> $crate::http::call::Reply<$out> {
+            call.$run(&state, $input).await
+        }
+    };
+}
+pub(crate) use handler;
 
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>> {
     match headers.get(name) {

@@ -1,9 +1,11 @@
 //! The OpenAPI description: the document's frame (info, tags, the bearer scheme), what every
-//! journalled operation shares (its request headers, the access problems), and the routes that
-//! serve it (`/openapi.json`, Swagger UI at `/docs`). The operations themselves are described
-//! on their handlers in `rest/`.
+//! journalled operation shares (its request headers), and the routes that serve it
+//! (`/openapi.json`, Swagger UI at `/docs`). The operations themselves are described on their
+//! handlers in `rest/`, and their problem answers derived from their specs (`responses`).
 
+mod responses;
 mod webhooks;
+pub use responses::add_responses;
 pub use webhooks::add_webhooks;
 
 use crate::error::Problem;
@@ -11,7 +13,7 @@ use axum::Router;
 use axum::http::header;
 use axum::routing::get;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{IntoParams, IntoResponses, Modify, OpenApi};
+use utoipa::{IntoParams, Modify, OpenApi};
 use utoipa_swagger_ui::SwaggerUi;
 
 #[derive(OpenApi)]
@@ -87,6 +89,7 @@ use utoipa_swagger_ui::SwaggerUi;
             flags, such as `assistantJournal`, globally or for an account."),
         (name = "health", description = "Liveness and readiness probes; no credentials needed."),
     ),
+    components(schemas(Problem)),
     modifiers(&BearerAuth)
 )]
 pub struct ApiDoc;
@@ -139,88 +142,6 @@ pub struct JournalHeaders(
     Option<String>,
 );
 
-/// The problems any authenticated operation can answer with, whatever it does.
-#[derive(IntoResponses)]
-#[allow(dead_code)] // documentation only; `error::Error` makes these answers
-pub enum AccessProblems {
-    /// Missing, malformed, unknown, revoked or expired credentials.
-    #[response(
-        status = 401,
-        content_type = "application/problem+json",
-        headers(("WWW-Authenticate" = String, description = "`Bearer`"))
-    )]
-    Unauthorized(Problem),
-    /// Too many requests from this credential, or too many failed authentications from this
-    /// address.
-    #[response(
-        status = 429,
-        content_type = "application/problem+json",
-        headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))
-    )]
-    RateLimited(Problem),
-    /// The path and query are longer than 2 KiB.
-    #[response(status = 414, content_type = "application/problem+json")]
-    UriTooLong(Problem),
-    /// The server failed to answer; quote the `x-request-id` response header when reporting it.
-    #[response(status = 500, content_type = "application/problem+json")]
-    Internal(Problem),
-}
-
-/// The refusal of every journal read: the credential lacks `chats:read`, or is an operator's.
-#[derive(IntoResponses)]
-#[response(
-    status = 403,
-    description = "The credential lacks `chats:read` (`missing-scope`) or is an operator \
-                   credential (`forbidden`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `Operation::check` and `auth` refuse it
-pub struct NeedsChatsRead(Problem);
-
-/// The not-found every journalled list can answer with: the journal is off, or `X-Session-Id`
-/// names no session of this credential.
-#[derive(IntoResponses)]
-#[response(
-    status = 404,
-    description = "The assistant journal is off for this account (`journal-off`), or \
-                   `X-Session-Id` names no session of this credential (`not-found`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `Operation::check` and `sessions::check_explicit` refuse it
-pub struct JournalOffOrNoSession(Problem);
-
-/// The bad request of an operation that takes nothing but its path and the journal headers.
-#[derive(IntoResponses)]
-#[response(
-    status = 400,
-    description = "A bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; the journal headers are checked before the handler
-pub struct BadHeaders(Problem);
-
-/// The refusal of every deletion from the journal: the credential lacks `chats:read` or
-/// `chats:delete`, or is an operator's.
-#[derive(IntoResponses)]
-#[response(
-    status = 403,
-    description = "The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is \
-                   an operator credential (`forbidden`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `Operation::check` and `auth` refuse it
-pub struct NeedsChatsDelete(Problem);
-
-/// The conflict any journalled operation can answer with: the conversation's session is over.
-#[derive(IntoResponses)]
-#[response(
-    status = 409,
-    description = "`X-Session-Id` names a session that has ended (`conflict`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `sessions::check_explicit` refuses it
-pub struct SessionEnded(Problem);
-
 /// What the `X-Session-Id` answer header says, on every journalled operation's success.
 const SESSION_ANSWER: &str =
     "The session this call was recorded in (`ses_…`); sent when the assistant journal is on";
@@ -230,7 +151,34 @@ const SESSION_ANSWER: &str =
 pub fn add_session_answer(document: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::schema::{ObjectBuilder, Type};
     use utoipa::openapi::{RefOr, header::HeaderBuilder};
-    for item in document.paths.paths.values_mut() {
+    for operation in operations(document) {
+        let journalled = operation
+            .parameters
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, RefOr::T(p) if p.name == "X-Session-Id"));
+        if !journalled {
+            continue;
+        }
+        for (status, response) in &mut operation.responses.responses {
+            if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
+                let header = HeaderBuilder::new()
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .description(Some(SESSION_ANSWER))
+                    .build();
+                response
+                    .headers
+                    .insert("X-Session-Id".into(), RefOr::T(header));
+            }
+        }
+    }
+}
+
+/// Every operation of the document, whatever its method.
+fn operations(
+    document: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    document.paths.paths.values_mut().flat_map(|item| {
         let operations = [
             &mut item.get,
             &mut item.put,
@@ -238,28 +186,8 @@ pub fn add_session_answer(document: &mut utoipa::openapi::OpenApi) {
             &mut item.delete,
             &mut item.patch,
         ];
-        for operation in operations.into_iter().flatten() {
-            let journalled = operation
-                .parameters
-                .iter()
-                .flatten()
-                .any(|p| matches!(p, RefOr::T(p) if p.name == "X-Session-Id"));
-            if !journalled {
-                continue;
-            }
-            for (status, response) in &mut operation.responses.responses {
-                if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
-                    let header = HeaderBuilder::new()
-                        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                        .description(Some(SESSION_ANSWER))
-                        .build();
-                    response
-                        .headers
-                        .insert("X-Session-Id".into(), RefOr::T(header));
-                }
-            }
-        }
-    }
+        operations.into_iter().flatten()
+    })
 }
 
 /// The document as pretty JSON with a trailing newline, as served and committed.

@@ -5,7 +5,7 @@ use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{AuditId, IdArg};
 use crate::journal::{AuditEntry, reads};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 
 /// Reads one entry of the account's audit log. Works whether or not the journal is on.
 #[derive(Debug, Clone)]
@@ -23,6 +23,9 @@ impl Op for GetAuditEntry {
         creates: false,
         title: "Read an audit entry",
         effect: Effect::Reads,
+        errors: &[Refusal::not_found(
+            "no audit entry with this id is visible to this credential",
+        )],
     };
     type Output = AuditEntry;
 

@@ -7,7 +7,7 @@ use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};
 use crate::loops::{self, Loop};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -39,6 +39,14 @@ impl Op for ReplaceDecision {
         // Idempotent: a decision is replaced once; replacing it again is a 409 that changes
         // nothing.
         effect: Effect::Writes { idempotent: true },
+        errors: &[
+            Refusal::bad_request("a `by` that is no item id"),
+            Refusal::not_found(
+                "no decision with this id (or `by`'s) that this credential may replace",
+            ),
+            Refusal::conflict("the decision is replaced already"),
+            Refusal::conflict("`by` was replaced itself or names this decision"),
+        ],
     };
     type Output = Loop;
 

@@ -4,7 +4,7 @@ use super::journal::{bad, deletion, read};
 use super::{Op, Operation, Services, Target, named, parse_date, target_of};
 use crate::error::Result;
 use crate::ids::DigestId;
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -38,11 +38,14 @@ pub struct DigestList {
 pub const MAX_DIGESTS: i64 = 120;
 
 impl Op for ListDigests {
-    const SPEC: Spec = read(
-        "listDigests",
-        "journal_digests",
-        "Read week and month digests",
-    );
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("a bad `period`, `from` or `to`")],
+        ..read(
+            "listDigests",
+            "journal_digests",
+            "Read week and month digests",
+        )
+    };
     type Output = DigestList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<DigestList> {
@@ -84,7 +87,12 @@ pub struct DeletedDigest {
 }
 
 impl Op for DeleteDigest {
-    const SPEC: Spec = deletion("deleteDigest", "journal_delete_digest", "Delete a digest");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::not_found(
+            "no digest with this id that this credential may delete",
+        )],
+        ..deletion("deleteDigest", "journal_delete_digest", "Delete a digest")
+    };
     type Output = DeletedDigest;
 
     fn targets(&self) -> Vec<Target> {

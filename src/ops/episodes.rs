@@ -34,7 +34,7 @@ use crate::ids::SessionId;
 use crate::journal::episodes::{self, Before, EpisodePart, Written};
 use crate::journal::exposures::Field;
 use crate::journal::meta::{MAX_REPOSITORY_CHARS, REPOSITORY_PATTERN, parse_repository};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::summaries::{MonthlyBudget, account_model, set_on_session};
 use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
 use chrono::{DateTime, Utc};
@@ -229,6 +229,14 @@ impl Op for PostEpisode {
         // Idempotent: posting the same turns of an `episode_id` again with the same key
         // changes nothing.
         effect: Effect::Writes { idempotent: true },
+        errors: &[
+            Refusal::bad_request("a bad episode id, harness or project"),
+            Refusal::bad_request("`ended_at` before `started_at`"),
+            Refusal::bad_request("too many turns"),
+            Refusal::conflict(
+                "a part of this episode was posted by this key with scopes this token does not hold",
+            ),
+        ],
     };
     type Output = EpisodePosted;
 

@@ -10,7 +10,7 @@ use super::{Op, Operation, Services};
 use crate::auth::Scope;
 use crate::db::Tenant;
 use crate::error::{Error, Result};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::render::export::Format;
 
 /// Exports the caller's whole visible journal.
@@ -46,6 +46,17 @@ impl Op for ExportJournal {
         creates: false,
         title: "Export the journal",
         effect: Effect::Reads,
+        errors: &[
+            Refusal::bad_request("a `format` other than `ndjson` or `markdown`"),
+            Refusal::unavailable(
+                "busy",
+                "the server streams as many exports as it runs at once",
+            ),
+            Refusal::unavailable(
+                "database-unavailable",
+                "the database is briefly unavailable",
+            ),
+        ],
     };
     type Output = ExportPlan;
 

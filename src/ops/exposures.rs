@@ -8,7 +8,7 @@ use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{ExposureId, IdArg};
 use crate::journal::exposures::{self, Exposure, Listing, MAX_EXPOSURES};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,7 @@ impl Op for ListExposures {
         creates: false,
         title: "List scrubbed credentials",
         effect: Effect::Reads,
+        errors: &[Refusal::bad_request("a bad `unacknowledged`")],
     };
     type Output = ExposureList;
 
@@ -78,6 +79,9 @@ impl Op for AcknowledgeExposure {
         title: "Acknowledge a rotated credential",
         // Idempotent: acknowledging again leaves the exposure acknowledged as it was.
         effect: Effect::Writes { idempotent: true },
+        errors: &[Refusal::not_found(
+            "no exposure with this id is visible to this credential",
+        )],
     };
     type Output = Exposure;
 

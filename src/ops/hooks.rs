@@ -9,7 +9,7 @@ use super::journal::ReadMarkdown;
 use super::{Op, Operation, Services, Target};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::sessions::calls;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -93,6 +93,7 @@ impl Op for ClaudeCodeHook {
         creates: false,
         title: "Answer a Claude Code hook",
         effect: Effect::Reads,
+        errors: &[Refusal::bad_request("a bad `session_id`")],
     };
     type Output = HookAnswer;
 

@@ -17,7 +17,7 @@ use crate::journal::reads::{self, MAX_ACTIONS_PAGE, MAX_SESSIONS_PAGE, SessionFi
 use crate::journal::{Call, Session};
 use crate::loops;
 use crate::loops::MAX_RESOLVED;
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::sessions;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,7 @@ pub(super) const fn toolless_read(id: &'static str, title: &'static str) -> Spec
         creates: false,
         title,
         effect: Effect::Reads,
+        errors: &[],
     }
 }
 
@@ -68,6 +69,7 @@ pub(super) const fn bookkeeping(id: &'static str, tool: &'static str, title: &'s
         creates: false,
         title,
         effect: Effect::Writes { idempotent: true },
+        errors: &[],
     }
 }
 
@@ -113,6 +115,10 @@ impl Op for StartSession {
         title: "Start a session",
         // Each call opens another session.
         effect: Effect::Writes { idempotent: false },
+        errors: &[
+            Refusal::bad_request("a goal or repository that is too long or has control characters"),
+            Refusal::not_found("the organization is not one of the account's"),
+        ],
     };
     type Output = Session;
 
@@ -213,11 +219,27 @@ pub struct EndedSession {
 impl Op for EndSession {
     // A session closes exactly once; ending it again is a 409 that changes nothing (its
     // hand-off and loops stay those of the first end).
-    const SPEC: Spec = bookkeeping(
-        "endSession",
-        "session_end",
-        "End the session with a hand-off",
-    );
+
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("an outcome that is too long or has control characters"),
+            Refusal::bad_request(
+                "a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line",
+            ),
+            Refusal::bad_request(
+                "`resolved` with more than 100 ids or an entry that is not an item id",
+            ),
+            Refusal::not_found(
+                "the session is not one of this credential's (sessions cannot be shared across credentials)",
+            ),
+            Refusal::conflict("the session has already ended"),
+        ],
+        ..bookkeeping(
+            "endSession",
+            "session_end",
+            "End the session with a hand-off",
+        )
+    };
     type Output = EndedSession;
 
     fn targets(&self) -> Vec<Target> {
@@ -291,7 +313,10 @@ pub struct SessionList {
 }
 
 impl Op for ListSessions {
-    const SPEC: Spec = read("listSessions", "journal_sessions", "List sessions");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("a bad filter, `limit` or `cursor`")],
+        ..read("listSessions", "journal_sessions", "List sessions")
+    };
     type Output = SessionList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<SessionList> {
@@ -354,7 +379,13 @@ pub struct SessionDetail {
 }
 
 impl Op for GetSession {
-    const SPEC: Spec = read("getSession", "journal_session", "Read a session");
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+            Refusal::not_found("no session with this id is visible to this credential"),
+        ],
+        ..read("getSession", "journal_session", "Read a session")
+    };
     type Output = SessionDetail;
 
     fn targets(&self) -> Vec<Target> {
@@ -389,7 +420,12 @@ pub struct GetEntry {
 }
 
 impl Op for GetEntry {
-    const SPEC: Spec = read("getJournalEntry", "journal_entry", "Read a journal entry");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::not_found(
+            "no journal entry with this id is visible to this credential",
+        )],
+        ..read("getJournalEntry", "journal_entry", "Read a journal entry")
+    };
     type Output = Call;
 
     fn targets(&self) -> Vec<Target> {

@@ -9,7 +9,7 @@ use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};
 use crate::loops::{self, Closing, Loop, LoopCursor, MAX_LOOPS_PAGE, MAX_RESOLVED, StateFilter};
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -46,7 +46,13 @@ pub struct LoopList {
 }
 
 impl Op for ListLoops {
-    const SPEC: Spec = read("listLoops", "journal_loops", "List open loops");
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a `state` other than open, closed or all"),
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+        ],
+        ..read("listLoops", "journal_loops", "List open loops")
+    };
     type Output = LoopList;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<LoopList> {
@@ -91,7 +97,15 @@ crate::openapi_schema!(CloseLoop => "CloseRequest");
 
 impl Op for CloseLoop {
     // An item closes once; closing it again is a 409 that changes nothing.
-    const SPEC: Spec = bookkeeping("closeLoop", "journal_loop_close", "Close an open loop");
+
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a `state` other than done, answered or dropped"),
+            Refusal::not_found("no item with this id that this credential may close"),
+            Refusal::conflict("the item is closed already"),
+        ],
+        ..bookkeeping("closeLoop", "journal_loop_close", "Close an open loop")
+    };
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {
@@ -121,11 +135,18 @@ pub struct DismissLoop {
 impl Op for DismissLoop {
     // It changes the reader's view of the journal, as closing an item does; dismissing again
     // changes nothing.
-    const SPEC: Spec = bookkeeping(
-        "dismissLoop",
-        "journal_loop_dismiss",
-        "Dismiss a member's open loop",
-    );
+
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::not_found("no item with this id is visible to this credential"),
+            Refusal::conflict("the item is your own account's (close it instead)"),
+        ],
+        ..bookkeeping(
+            "dismissLoop",
+            "journal_loop_dismiss",
+            "Dismiss a member's open loop",
+        )
+    };
     type Output = Loop;
 
     fn targets(&self) -> Vec<Target> {

@@ -5,7 +5,7 @@ use super::{Op, Operation, Services};
 use crate::error::{Error, Result};
 use crate::ids::{IdArg, KeyId};
 use crate::oauth::connected::{self, GrantView};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 
 /// Lists the account's live grants.
 #[derive(Debug, Default, Clone)]
@@ -21,6 +21,7 @@ impl Op for ListGrants {
         creates: false,
         title: "List connected assistants",
         effect: Effect::Reads,
+        errors: &[],
     };
     type Output = Vec<GrantView>;
 
@@ -47,6 +48,7 @@ impl Op for RevokeGrant {
         creates: false,
         title: "Revoke a connected assistant",
         effect: Effect::Deletes,
+        errors: &[Refusal::not_found("no connected assistant with this id")],
     };
     type Output = ();
 

@@ -5,7 +5,7 @@ use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::{EntryId, RecordId};
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::records::{self, Entry, MAX_LINE_CHARS, Record};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,7 @@ const fn record_op(
         } else {
             Effect::Reads
         },
+        errors: &[],
     }
 }
 
@@ -106,13 +107,19 @@ pub struct EntryList {
 }
 
 impl Op for ListEntries {
-    const SPEC: Spec = record_op(
-        "listRecordEntries",
-        "record_read",
-        "Read a Record",
-        &[Scope::RecordsRead],
-        false,
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+            Refusal::not_found("no Record with this id is visible to this credential"),
+        ],
+        ..record_op(
+            "listRecordEntries",
+            "record_read",
+            "Read a Record",
+            &[Scope::RecordsRead],
+            false,
+        )
+    };
     type Output = EntryList;
 
     fn targets(&self) -> Vec<Target> {
@@ -151,13 +158,20 @@ pub struct AppendEntry {
 crate::openapi_schema!(AppendEntry => "AppendRequest");
 
 impl Op for AppendEntry {
-    const SPEC: Spec = record_op(
-        "appendRecordEntry",
-        "record_append",
-        "Put a line on record",
-        &[Scope::RecordsWrite],
-        true,
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a line that is empty, too long or has control characters"),
+            Refusal::not_found("no Record with this id is visible to this credential"),
+            Refusal::invalid_body("`line` missing or not a string"),
+        ],
+        ..record_op(
+            "appendRecordEntry",
+            "record_append",
+            "Put a line on record",
+            &[Scope::RecordsWrite],
+            true,
+        )
+    };
     type Output = Entry;
 
     fn targets(&self) -> Vec<Target> {

@@ -6,7 +6,7 @@ use super::{Op, Operation, Services, limit};
 use crate::error::{Error, Result};
 use crate::journal::meta::LINE_PATTERN;
 use crate::journal::search::{self, SearchFilter, SearchHit};
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use chrono::{DateTime, Duration, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -54,7 +54,19 @@ fn nonempty(text: Option<String>) -> Option<String> {
 }
 
 impl Op for SearchJournal {
-    const SPEC: Spec = read("searchJournal", "journal_search", "Search the journal");
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request(
+                "`q` missing, empty, too long or with no word to find (only `-excluded` or common words)",
+            ),
+            Refusal::bad_request("a bad `organization` or `limit`"),
+            Refusal::unavailable(
+                "unavailable",
+                "the search ran longer than the service allows (`N8V_SEARCH_TIMEOUT_MS`) and was stopped: narrow it",
+            ),
+        ],
+        ..read("searchJournal", "journal_search", "Search the journal")
+    };
     type Output = SearchResults;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<SearchResults> {

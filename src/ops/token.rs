@@ -3,7 +3,7 @@
 use super::{Op, Operation, Services};
 use crate::error::{Error, Result};
 use crate::ids::KeyId;
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::scopes::Scopes;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,13 @@ impl Op for MintToken {
         creates: false,
         title: "Mint a short-lived token",
         effect: Effect::Writes { idempotent: false },
+        errors: &[
+            Refusal::bad_request("an unknown scope name"),
+            Refusal::bad_request("an empty `scopes` list"),
+            Refusal::bad_request("`expires_in` out of range"),
+            Refusal::forbidden("more scope than the key holds"),
+            Refusal::forbidden("a minted token instead of an API key"),
+        ],
     };
     type Output = TokenResponse;
 

@@ -7,7 +7,7 @@ use super::{Op, Operation, Services, Target, named, target_of};
 use crate::auth::Scope;
 use crate::error::{Error, Result};
 use crate::ids::WebhookId;
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::webhooks::address;
 use crate::webhooks::deliveries::{self, Delivery};
 use crate::webhooks::endpoints::{self, Changes, NewEndpoint, Webhook};
@@ -23,8 +23,12 @@ const fn spec(id: &'static str, title: &'static str, creates: bool, effect: Effe
         creates,
         title,
         effect,
+        errors: &[],
     }
 }
+
+/// The not-found of every operation on one endpoint.
+const NO_ENDPOINT: Refusal = Refusal::not_found("no webhook endpoint with this id in this account");
 
 /// `url` in its normal form, after the address checks.
 async fn checked_url(url: &str, services: &Services) -> Result<String> {
@@ -61,12 +65,20 @@ pub struct CreatedWebhook {
 }
 
 impl Op for CreateWebhook {
-    const SPEC: Spec = spec(
-        "createWebhook",
-        "Make a webhook endpoint",
-        true,
-        Effect::Writes { idempotent: false },
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a URL that is not https, not public or does not resolve"),
+            Refusal::bad_request("an unknown event type"),
+            Refusal::bad_request("a description too long"),
+            Refusal::conflict("the account has as many endpoints as it may"),
+        ],
+        ..spec(
+            "createWebhook",
+            "Make a webhook endpoint",
+            true,
+            Effect::Writes { idempotent: false },
+        )
+    };
     type Output = CreatedWebhook;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<CreatedWebhook> {
@@ -120,12 +132,15 @@ pub struct GetWebhook {
 }
 
 impl Op for GetWebhook {
-    const SPEC: Spec = spec(
-        "getWebhook",
-        "Read a webhook endpoint",
-        false,
-        Effect::Reads,
-    );
+    const SPEC: Spec = Spec {
+        errors: &[NO_ENDPOINT],
+        ..spec(
+            "getWebhook",
+            "Read a webhook endpoint",
+            false,
+            Effect::Reads,
+        )
+    };
     type Output = Webhook;
 
     fn targets(&self) -> Vec<Target> {
@@ -161,12 +176,19 @@ pub struct UpdateWebhook {
 }
 
 impl Op for UpdateWebhook {
-    const SPEC: Spec = spec(
-        "updateWebhook",
-        "Change a webhook endpoint",
-        false,
-        Effect::Writes { idempotent: true },
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a refused URL"),
+            Refusal::bad_request("an unknown event type"),
+            NO_ENDPOINT,
+        ],
+        ..spec(
+            "updateWebhook",
+            "Change a webhook endpoint",
+            false,
+            Effect::Writes { idempotent: true },
+        )
+    };
     type Output = Webhook;
 
     fn targets(&self) -> Vec<Target> {
@@ -208,12 +230,15 @@ pub struct DeletedWebhook {
 }
 
 impl Op for DeleteWebhook {
-    const SPEC: Spec = spec(
-        "deleteWebhook",
-        "Delete a webhook endpoint",
-        false,
-        Effect::Deletes,
-    );
+    const SPEC: Spec = Spec {
+        errors: &[NO_ENDPOINT],
+        ..spec(
+            "deleteWebhook",
+            "Delete a webhook endpoint",
+            false,
+            Effect::Deletes,
+        )
+    };
     type Output = DeletedWebhook;
 
     fn targets(&self) -> Vec<Target> {
@@ -245,12 +270,15 @@ pub struct RotatedSecret {
 }
 
 impl Op for RotateWebhookSecret {
-    const SPEC: Spec = spec(
-        "rotateWebhookSecret",
-        "Rotate a webhook endpoint's secret",
-        false,
-        Effect::Writes { idempotent: false },
-    );
+    const SPEC: Spec = Spec {
+        errors: &[NO_ENDPOINT],
+        ..spec(
+            "rotateWebhookSecret",
+            "Rotate a webhook endpoint's secret",
+            false,
+            Effect::Writes { idempotent: false },
+        )
+    };
     type Output = RotatedSecret;
 
     fn targets(&self) -> Vec<Target> {
@@ -298,12 +326,18 @@ pub struct DeliveryList {
 }
 
 impl Op for ListDeliveries {
-    const SPEC: Spec = spec(
-        "listWebhookDeliveries",
-        "List webhook deliveries",
-        false,
-        Effect::Reads,
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a bad `limit` or `cursor`"),
+            NO_ENDPOINT,
+        ],
+        ..spec(
+            "listWebhookDeliveries",
+            "List webhook deliveries",
+            false,
+            Effect::Reads,
+        )
+    };
     type Output = DeliveryList;
 
     fn targets(&self) -> Vec<Target> {
@@ -338,12 +372,15 @@ pub struct TakeOverWebhook {
 }
 
 impl Op for TakeOverWebhook {
-    const SPEC: Spec = spec(
-        "takeOverWebhook",
-        "Hand a webhook endpoint to the calling key",
-        false,
-        Effect::Writes { idempotent: true },
-    );
+    const SPEC: Spec = Spec {
+        errors: &[NO_ENDPOINT],
+        ..spec(
+            "takeOverWebhook",
+            "Hand a webhook endpoint to the calling key",
+            false,
+            Effect::Writes { idempotent: true },
+        )
+    };
     type Output = Webhook;
 
     fn targets(&self) -> Vec<Target> {
@@ -373,12 +410,20 @@ pub struct TestEventSent {
 }
 
 impl Op for SendTestEvent {
-    const SPEC: Spec = spec(
-        "sendWebhookTestEvent",
-        "Send a test event to a webhook endpoint",
-        false,
-        Effect::Writes { idempotent: false },
-    );
+    const SPEC: Spec = Spec {
+        errors: &[
+            NO_ENDPOINT,
+            Refusal::conflict(
+                "the key that made the endpoint is revoked (`maker_revoked`: hand it to a live key first)",
+            ),
+        ],
+        ..spec(
+            "sendWebhookTestEvent",
+            "Send a test event to a webhook endpoint",
+            false,
+            Effect::Writes { idempotent: false },
+        )
+    };
     type Output = TestEventSent;
 
     fn targets(&self) -> Vec<Target> {

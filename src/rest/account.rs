@@ -3,7 +3,6 @@
 use crate::auth::Principal;
 use crate::error::{Problem, Result};
 use crate::http::ApiJson;
-use crate::http::openapi::AccessProblems;
 use crate::ops::Services;
 use crate::ops::account::{AccountDeleted, DeleteAccount, delete_account};
 use axum::extract::State;
@@ -32,7 +31,6 @@ use axum::extract::State;
             (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "JSON of the wrong shape (`invalid-body`)", body = Problem,
             content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]

@@ -4,7 +4,6 @@ use crate::auth::Operator;
 use crate::error::{Error, Problem, Result};
 use crate::flags::Flag;
 use crate::flags::actions::{self as operator_flags, FlagChange, FlagValue};
-use crate::http::openapi::AccessProblems;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::{self, Kind};
 use crate::ops::Services;
@@ -43,7 +42,6 @@ fn account_param(text: Option<&str>) -> Result<Option<uuid::Uuid>> {
             parameter (`bad-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an operator credential (`forbidden`)",
             body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -95,7 +93,6 @@ pub struct SetFlag {
             (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "JSON of the wrong shape: `enabled` missing, or unknown \
             fields (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]

@@ -1,13 +1,10 @@
 //! `GET /api/v1/journal/export`: the whole visible journal, streamed as NDJSON or markdown.
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
-use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
-use crate::ops::Services;
+use crate::http::call::ApiCall;
+use crate::http::openapi::JournalHeaders;
 use crate::ops::export::{ExportJournal, ExportPlan};
+use crate::ops::{Op, Services};
 use crate::render::export::{self, ExportLine, Format};
 use axum::body::Body;
 use axum::extract::State;
@@ -29,28 +26,16 @@ use futures_util::TryStreamExt;
 #[utoipa::path(
     get,
     path = "/api/v1/journal/export",
-    operation_id = "exportJournal",
+    operation_id = ExportJournal::SPEC.id,
     tag = "journal",
     params(ExportJournal, JournalHeaders),
     responses(
-        (status = 200, description = "The journal, oldest first: NDJSON lines (each one \
+        (status = "2XX", description = "The journal, oldest first: NDJSON lines (each one \
             object, `ExportLine`, with its `type`) or a markdown document",
             content(
                 (ExportLine = "application/x-ndjson"),
                 (String = "text/markdown"),
             )),
-        (status = 400, description = "A `format` other than `ndjson` or `markdown`, an unknown \
-            query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The server streams as many exports as it runs at once \
-            (`busy`), or the database is briefly unavailable (`database-unavailable`); retry \
-            after `Retry-After`",
-            body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -59,7 +44,9 @@ pub async fn export(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ExportJournal>,
 ) -> Response {
-    Reply(call.run(&state, input).await).render(|plan| streamed(&state, plan))
+    call.reply(&state, input)
+        .await
+        .render(|plan| streamed(&state, plan))
 }
 
 /// The export's answer: its body read from the database as the client takes it, a page at a

@@ -1,144 +1,94 @@
 //! Open loops over REST: `GET /api/v1/journal/loops` and `POST /api/v1/journal/loops/{id}/close`.
 
-use crate::error::Problem;
-use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, BadHeaders, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
+use crate::http::call::handler;
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::ItemId;
 use crate::loops::Loop;
-use crate::ops::Services;
+use crate::ops::Op;
 use crate::ops::loops::{CloseLoop, DismissLoop, ListLoops, LoopList};
-use axum::extract::{Path, State};
+use axum::extract::Path;
 
-/// List open loops.
-///
-/// The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
-/// your own first, then those members of organizations you own wrote (`own: false`, with
-/// `written_by`), each newest first.
-/// `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
-/// the closing session and time). Items opened together keep the order they were stated in;
-/// a member's item you dismissed is not listed. An item is opened when its session closes, from what its assistant stated at
-/// `session_end` and what its text marks; a later statement of an open item's text does not
-/// open a second one. Needs `chats:read`; an item is visible exactly when the session that
-/// opened it is (as in the session list).
-#[utoipa::path(
-    get,
-    path = "/api/v1/journal/loops",
-    operation_id = "listLoops",
-    tag = "journal",
-    params(ListLoops, JournalHeaders),
-    responses(
-        (status = 200, description = "A page of items, newest first", body = LoopList),
-        (status = 400, description = "A `state` other than open, closed or all, a bad `limit` \
-            or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn list(
-    State(state): State<Services>,
-    call: ApiCall,
-    ApiQuery(input): ApiQuery<ListLoops>,
-) -> Reply<LoopList> {
-    Reply(call.run(&state, input).await)
+handler! {
+    /// List open loops.
+    ///
+    /// The open questions and next steps sessions handed on, as items (`itm_…`) with their state:
+    /// your own first, then those members of organizations you own wrote (`own: false`, with
+    /// `written_by`), each newest first.
+    /// `open`, `stale` once open for 90 days, or closed as `done`, `answered` or `dropped` (with
+    /// the closing session and time). Items opened together keep the order they were stated in;
+    /// a member's item you dismissed is not listed. An item is opened when its session closes, from what its assistant stated at
+    /// `session_end` and what its text marks; a later statement of an open item's text does not
+    /// open a second one. Needs `chats:read`; an item is visible exactly when the session that
+    /// opened it is (as in the session list).
+    #[utoipa::path(
+        get,
+        path = "/api/v1/journal/loops",
+        operation_id = ListLoops::SPEC.id,
+        tag = "journal",
+        params(ListLoops, JournalHeaders),
+        responses(
+            (status = "2XX", description = "A page of items, newest first", body = LoopList),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn list(input: ApiQuery<ListLoops>) -> LoopList
+        = reply(input)
 }
 
-/// Close an open loop.
-///
-/// Closes one item as `done`, `answered` or `dropped`, in the session this call is recorded in
-/// (`X-Session-Id`, or the session it joins): the brief and `/journal.md` stop carrying it.
-/// A `stale` item can be closed too. Needs `chats:read`; only items of your own account that
-/// this credential can read (an organization's owner reads its members' items but does not
-/// close them). `session_end` closes items too, with its `resolved` list.
-#[utoipa::path(
-    post,
-    path = "/api/v1/journal/loops/{id}/close",
-    operation_id = "closeLoop",
-    tag = "journal",
-    params(
-        ("id" = ItemId, Path, description = "The item to close (`itm_…`)",
-            example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
-        JournalHeaders,
-    ),
-    request_body(content = CloseLoop, content_type = "application/json",
-        description = "How it ends"),
-    responses(
-        (status = 200, description = "The item, closed", body = Loop),
-        (status = 400, description = "Malformed JSON, a `state` other than done, answered or \
-            dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), no item with this id that this credential may close, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The item is closed already, or `X-Session-Id` names a \
-            session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent with `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn close(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-    ApiJson(body): ApiJson<CloseLoop>,
-) -> Reply<Loop> {
-    let input = CloseLoop { item: id, ..body };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+handler! {
+    /// Close an open loop.
+    ///
+    /// Closes one item as `done`, `answered` or `dropped`, in the session this call is recorded in
+    /// (`X-Session-Id`, or the session it joins): the brief and `/journal.md` stop carrying it.
+    /// A `stale` item can be closed too. Needs `chats:read`; only items of your own account that
+    /// this credential can read (an organization's owner reads its members' items but does not
+    /// close them). `session_end` closes items too, with its `resolved` list.
+    #[utoipa::path(
+        post,
+        path = "/api/v1/journal/loops/{id}/close",
+        operation_id = CloseLoop::SPEC.id,
+        tag = "journal",
+        params(
+            ("id" = ItemId, Path, description = "The item to close (`itm_…`)",
+                example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
+            JournalHeaders,
+        ),
+        request_body(content = CloseLoop, content_type = "application/json",
+            description = "How it ends"),
+        responses(
+            (status = "2XX", description = "The item, closed", body = Loop),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn close(id: Path<String>, body: ApiJson<CloseLoop>) -> Loop
+        = reply_body(CloseLoop { item: id, ..body })
 }
 
-/// Dismiss an organization member's item.
-///
-/// Takes an item an organization member wrote (`own: false`) out of your own view: the list,
-/// the catch-up brief, `/journal.md`, the journal page and the export stop showing it to your
-/// account. The member's item itself is untouched (it stays open for the member, who closes
-/// it). Dismissing it again changes nothing. Your own items are closed, not dismissed. Needs
-/// `chats:read`.
-#[utoipa::path(
-    post,
-    path = "/api/v1/journal/loops/{id}/dismiss",
-    operation_id = "dismissLoop",
-    tag = "journal",
-    params(
-        ("id" = ItemId, Path, description = "The member's item to dismiss (`itm_…`)",
-            example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
-        JournalHeaders,
-    ),
-    responses(
-        (status = 200, description = "The item, as it stands for its author; no longer shown \
-            to your account", body = Loop),
-        BadHeaders,
-        NeedsChatsRead,
-        (status = 404, description = "The assistant journal is off for this account \
-            (`journal-off`), no item with this id is visible to this credential, or \
-            `X-Session-Id` names no session of this credential (`not-found`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The item is your own account's (close it instead), or \
-            `X-Session-Id` names a session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn dismiss(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<Loop> {
-    let input = DismissLoop { item: id };
-    Reply(call.run(&state, input).await)
+handler! {
+    /// Dismiss an organization member's item.
+    ///
+    /// Takes an item an organization member wrote (`own: false`) out of your own view: the list,
+    /// the catch-up brief, `/journal.md`, the journal page and the export stop showing it to your
+    /// account. The member's item itself is untouched (it stays open for the member, who closes
+    /// it). Dismissing it again changes nothing. Your own items are closed, not dismissed. Needs
+    /// `chats:read`.
+    #[utoipa::path(
+        post,
+        path = "/api/v1/journal/loops/{id}/dismiss",
+        operation_id = DismissLoop::SPEC.id,
+        tag = "journal",
+        params(
+            ("id" = ItemId, Path, description = "The member's item to dismiss (`itm_…`)",
+                example = "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"),
+            JournalHeaders,
+        ),
+        responses(
+            (status = "2XX", description = "The item, as it stands for its author; no longer shown \
+                to your account", body = Loop),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn dismiss(id: Path<String>) -> Loop
+        = reply(DismissLoop { item: id })
 }

@@ -1,11 +1,10 @@
 //! `POST /api/v1/auth/token`: mint a short-lived access token from an API key.
 
-use crate::error::Problem;
 use crate::http::OptionalJson;
 use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, JournalHeaders, SessionEnded};
-use crate::ops::Services;
+use crate::http::openapi::JournalHeaders;
 use crate::ops::token::{MintToken, TokenResponse};
+use crate::ops::{Op, Services};
 use axum::extract::State;
 
 /// Mint a short-lived access token.
@@ -16,7 +15,7 @@ use axum::extract::State;
 #[utoipa::path(
     post,
     path = "/api/v1/auth/token",
-    operation_id = "mintToken",
+    operation_id = MintToken::SPEC.id,
     tag = "auth",
     params(JournalHeaders),
     request_body(
@@ -26,24 +25,7 @@ use axum::extract::State;
             token with all of the key's scopes and the longest lifetime.",
     ),
     responses(
-        (status = 200, description = "The minted token", body = TokenResponse),
-        (status = 400, description = "Malformed JSON, an unknown scope name, an empty `scopes` \
-            list, `expires_in` out of range, or a bad `X-Purpose` or `X-Session-Id` \
-            (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "More scope than the key holds, a minted token instead of \
-            an API key, or an operator credential (`forbidden`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 404, description = "`X-Session-Id` names no session of this credential \
-            (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        SessionEnded,
-        (status = 413, description = "The body is larger than the server accepts \
-            (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "A body without `Content-Type: application/json` \
-            (`unsupported-media-type`)", body = Problem,
-            content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape (not an object, or unknown \
-            fields) (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        AccessProblems,
+        (status = "2XX", description = "The minted token", body = TokenResponse),
     ),
     security(("bearer" = []))
 )]
@@ -57,5 +39,5 @@ pub async fn mint(
         sign_in: false,
         ..body.unwrap_or_default()
     };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+    call.reply_body(&state, input).await
 }

@@ -1,14 +1,11 @@
 //! `GET /journal.md`: the recent window as markdown, for session-start hooks. Same bearer
 //! credentials as the API (chats:read); recorded as a journal read.
 
-use crate::error::Problem;
 use crate::http::ApiQuery;
-use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{
-    AccessProblems, JournalHeaders, JournalOffOrNoSession, NeedsChatsRead, SessionEnded,
-};
-use crate::ops::Services;
+use crate::http::call::ApiCall;
+use crate::http::openapi::JournalHeaders;
 use crate::ops::journal::ReadMarkdown;
+use crate::ops::{Op, Services};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -20,19 +17,12 @@ use axum::response::{IntoResponse, Response};
 #[utoipa::path(
     get,
     path = "/journal.md",
-    operation_id = "getJournalMarkdown",
+    operation_id = ReadMarkdown::SPEC.id,
     tag = "journal",
     params(ReadMarkdown, JournalHeaders),
     responses(
-        (status = 200, description = "The recent sessions as markdown", body = String,
+        (status = "2XX", description = "The recent sessions as markdown", body = String,
             content_type = "text/markdown"),
-        (status = 400, description = "`max_chars` out of range, an unknown query parameter, or \
-            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        NeedsChatsRead,
-        JournalOffOrNoSession,
-        SessionEnded,
-        AccessProblems,
     ),
     security(("bearer" = []))
 )]
@@ -41,7 +31,7 @@ pub async fn journal_md(
     call: ApiCall,
     ApiQuery(input): ApiQuery<ReadMarkdown>,
 ) -> Response {
-    Reply(call.run(&state, input).await).render(|markdown| {
+    call.reply(&state, input).await.render(|markdown| {
         (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
             markdown,

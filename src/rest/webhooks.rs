@@ -2,350 +2,214 @@
 //! (read, change, delete), `…/rotate-secret`, `…/deliveries`, `…/test` and `…/maker`. The request bodies are the
 //! operations' own input types.
 
-use crate::error::Problem;
-use crate::http::call::{ApiCall, Reply};
-use crate::http::openapi::{AccessProblems, BadHeaders, JournalHeaders, SessionEnded};
+use crate::http::call::handler;
+use crate::http::openapi::JournalHeaders;
 use crate::http::{ApiJson, ApiQuery};
 use crate::ids::WebhookId;
-use crate::ops::Services;
+use crate::ops::Op;
 use crate::ops::webhooks::{
     CreateWebhook, CreatedWebhook, DeleteWebhook, DeletedWebhook, DeliveryList, GetWebhook,
     ListDeliveries, ListWebhooks, RotateWebhookSecret, RotatedSecret, SendTestEvent,
     TakeOverWebhook, TestEventSent, UpdateWebhook, WebhookList,
 };
 use crate::webhooks::endpoints::Webhook;
-use axum::extract::{Path, State};
-use utoipa::IntoResponses;
+use axum::extract::Path;
 
-/// The refusal of every webhook operation: the credential lacks `webhooks:write`.
-#[derive(IntoResponses)]
-#[response(
-    status = 403,
-    description = "The credential lacks `webhooks:write` (`missing-scope`) or is an operator \
-                   credential (`forbidden`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `Operation::check` refuses it
-pub struct NeedsWebhooksWrite(Problem);
-
-/// A body not sent as JSON.
-#[derive(IntoResponses)]
-#[response(
-    status = 415,
-    description = "The body is not sent with `Content-Type: application/json` \
-                   (`unsupported-media-type`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; the JSON extractor refuses it
-pub struct NotJson(Problem);
-
-/// No such endpoint of this account, or no such session of this credential.
-#[derive(IntoResponses)]
-#[response(
-    status = 404,
-    description = "No webhook endpoint with this id in this account, or `X-Session-Id` names \
-                   no session of this credential (`not-found`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only
-pub struct NoSuchWebhook(Problem);
-
-/// The not-found of the operations on no endpoint in particular: `X-Session-Id` names a
-/// session that is not the caller's (checked for every operation, journalled or not).
-#[derive(IntoResponses)]
-#[response(
-    status = 404,
-    description = "`X-Session-Id` names no session of this credential (`not-found`)",
-    content_type = "application/problem+json"
-)]
-#[allow(dead_code)] // documentation only; `sessions::check_explicit` refuses it
-pub struct NoSuchSession(Problem);
-
-/// Make a webhook endpoint.
-///
-/// Registers a URL to be sent the account's events, signed as Standard Webhooks specifies
-/// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…` over `id.timestamp.body`
-/// with HMAC-SHA256): verify them with the `standardwebhooks` libraries and the `secret`
-/// answered here, which is shown this once. Only `https` URLs on public addresses (loopback,
-/// private and link-local ones are refused, now and again at each delivery). Each event is
-/// retried with exponential backoff for about a day; an endpoint failing many attempts in a
-/// row is disabled (and `endpoint.disabled` sent to the others). Needs `webhooks:write`.
-#[utoipa::path(
-    post,
-    path = "/api/v1/webhooks",
-    operation_id = "createWebhook",
-    tag = "webhooks",
-    params(JournalHeaders),
-    request_body(content = CreateWebhook, content_type = "application/json"),
-    responses(
-        (status = 201, description = "The endpoint, with its secret (shown once)",
-            body = CreatedWebhook),
-        (status = 400, description = "A URL that is not https, not public or does not resolve, \
-            an unknown event type, a description too long, malformed JSON, or a bad \
-            `X-Purpose` or `X-Session-Id` (`bad-request`)",
-            body = Problem, content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchSession,
-        (status = 409, description = "The account has as many endpoints as it may, or \
-            `X-Session-Id` names a session that has ended (`conflict`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        NotJson,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn create(
-    State(state): State<Services>,
-    call: ApiCall,
-    ApiJson(body): ApiJson<CreateWebhook>,
-) -> Reply<CreatedWebhook> {
-    Reply(call.body(&body).run(&state, body).await)
+handler! {
+    /// Make a webhook endpoint.
+    ///
+    /// Registers a URL to be sent the account's events, signed as Standard Webhooks specifies
+    /// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…` over `id.timestamp.body`
+    /// with HMAC-SHA256): verify them with the `standardwebhooks` libraries and the `secret`
+    /// answered here, which is shown this once. Only `https` URLs on public addresses (loopback,
+    /// private and link-local ones are refused, now and again at each delivery). Each event is
+    /// retried with exponential backoff for about a day; an endpoint failing many attempts in a
+    /// row is disabled (and `endpoint.disabled` sent to the others). Needs `webhooks:write`.
+    #[utoipa::path(
+        post,
+        path = "/api/v1/webhooks",
+        operation_id = CreateWebhook::SPEC.id,
+        tag = "webhooks",
+        params(JournalHeaders),
+        request_body(content = CreateWebhook, content_type = "application/json"),
+        responses(
+            (status = "2XX", description = "The endpoint, with its secret (shown once)",
+                body = CreatedWebhook),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn create(body: ApiJson<CreateWebhook>) -> CreatedWebhook
+        = reply_body(body)
 }
 
-/// List webhook endpoints.
-///
-/// The account's endpoints, oldest first, without their secrets. Needs `webhooks:write`.
-#[utoipa::path(
-    get,
-    path = "/api/v1/webhooks",
-    operation_id = "listWebhooks",
-    tag = "webhooks",
-    params(JournalHeaders),
-    responses(
-        (status = 200, description = "The endpoints", body = WebhookList),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchSession,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn list(State(state): State<Services>, call: ApiCall) -> Reply<WebhookList> {
-    Reply(call.run(&state, ListWebhooks).await)
+handler! {
+    /// List webhook endpoints.
+    ///
+    /// The account's endpoints, oldest first, without their secrets. Needs `webhooks:write`.
+    #[utoipa::path(
+        get,
+        path = "/api/v1/webhooks",
+        operation_id = ListWebhooks::SPEC.id,
+        tag = "webhooks",
+        params(JournalHeaders),
+        responses(
+            (status = "2XX", description = "The endpoints", body = WebhookList),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn list() -> WebhookList
+        = reply(ListWebhooks)
 }
 
-/// Read a webhook endpoint.
-///
-/// One endpoint of the account: its URL, events, description, whether it is enabled, its
-/// failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
-#[utoipa::path(
-    get,
-    path = "/api/v1/webhooks/{id}",
-    operation_id = "getWebhook",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    responses(
-        (status = 200, description = "The endpoint", body = Webhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn get(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<Webhook> {
-    Reply(call.run(&state, GetWebhook { webhook: id }).await)
+handler! {
+    /// Read a webhook endpoint.
+    ///
+    /// One endpoint of the account: its URL, events, description, whether it is enabled, its
+    /// failures in a row, and when it was made; never its signing secret. Needs `webhooks:write`.
+    #[utoipa::path(
+        get,
+        path = "/api/v1/webhooks/{id}",
+        operation_id = GetWebhook::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        responses(
+            (status = "2XX", description = "The endpoint", body = Webhook),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn get(id: Path<String>) -> Webhook
+        = reply(GetWebhook { webhook: id })
 }
 
-/// Change a webhook endpoint.
-///
-/// Changes the fields sent: `url` (checked as when made), `events`, `description` (an empty
-/// string removes it), `enabled` (`true` turns a disabled endpoint on again: its run of
-/// failures starts over and its pending deliveries go out).
-#[utoipa::path(
-    patch,
-    path = "/api/v1/webhooks/{id}",
-    operation_id = "updateWebhook",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    request_body(content = UpdateWebhook, content_type = "application/json"),
-    responses(
-        (status = 200, description = "The endpoint, changed", body = Webhook),
-        (status = 400, description = "A refused URL, an unknown event type, malformed JSON, or \
-            a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        (status = 422, description = "JSON of the wrong shape, unknown fields included \
-            (`invalid-body`)", body = Problem, content_type = "application/problem+json"),
-        NotJson,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn update(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-    ApiJson(body): ApiJson<UpdateWebhook>,
-) -> Reply<Webhook> {
-    let input = UpdateWebhook {
-        webhook: id,
-        ..body
-    };
-    Reply(call.body(&input).run(&state, input.clone()).await)
+handler! {
+    /// Change a webhook endpoint.
+    ///
+    /// Changes the fields sent: `url` (checked as when made), `events`, `description` (an empty
+    /// string removes it), `enabled` (`true` turns a disabled endpoint on again: its run of
+    /// failures starts over and its pending deliveries go out).
+    #[utoipa::path(
+        patch,
+        path = "/api/v1/webhooks/{id}",
+        operation_id = UpdateWebhook::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        request_body(content = UpdateWebhook, content_type = "application/json"),
+        responses(
+            (status = "2XX", description = "The endpoint, changed", body = Webhook),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn update(id: Path<String>, body: ApiJson<UpdateWebhook>) -> Webhook
+        = reply_body(UpdateWebhook { webhook: id, ..body })
 }
 
-/// Delete a webhook endpoint.
-///
-/// The endpoint goes with its secrets and deliveries; nothing more is sent to it.
-#[utoipa::path(
-    delete,
-    path = "/api/v1/webhooks/{id}",
-    operation_id = "deleteWebhook",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    responses(
-        (status = 200, description = "The endpoint is gone", body = DeletedWebhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn delete(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<DeletedWebhook> {
-    Reply(call.run(&state, DeleteWebhook { webhook: id }).await)
+handler! {
+    /// Delete a webhook endpoint.
+    ///
+    /// The endpoint goes with its secrets and deliveries; nothing more is sent to it.
+    #[utoipa::path(
+        delete,
+        path = "/api/v1/webhooks/{id}",
+        operation_id = DeleteWebhook::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        responses(
+            (status = "2XX", description = "The endpoint is gone", body = DeletedWebhook),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn delete(id: Path<String>) -> DeletedWebhook
+        = reply(DeleteWebhook { webhook: id })
 }
 
-/// Rotate a webhook endpoint's secret.
-///
-/// Makes a new signing secret (answered this once). The secrets before it keep signing beside
-/// it until `previous_valid_until` (`N8V_WEBHOOK_SECRET_GRACE_HOURS`, 24 by default): each
-/// delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
-#[utoipa::path(
-    post,
-    path = "/api/v1/webhooks/{id}/rotate-secret",
-    operation_id = "rotateWebhookSecret",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    responses(
-        (status = 200, description = "The new secret", body = RotatedSecret),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn rotate_secret(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<RotatedSecret> {
-    Reply(call.run(&state, RotateWebhookSecret { webhook: id }).await)
+handler! {
+    /// Rotate a webhook endpoint's secret.
+    ///
+    /// Makes a new signing secret (answered this once). The secrets before it keep signing beside
+    /// it until `previous_valid_until` (`N8V_WEBHOOK_SECRET_GRACE_HOURS`, 24 by default): each
+    /// delivery meanwhile carries a `v1,` signature under each, so a receiver verifies with either.
+    #[utoipa::path(
+        post,
+        path = "/api/v1/webhooks/{id}/rotate-secret",
+        operation_id = RotateWebhookSecret::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        responses(
+            (status = "2XX", description = "The new secret", body = RotatedSecret),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn rotate_secret(id: Path<String>) -> RotatedSecret
+        = reply(RotateWebhookSecret { webhook: id })
 }
 
-/// List a webhook endpoint's deliveries.
-///
-/// Newest first: each event sent (or to be sent) to the endpoint, with its status, attempts,
-/// the receiver's last status code and a short scrubbed excerpt of its answer, and the next
-/// try. Paged with `limit` and `cursor` (`next_cursor`).
-#[utoipa::path(
-    get,
-    path = "/api/v1/webhooks/{id}/deliveries",
-    operation_id = "listWebhookDeliveries",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
-        JournalHeaders),
-    responses(
-        (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
-        (status = 400, description = "A bad `limit` or `cursor`, an unknown query parameter, \
-            or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)", body = Problem,
-            content_type = "application/problem+json"),
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn deliveries(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-    ApiQuery(q): ApiQuery<ListDeliveries>,
-) -> Reply<DeliveryList> {
-    Reply(call.run(&state, ListDeliveries { webhook: id, ..q }).await)
+handler! {
+    /// List a webhook endpoint's deliveries.
+    ///
+    /// Newest first: each event sent (or to be sent) to the endpoint, with its status, attempts,
+    /// the receiver's last status code and a short scrubbed excerpt of its answer, and the next
+    /// try. Paged with `limit` and `cursor` (`next_cursor`).
+    #[utoipa::path(
+        get,
+        path = "/api/v1/webhooks/{id}/deliveries",
+        operation_id = ListDeliveries::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), ListDeliveries,
+            JournalHeaders),
+        responses(
+            (status = "2XX", description = "A page of deliveries, newest first",
+                body = DeliveryList),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn deliveries(id: Path<String>, q: ApiQuery<ListDeliveries>) -> DeliveryList
+        = reply(ListDeliveries { webhook: id, ..q })
 }
 
-/// Send a test event.
-///
-/// Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
-/// delivered like any other: a way to check the receiver and its verification. Refused while
-/// the key that made the endpoint is revoked (nothing is sent to it then).
-#[utoipa::path(
-    post,
-    path = "/api/v1/webhooks/{id}/test",
-    operation_id = "sendWebhookTestEvent",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    responses(
-        (status = 200, description = "The test event, queued", body = TestEventSent),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        (status = 409, description = "The key that made the endpoint is revoked \
-            (`maker_revoked`: hand it to a live key first), or `X-Session-Id` names a session \
-            that has ended (`conflict`)", body = Problem,
-            content_type = "application/problem+json"),
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn test(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<TestEventSent> {
-    Reply(call.run(&state, SendTestEvent { webhook: id }).await)
+handler! {
+    /// Send a test event.
+    ///
+    /// Queues a `webhook.test` event for this endpoint, whatever events it asked for, signed and
+    /// delivered like any other: a way to check the receiver and its verification. Refused while
+    /// the key that made the endpoint is revoked (nothing is sent to it then).
+    #[utoipa::path(
+        post,
+        path = "/api/v1/webhooks/{id}/test",
+        operation_id = SendTestEvent::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        responses(
+            (status = "2XX", description = "The test event, queued", body = TestEventSent),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn test(id: Path<String>) -> TestEventSent
+        = reply(SendTestEvent { webhook: id })
 }
 
-/// Hand a webhook endpoint to the calling key.
-///
-/// Makes the calling credential the endpoint's maker: its scopes and repository restriction
-/// become the endpoint's ceiling (what it may hear of), as when an endpoint is made. An endpoint
-/// stops with its maker: once the key that made it is revoked (`admin revoke-key`, or the OAuth
-/// grant it was), nothing is sent to it (`maker_revoked: true`) and its pending deliveries end
-/// unsent; handed to a live key, it is sent the events from then on. Who may: any live key of
-/// the account holding `webhooks:write`, the scope that manages the account's endpoints (it
-/// could as well delete the endpoint and make another to the same URL). The secret, URL and
-/// events stay as they are. Needs `webhooks:write`.
-#[utoipa::path(
-    post,
-    path = "/api/v1/webhooks/{id}/maker",
-    operation_id = "takeOverWebhook",
-    tag = "webhooks",
-    params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
-    responses(
-        (status = 200, description = "The endpoint, the calling key its maker", body = Webhook),
-        BadHeaders,
-        NeedsWebhooksWrite,
-        NoSuchWebhook,
-        SessionEnded,
-        AccessProblems,
-    ),
-    security(("bearer" = []))
-)]
-pub async fn take_over(
-    State(state): State<Services>,
-    call: ApiCall,
-    Path(id): Path<String>,
-) -> Reply<Webhook> {
-    Reply(call.run(&state, TakeOverWebhook { webhook: id }).await)
+handler! {
+    /// Hand a webhook endpoint to the calling key.
+    ///
+    /// Makes the calling credential the endpoint's maker: its scopes and repository restriction
+    /// become the endpoint's ceiling (what it may hear of), as when an endpoint is made. An endpoint
+    /// stops with its maker: once the key that made it is revoked (`admin revoke-key`, or the OAuth
+    /// grant it was), nothing is sent to it (`maker_revoked: true`) and its pending deliveries end
+    /// unsent; handed to a live key, it is sent the events from then on. Who may: any live key of
+    /// the account holding `webhooks:write`, the scope that manages the account's endpoints (it
+    /// could as well delete the endpoint and make another to the same URL). The secret, URL and
+    /// events stay as they are. Needs `webhooks:write`.
+    #[utoipa::path(
+        post,
+        path = "/api/v1/webhooks/{id}/maker",
+        operation_id = TakeOverWebhook::SPEC.id,
+        tag = "webhooks",
+        params(("id" = WebhookId, Path, description = "The endpoint (`whk_…`)"), JournalHeaders),
+        responses(
+            (status = "2XX", description = "The endpoint, the calling key its maker",
+                body = Webhook),
+        ),
+        security(("bearer" = []))
+    )]
+    pub fn take_over(id: Path<String>) -> Webhook
+        = reply(TakeOverWebhook { webhook: id })
 }

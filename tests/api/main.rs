@@ -49,6 +49,7 @@ mod oauth_edges;
 mod oauth_flow;
 mod oauth_loopback;
 mod openapi;
+mod openapi_responses;
 mod openapi_session_header;
 mod otlp;
 mod pages;

@@ -6,7 +6,7 @@
 use super::{MAX_HARNESS_CHARS, bad};
 use crate::error::Result;
 use crate::journal::episodes::{self, OpenEpisode};
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use crate::ops::journal::toolless_read;
 use crate::ops::{Op, Operation, Services};
 use schemars::JsonSchema;
@@ -34,10 +34,13 @@ pub struct OpenEpisodes {
 pub const MAX_OPEN_EPISODES: i64 = 200;
 
 impl Op for ListOpenEpisodes {
-    const SPEC: Spec = toolless_read(
-        "listOpenEpisodes",
-        "List the conversations waiting to be drafted",
-    );
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("a bad `harness`")],
+        ..toolless_read(
+            "listOpenEpisodes",
+            "List the conversations waiting to be drafted",
+        )
+    };
     type Output = OpenEpisodes;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<OpenEpisodes> {

@@ -9,7 +9,7 @@ use crate::ids::{ItemId, SessionId};
 use crate::journal::exposures;
 use crate::journal::meta::SINCE_PATTERN;
 use crate::operation::Operation;
-use crate::operation::Spec;
+use crate::operation::{Refusal, Spec};
 use crate::ops::{Op, Services};
 use crate::render::window;
 use schemars::JsonSchema;
@@ -32,7 +32,13 @@ pub struct ReadCatchUp {
 crate::openapi_params!(ReadCatchUp);
 
 impl Op for ReadCatchUp {
-    const SPEC: Spec = read("getCatchUp", "journal_catch_up", "Catch up on the journal");
+    const SPEC: Spec = Spec {
+        errors: &[
+            Refusal::bad_request("a `since` that is neither an RFC 3339 time nor a session id"),
+            Refusal::not_found("the `since` session is not visible to this credential"),
+        ],
+        ..read("getCatchUp", "journal_catch_up", "Catch up on the journal")
+    };
     type Output = Answer;
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Answer> {
@@ -71,7 +77,10 @@ pub struct ReadMarkdown {
 const _: () = assert!(window::MIN_CHARS == 1000 && window::MAX_CHARS == 400_000);
 
 impl Op for ReadMarkdown {
-    const SPEC: Spec = toolless_read("getJournalMarkdown", "Read the recent journal");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request("`max_chars` out of range")],
+        ..toolless_read("getJournalMarkdown", "Read the recent journal")
+    };
     type Output = String;
 
     async fn run(self, op: &mut Operation, services: &Services) -> Result<String> {

@@ -5,7 +5,7 @@ use super::bad;
 use crate::auth::Scope;
 use crate::error::Result;
 use crate::ids::SessionId;
-use crate::operation::{Effect, JournalUse, Spec};
+use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::ops::{Op, Operation, Services, Target, named, target_of};
 use crate::sessions;
 use schemars::JsonSchema;
@@ -32,6 +32,7 @@ pub(in crate::ops) const fn deletion(
         creates: false,
         title,
         effect: Effect::Deletes,
+        errors: &[],
     }
 }
 
@@ -43,11 +44,16 @@ pub struct DeleteSession {
 }
 
 impl Op for DeleteSession {
-    const SPEC: Spec = deletion(
-        "deleteSession",
-        "journal_delete_session",
-        "Delete a session",
-    );
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::not_found(
+            "no session with this id that this credential may delete",
+        )],
+        ..deletion(
+            "deleteSession",
+            "journal_delete_session",
+            "Delete a session",
+        )
+    };
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {
@@ -82,7 +88,12 @@ impl DeleteDay {
 }
 
 impl Op for DeleteDay {
-    const SPEC: Spec = deletion("deleteJournalDay", "journal_delete_day", "Delete a day");
+    const SPEC: Spec = Spec {
+        errors: &[Refusal::bad_request(
+            "a day that is not a date (`YYYY-MM-DD`)",
+        )],
+        ..deletion("deleteJournalDay", "journal_delete_day", "Delete a day")
+    };
     type Output = Deleted;
 
     fn targets(&self) -> Vec<Target> {

@@ -1821,7 +1821,7 @@ export type DeleteAccountErrors = {
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
@@ -1829,7 +1829,7 @@ export type DeleteAccountErrors = {
      */
     403: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -1841,12 +1841,11 @@ export type DeleteAccountErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -1890,15 +1889,15 @@ export type GetAuditEntryData = {
 
 export type GetAuditEntryErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -1910,16 +1909,15 @@ export type GetAuditEntryErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -1961,11 +1959,11 @@ export type MintTokenData = {
 
 export type MintTokenErrors = {
     /**
-     * Malformed JSON, an unknown scope name, an empty `scopes` list, `expires_in` out of range, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, an unknown scope name, an empty `scopes` list, `expires_in` out of range, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
@@ -1985,24 +1983,23 @@ export type MintTokenErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * A body without `Content-Type: application/json` (`unsupported-media-type`)
+     * The body is not sent with `Content-Type: application/json` (`unsupported-media-type`)
      */
     415: Problem;
     /**
-     * JSON of the wrong shape (not an object, or unknown fields) (`invalid-body`)
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2044,15 +2041,15 @@ export type AnswerClaudeCodeHookData = {
 
 export type AnswerClaudeCodeHookErrors = {
     /**
-     * A bad `session_id`, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`); an event other than `UserPromptSubmit` and `SessionStart` is answered with `{}`
+     * Malformed JSON, a bad `session_id`, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2068,7 +2065,7 @@ export type AnswerClaudeCodeHookErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -2080,12 +2077,11 @@ export type AnswerClaudeCodeHookErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2094,7 +2090,7 @@ export type AnswerClaudeCodeHookError = AnswerClaudeCodeHookErrors[keyof AnswerC
 
 export type AnswerClaudeCodeHookResponses = {
     /**
-     * What Claude Code adds to the conversation: the recent journal as `hookSpecificOutput.additionalContext`, or nothing (`{}`)
+     * What Claude Code adds to the conversation: the recent journal as `hookSpecificOutput.additionalContext`, or nothing (`{}`); an event other than `UserPromptSubmit` and `SessionStart` is answered with `{}`
      */
     200: HookAnswer;
 };
@@ -2130,19 +2126,19 @@ export type GetCatchUpData = {
 
 export type GetCatchUpErrors = {
     /**
-     * `since` is neither an RFC 3339 time nor a session id, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A `since` that is neither an RFC 3339 time nor a session id, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or the `since` session is not visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), the `since` session is not visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -2150,16 +2146,15 @@ export type GetCatchUpErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2203,15 +2198,15 @@ export type DeleteJournalDayData = {
 
 export type DeleteJournalDayErrors = {
     /**
-     * Not a date, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A day that is not a date (`YYYY-MM-DD`), or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` or `chats:delete` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2223,16 +2218,15 @@ export type DeleteJournalDayErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2279,15 +2273,15 @@ export type ReplaceDecisionData = {
 
 export type ReplaceDecisionErrors = {
     /**
-     * Malformed JSON, a `by` that is no item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a `by` that is no item id, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2303,7 +2297,7 @@ export type ReplaceDecisionErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -2315,12 +2309,11 @@ export type ReplaceDecisionErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2372,15 +2365,15 @@ export type ListDigestsData = {
 
 export type ListDigestsErrors = {
     /**
-     * A bad `period`, `from` or `to`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `period`, `from` or `to`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2392,16 +2385,15 @@ export type ListDigestsErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2445,19 +2437,19 @@ export type DeleteDigestData = {
 
 export type DeleteDigestErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` or `chats:delete` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or no digest with this id that this credential may delete (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), no digest with this id that this credential may delete, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -2465,16 +2457,15 @@ export type DeleteDigestErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2518,19 +2509,19 @@ export type GetJournalEntryData = {
 
 export type GetJournalEntryErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or no journal entry with this id is visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), no journal entry with this id is visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -2538,16 +2529,15 @@ export type GetJournalEntryErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2591,15 +2581,15 @@ export type ListOpenEpisodesData = {
 
 export type ListOpenEpisodesErrors = {
     /**
-     * A bad `harness`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `harness`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2611,16 +2601,15 @@ export type ListOpenEpisodesErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2662,15 +2651,15 @@ export type PostEpisodeData = {
 
 export type PostEpisodeErrors = {
     /**
-     * A bad episode id, harness or project, `ended_at` before `started_at`, too many turns, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a bad episode id, harness or project, `ended_at` before `started_at`, too many turns, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2678,7 +2667,7 @@ export type PostEpisodeErrors = {
      */
     404: Problem;
     /**
-     * `X-Session-Id` names a session that has ended, or a part of this episode was posted by this key with scopes this token does not hold (`conflict`)
+     * A part of this episode was posted by this key with scopes this token does not hold, or `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
     /**
@@ -2686,7 +2675,7 @@ export type PostEpisodeErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -2694,16 +2683,15 @@ export type PostEpisodeErrors = {
      */
     415: Problem;
     /**
-     * JSON of the wrong shape (`invalid-body`)
+     * JSON of the wrong shape, unknown fields included (`invalid-body`)
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2747,15 +2735,15 @@ export type ExportJournalData = {
 
 export type ExportJournalErrors = {
     /**
-     * A `format` other than `ndjson` or `markdown`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A `format` other than `ndjson` or `markdown`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2767,20 +2755,19 @@ export type ExportJournalErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
     /**
-     * The server streams as many exports as it runs at once (`busy`), or the database is briefly unavailable (`database-unavailable`); retry after `Retry-After`
+     * The server streams as many exports as it runs at once (`busy`), or the database is briefly unavailable (`database-unavailable`)
      */
     503: Problem;
 };
@@ -2825,15 +2812,15 @@ export type ListExposuresData = {
 
 export type ListExposuresErrors = {
     /**
-     * A bad `unacknowledged`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `unacknowledged`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -2845,16 +2832,15 @@ export type ListExposuresErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2898,19 +2884,19 @@ export type AcknowledgeExposureData = {
 
 export type AcknowledgeExposureErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or no exposure with this id is visible to this credential (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), no exposure with this id is visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -2918,16 +2904,15 @@ export type AcknowledgeExposureErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -2980,15 +2965,15 @@ export type ListLoopsData = {
 
 export type ListLoopsErrors = {
     /**
-     * A `state` other than open, closed or all, a bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A `state` other than open, closed or all, a bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3000,16 +2985,15 @@ export type ListLoopsErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3056,15 +3040,15 @@ export type CloseLoopData = {
 
 export type CloseLoopErrors = {
     /**
-     * Malformed JSON, a `state` other than done, answered or dropped, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a `state` other than done, answered or dropped, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3080,7 +3064,7 @@ export type CloseLoopErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -3092,12 +3076,11 @@ export type CloseLoopErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3141,15 +3124,15 @@ export type DismissLoopData = {
 
 export type DismissLoopErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3161,16 +3144,15 @@ export type DismissLoopErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3205,11 +3187,12 @@ export type SearchJournalData = {
     path?: never;
     query: {
         /**
-         * Only matches in sessions whose assistant name contains this text (case-insensitive).
+         * Narrows to sessions whose assistant name contains this text (case-insensitive).
          */
         assistant?: string;
         /**
-         * Only matches at or after this time (RFC 3339); default a year ago.
+         * Narrows to what is dated at or after this time (RFC 3339): a session by its start, a
+         * match of the search by its time (the search's default: a year ago).
          */
         from?: string;
         /**
@@ -3217,7 +3200,7 @@ export type SearchJournalData = {
          */
         limit?: number;
         /**
-         * Only matches in sessions for this organization (`org_…`).
+         * Narrows to sessions for this organization (`org_…`).
          */
         organization?: string;
         /**
@@ -3226,11 +3209,12 @@ export type SearchJournalData = {
          */
         q: string;
         /**
-         * Only matches in this repository.
+         * Narrows to sessions in this repository.
          */
         repo?: string;
         /**
-         * Only matches before this time (RFC 3339).
+         * Narrows to what is dated before this time (RFC 3339): a session by its start, a match
+         * of the search by its time.
          */
         to?: string;
     };
@@ -3239,15 +3223,15 @@ export type SearchJournalData = {
 
 export type SearchJournalErrors = {
     /**
-     * `q` missing, empty, too long or with no word to find (only `-excluded` or common words), a bad `organization` or `limit`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * `q` missing, empty, too long or with no word to find (only `-excluded` or common words), a bad `organization` or `limit`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3259,16 +3243,15 @@ export type SearchJournalErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
     /**
@@ -3307,7 +3290,7 @@ export type ListSessionsData = {
     path?: never;
     query?: {
         /**
-         * Only sessions whose assistant name contains this text (case-insensitive).
+         * Narrows to sessions whose assistant name contains this text (case-insensitive).
          */
         assistant?: string;
         /**
@@ -3315,7 +3298,8 @@ export type ListSessionsData = {
          */
         cursor?: string;
         /**
-         * Only sessions started at or after this time (RFC 3339).
+         * Narrows to what is dated at or after this time (RFC 3339): a session by its start, a
+         * match of the search by its time (the search's default: a year ago).
          */
         from?: string;
         /**
@@ -3327,15 +3311,16 @@ export type ListSessionsData = {
          */
         limit?: number;
         /**
-         * Only sessions for this organization (`org_…`).
+         * Narrows to sessions for this organization (`org_…`).
          */
         organization?: string;
         /**
-         * Only sessions in this repository.
+         * Narrows to sessions in this repository.
          */
         repo?: string;
         /**
-         * Only sessions started before this time (RFC 3339).
+         * Narrows to what is dated before this time (RFC 3339): a session by its start, a match
+         * of the search by its time.
          */
         to?: string;
     };
@@ -3344,15 +3329,15 @@ export type ListSessionsData = {
 
 export type ListSessionsErrors = {
     /**
-     * A bad filter, `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad filter, `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3364,16 +3349,15 @@ export type ListSessionsErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3415,15 +3399,15 @@ export type StartSessionData = {
 
 export type StartSessionErrors = {
     /**
-     * Malformed JSON, a goal or repository that is too long or has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a goal or repository that is too long or has control characters, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3439,7 +3423,7 @@ export type StartSessionErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -3451,12 +3435,11 @@ export type StartSessionErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3500,19 +3483,19 @@ export type DeleteSessionData = {
 
 export type DeleteSessionErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` or `chats:delete` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` or `chats:delete` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or no session with this id that this credential may delete (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), no session with this id that this credential may delete, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -3520,16 +3503,15 @@ export type DeleteSessionErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3586,19 +3568,19 @@ export type GetSessionData = {
 
 export type GetSessionErrors = {
     /**
-     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or no session with this id is visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
+     * The assistant journal is off for this account (`journal-off`), no session with this id is visible to this credential, or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
@@ -3606,16 +3588,15 @@ export type GetSessionErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3662,23 +3643,23 @@ export type EndSessionData = {
 
 export type EndSessionErrors = {
     /**
-     * Malformed JSON, an outcome that is too long or has control characters, a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line, `resolved` with more than 100 ids or an entry that is not an item id, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, an outcome that is too long or has control characters, a hand-off list with more than 20 items or an item longer than 300 characters or on more than one line, `resolved` with more than 100 ids or an entry that is not an item id, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
-     * The assistant journal is off for this account (`journal-off`), or the session (or `X-Session-Id`) is not one of this credential's (`not-found`); sessions cannot be shared across credentials
+     * The assistant journal is off for this account (`journal-off`), the session is not one of this credential's (sessions cannot be shared across credentials), or `X-Session-Id` names no session of this credential (`not-found`)
      */
     404: Problem;
     /**
-     * The session (or `X-Session-Id`) has already ended (`conflict`)
+     * The session has already ended, or `X-Session-Id` names a session that has ended (`conflict`)
      */
     409: Problem;
     /**
@@ -3686,7 +3667,7 @@ export type EndSessionErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -3698,12 +3679,11 @@ export type EndSessionErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3742,15 +3722,15 @@ export type ListRecordsData = {
 
 export type ListRecordsErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `records:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `records:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3762,16 +3742,15 @@ export type ListRecordsErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3824,15 +3803,15 @@ export type ListRecordEntriesData = {
 
 export type ListRecordEntriesErrors = {
     /**
-     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `records:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `records:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3844,16 +3823,15 @@ export type ListRecordEntriesErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3900,15 +3878,15 @@ export type AppendRecordEntryData = {
 
 export type AppendRecordEntryErrors = {
     /**
-     * Malformed JSON, a line that is empty, too long or has control characters, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a line that is empty, too long or has control characters, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `records:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `records:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -3924,7 +3902,7 @@ export type AppendRecordEntryErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -3932,16 +3910,15 @@ export type AppendRecordEntryErrors = {
      */
     415: Problem;
     /**
-     * JSON of the wrong shape: `line` missing or not a string, or unknown fields (`invalid-body`)
+     * JSON of the wrong shape, unknown fields included, or `line` missing or not a string (`invalid-body`)
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -3980,15 +3957,15 @@ export type ListWebhooksData = {
 
 export type ListWebhooksErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4000,16 +3977,15 @@ export type ListWebhooksErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4048,15 +4024,15 @@ export type CreateWebhookData = {
 
 export type CreateWebhookErrors = {
     /**
-     * A URL that is not https, not public or does not resolve, an unknown event type, a description too long, malformed JSON, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a URL that is not https, not public or does not resolve, an unknown event type, a description too long, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4068,7 +4044,11 @@ export type CreateWebhookErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -4080,12 +4060,11 @@ export type CreateWebhookErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4129,15 +4108,15 @@ export type DeleteWebhookData = {
 
 export type DeleteWebhookErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4149,16 +4128,15 @@ export type DeleteWebhookErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4202,15 +4180,15 @@ export type GetWebhookData = {
 
 export type GetWebhookErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4222,16 +4200,15 @@ export type GetWebhookErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4275,15 +4252,15 @@ export type UpdateWebhookData = {
 
 export type UpdateWebhookErrors = {
     /**
-     * A refused URL, an unknown event type, malformed JSON, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * Malformed JSON, a refused URL, an unknown event type, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4295,7 +4272,11 @@ export type UpdateWebhookErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The body is larger than the server accepts (`payload-too-large`)
+     */
+    413: Problem;
+    /**
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -4307,12 +4288,11 @@ export type UpdateWebhookErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4365,15 +4345,15 @@ export type ListWebhookDeliveriesData = {
 
 export type ListWebhookDeliveriesErrors = {
     /**
-     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `limit` or `cursor`, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4385,16 +4365,15 @@ export type ListWebhookDeliveriesErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4438,15 +4417,15 @@ export type TakeOverWebhookData = {
 
 export type TakeOverWebhookErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4458,16 +4437,15 @@ export type TakeOverWebhookErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4511,15 +4489,15 @@ export type RotateWebhookSecretData = {
 
 export type RotateWebhookSecretErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4531,16 +4509,15 @@ export type RotateWebhookSecretErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4584,15 +4561,15 @@ export type SendWebhookTestEventData = {
 
 export type SendWebhookTestEventErrors = {
     /**
-     * A bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * A bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `webhooks:write` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `webhooks:write` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4604,16 +4581,15 @@ export type SendWebhookTestEventErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4663,7 +4639,7 @@ export type ListFeatureFlagsErrors = {
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
@@ -4671,16 +4647,15 @@ export type ListFeatureFlagsErrors = {
      */
     403: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4717,7 +4692,7 @@ export type SetFeatureFlagErrors = {
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
@@ -4733,7 +4708,7 @@ export type SetFeatureFlagErrors = {
      */
     413: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
@@ -4745,12 +4720,11 @@ export type SetFeatureFlagErrors = {
      */
     422: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
@@ -4795,15 +4769,15 @@ export type GetJournalMarkdownData = {
 
 export type GetJournalMarkdownErrors = {
     /**
-     * `max_chars` out of range, an unknown query parameter, or a bad `X-Purpose` or `X-Session-Id` (`bad-request`)
+     * `max_chars` out of range, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
-     * Missing, malformed, unknown, revoked or expired credentials.
+     * Missing, malformed, unknown, revoked or expired credentials (`unauthorized`).
      */
     401: Problem;
     /**
-     * The credential lacks `chats:read` (`missing-scope`) or is an operator credential (`forbidden`)
+     * A credential lacking `chats:read` (`missing-scope`), or an operator credential (`forbidden`)
      */
     403: Problem;
     /**
@@ -4815,16 +4789,15 @@ export type GetJournalMarkdownErrors = {
      */
     409: Problem;
     /**
-     * The path and query are longer than 2 KiB.
+     * The path and query are longer than 2 KiB (`uri-too-long`).
      */
     414: Problem;
     /**
-     * Too many requests from this credential, or too many failed authentications from this
-     * address.
+     * Too many requests from this credential, or too many failed authentications from this address (`rate-limited`).
      */
     429: Problem;
     /**
-     * The server failed to answer; quote the `x-request-id` response header when reporting it.
+     * The server failed to answer; quote the `x-request-id` response header when reporting it (`internal`).
      */
     500: Problem;
 };
