@@ -16,6 +16,7 @@ pub mod export;
 pub mod exposures;
 pub mod hooks;
 pub mod journal;
+mod kinds;
 pub mod loops;
 pub mod oauth;
 pub mod records;

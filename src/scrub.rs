@@ -69,10 +69,12 @@ mod clean;
 mod gitleaks;
 mod keyword_rules;
 mod labels;
+mod rule_data;
 
 pub use clean::{Cleaned, audit_path, clean, clean_text, strip_format_chars};
-pub use keyword_rules::{Allow, GitleaksRule, Target, gitleaks_rule_compiles, gitleaks_rules};
+pub use keyword_rules::{gitleaks_rule_compiles, gitleaks_rules};
 pub use labels::label;
+pub use rule_data::{Allow, GitleaksRule, Target};
 
 /// Minimum Shannon entropy (bits per character) for heuristic rules.
 const GENERIC_MIN_ENTROPY: f64 = 3.0;

@@ -1,6 +1,7 @@
 //! The digests' operations: list week and month digests, and delete one on purpose.
 
-use super::journal::{bad, deletion, read};
+use super::journal::{bad, deletion};
+use super::kinds::read;
 use super::{Op, Operation, Services, Target, named, parse_date, target_of};
 use crate::error::Result;
 use crate::ids::DigestId;

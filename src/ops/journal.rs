@@ -1,6 +1,7 @@
 //! The journal's operations: open and close sessions, list and read them, read one call, the
 //! catch-up brief and the markdown window. All need `chats:read` and the `assistantJournal` flag.
 
+use super::kinds::{bookkeeping, read};
 use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
 use crate::cursor::Cursor;
@@ -32,46 +33,6 @@ pub(super) use deletions::deletion;
 pub use deletions::{DeleteDay, DeleteSession, Deleted};
 pub use filters::SessionFilters;
 use filters::filter_id;
-
-/// A journal read, over REST and as the tool `tool`: the spec every one shares but its names.
-pub(super) const fn read(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
-    Spec {
-        tool: Some(tool),
-        ..toolless_read(id, title)
-    }
-}
-
-/// A journal read that is no tool (REST, a resource or a hook reads it).
-pub(super) const fn toolless_read(id: &'static str, title: &'static str) -> Spec {
-    Spec {
-        id,
-        tool: None,
-        journal: JournalUse::Read,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title,
-        effect: Effect::Reads,
-        errors: &[],
-    }
-}
-
-/// A change to the journal's own bookkeeping rather than a read of it (a session ends, an item
-/// closes or is dismissed). Idempotent: each happens once, and a repeat changes nothing (a 409
-/// where it is refused).
-pub(super) const fn bookkeeping(id: &'static str, tool: &'static str, title: &'static str) -> Spec {
-    Spec {
-        id,
-        tool: Some(tool),
-        journal: JournalUse::Bookkeeping,
-        scopes: &[Scope::ChatsRead],
-        needs_journal: true,
-        creates: false,
-        title,
-        effect: Effect::Writes { idempotent: true },
-        errors: &[],
-    }
-}
 
 pub(super) fn bad(message: String) -> Error {
     Error::BadRequest(message)

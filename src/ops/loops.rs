@@ -4,7 +4,7 @@
 //! view calls through its host. All need `chats:read` and the
 //! `assistantJournal` flag; see `loops` for what an item is.
 
-use super::journal::{bookkeeping, read};
+use super::kinds::{bookkeeping, read};
 use super::{Op, Operation, Services, Target, limit, named, target_of};
 use crate::error::{Error, Result};
 use crate::ids::{ItemId, TypedId};

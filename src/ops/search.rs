@@ -1,7 +1,8 @@
 //! Searching the journal: the one search REST (`GET /api/v1/journal/search`), MCP
 //! (`journal_search`) and the journal page run.
 
-use super::journal::{SessionFilters, read};
+use super::journal::SessionFilters;
+use super::kinds::read;
 use super::{Op, Operation, Services, limit};
 use crate::error::{Error, Result};
 use crate::journal::meta::LINE_PATTERN;

@@ -32,8 +32,7 @@
 //! file paths are left out. Do not edit by hand: regenerate with `gitleaks_convert.py` (next to
 //! this file) from a newer gitleaks.toml, then `cargo fmt`.
 
-use super::keyword_rules::rule;
-use super::{Allow, GitleaksRule, Target};
+use super::rule_data::{Allow, GitleaksRule, Target, rule};
 
 /// Every gitleaks rule (222), in gitleaks' order, one a line:
 /// `rule(id, pattern, keywords, entropy floor, secret group, allowlists)`.

@@ -89,8 +89,7 @@ w('//! one rule that is only a file name (`pkcs12-file`) has no pattern. Allowli
 w('//! file paths are left out. Do not edit by hand: regenerate with `gitleaks_convert.py` (next to')
 w('//! this file) from a newer gitleaks.toml, then `cargo fmt`.')
 w('')
-w('use super::keyword_rules::rule;')
-w('use super::{Allow, GitleaksRule, Target};')
+w('use super::rule_data::{Allow, GitleaksRule, Target, rule};')
 w('')
 n_rules = 0
 stop_consts = []

@@ -7,7 +7,7 @@ use super::{MAX_HARNESS_CHARS, bad};
 use crate::error::Result;
 use crate::journal::episodes::{self, OpenEpisode};
 use crate::operation::{Refusal, Spec};
-use crate::ops::journal::toolless_read;
+use crate::ops::kinds::toolless_read;
 use crate::ops::{Op, Operation, Services};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

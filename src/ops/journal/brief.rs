@@ -1,7 +1,7 @@
 //! The journal's two hand-over reads: the catch-up brief and the markdown window. Each keeps
 //! its receipt (`Operation::handed_over`): which items it handed over, and how many characters.
 
-use super::{bad, read, toolless_read};
+use super::bad;
 use crate::auth::Scope;
 use crate::brief::{self, Answer};
 use crate::error::{Error, Result};
@@ -10,6 +10,7 @@ use crate::journal::exposures;
 use crate::journal::meta::SINCE_PATTERN;
 use crate::operation::Operation;
 use crate::operation::{Refusal, Spec};
+use crate::ops::kinds::{read, toolless_read};
 use crate::ops::{Op, Services};
 use crate::render::window;
 use schemars::JsonSchema;
