@@ -95,3 +95,70 @@ pub fn error_page(error: &Error, signed_in: bool) -> Response {
         }),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minijinja::ErrorKind;
+
+    /// The names a template calls: each `|filter`, each `is test`.
+    fn called(source: &str) -> Vec<(bool, String)> {
+        let word = |rest: &str| -> String {
+            rest.trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let mut names = Vec::new();
+        for block in source.split("{{").chain(source.split("{%")).skip(1) {
+            let expr = block.split(['}', '%']).next().unwrap_or_default();
+            // `||` is no filter; a quoted `|` is text.
+            let unquoted: String = expr.split('"').step_by(2).collect();
+            for part in unquoted.split('|').skip(1).filter(|p| !p.is_empty()) {
+                names.push((true, word(part)));
+            }
+            for part in unquoted.split(" is ").skip(1) {
+                let part = part.trim_start().trim_start_matches("not ");
+                names.push((false, word(part)));
+            }
+        }
+        names.retain(|(_, name)| !name.is_empty());
+        names
+    }
+
+    /// A page must never answer 500 because a template names a filter or a test the engine was
+    /// built without (`urlencode` was, and every list's next link failed).
+    #[test]
+    fn every_filter_and_test_a_template_names_exists() {
+        let env = env();
+        let mut checked = 0;
+        for (name, source) in TEMPLATES {
+            for (filter, called) in called(source) {
+                let probe = if filter {
+                    format!("{{{{ x|{called} }}}}")
+                } else {
+                    format!("{{{{ x is {called} }}}}")
+                };
+                let outcome = env.render_str(&probe, minijinja::context! { x => "a" });
+                if let Err(e) = outcome {
+                    assert!(
+                        !matches!(e.kind(), ErrorKind::UnknownFilter | ErrorKind::UnknownTest),
+                        "{name} calls `{called}`, which this build does not have: {e}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} calls found: the scan is broken");
+    }
+
+    #[test]
+    fn the_scan_finds_what_a_template_calls() {
+        let found = called(r#"{{ a|urlencode }} {% if b is defined and c|length %}"x|y"{% endif %}"#);
+        assert!(found.contains(&(true, "urlencode".into())), "{found:?}");
+        assert!(found.contains(&(true, "length".into())), "{found:?}");
+        assert!(found.contains(&(false, "defined".into())), "{found:?}");
+        assert!(!found.iter().any(|(_, n)| n == "y"), "{found:?}");
+    }
+}
+
