@@ -149,16 +149,19 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 10, "only {checked} calls found: the scan is broken");
+        assert!(
+            checked >= 10,
+            "only {checked} calls found: the scan is broken"
+        );
     }
 
     #[test]
     fn the_scan_finds_what_a_template_calls() {
-        let found = called(r#"{{ a|urlencode }} {% if b is defined and c|length %}"x|y"{% endif %}"#);
+        let found =
+            called(r#"{{ a|urlencode }} {% if b is defined and c|length %}"x|y"{% endif %}"#);
         assert!(found.contains(&(true, "urlencode".into())), "{found:?}");
         assert!(found.contains(&(true, "length".into())), "{found:?}");
         assert!(found.contains(&(false, "defined".into())), "{found:?}");
         assert!(!found.iter().any(|(_, n)| n == "y"), "{found:?}");
     }
 }
-

@@ -53,6 +53,7 @@ mod openapi_responses;
 mod openapi_session_header;
 mod otlp;
 mod pages;
+mod pages_volume;
 mod pgbouncer;
 mod plans;
 mod privacy;
