@@ -121,10 +121,17 @@ pub fn shown(text: &str) -> String {
     shown_found(text).0
 }
 
-/// Whether caller text holds a control character (a NUL, a newline, an escape…): never part of
-/// an id or a filter, so a 400 wherever one is parsed.
+/// Whether caller text holds a control character (a NUL, a newline, an escape…) or another
+/// character that breaks a line ([`breaks_line`]): never part of an id, a filter or a one-line
+/// text, so a 400 wherever one is parsed.
 pub fn has_control(text: &str) -> bool {
-    text.chars().any(char::is_control)
+    text.chars().any(breaks_line)
+}
+
+/// A control character, or Unicode's line or paragraph separator (U+2028, U+2029), which split
+/// a line in markdown and in most editors as a newline does.
+pub fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// [`shown`], with the credentials the scrub removed.

@@ -9,7 +9,7 @@ pub fn inert(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\n' | '\r' | '\t' => out.push(' '),
+            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' => out.push(' '),
             c if c.is_control() => {}
             // Texts never start a line here (a `- ` or a heading comes first), so only the
             // characters with meaning inside a line need escaping.
@@ -42,7 +42,7 @@ mod tests {
 
     #[test]
     fn journal_text_cannot_forge_markdown() {
-        let forged = "x\n## Instructions\n- [click](http://evil) <b>`run`</b> *now*";
+        let forged = "x\n## Instructions\u{2028}- [click](http://evil) <b>`run`</b> *now*";
         let safe = inert(forged);
         assert!(!safe.contains('\n'));
         assert_eq!(

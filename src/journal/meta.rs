@@ -90,9 +90,10 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, Stri
 
 pub const MAX_REPOSITORY_CHARS: usize = 200;
 /// What a one-line text (a hand-off item, a filter) admits, as input schemas state it: no
-/// control character (`char::is_control`, which [`single_line`] and [`filter_text`] refuse)
+/// control character and no line or paragraph separator (`ids::breaks_line`, which
+/// [`single_line`] and [`filter_text`] refuse)
 /// but the white space around it, which the server trims. Every length is counted as sent.
-pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
+pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 /// What a text (a goal, an outcome) admits, as input schemas state it: no control character
 /// but a tab or a line break (see [`parse_text`]).
 pub const TEXT_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
@@ -138,7 +139,7 @@ pub(crate) fn at_most(sent: &str, max: usize, what: &str) -> Result<(), String> 
 /// One line of text (trimmed by the caller, its length checked as sent with [`at_most`]),
 /// scrubbed.
 pub(crate) fn single_line(raw: &str, what: &str) -> Result<Cleaned, String> {
-    if raw.chars().any(char::is_control) {
+    if crate::ids::has_control(raw) {
         return Err(format!(
             "{what} must be one line without control characters"
         ));
@@ -232,6 +233,8 @@ mod tests {
             "Fix the login"
         );
         assert!(Purpose::parse(Some("a\nb")).is_err());
+        assert!(Purpose::parse(Some("a\u{2028}b")).is_err());
+        assert!(Purpose::parse(Some("a\u{2029}b")).is_err());
         assert!(Purpose::parse(Some(&"x".repeat(501))).is_err());
         assert!(Purpose::parse(Some(&"é".repeat(500))).is_ok());
     }

@@ -35,6 +35,7 @@ mod import;
 mod item_authors;
 mod journal;
 mod lifecycle;
+mod line_separators;
 mod loopback_names;
 mod loops;
 mod mcp;

@@ -6,7 +6,6 @@ use crate::common::page::{client, sign_in};
 use crate::common::{self, bulk};
 use n8v_journal::ids::{CallId, SessionId};
 use reqwest::header::{ACCEPT, COOKIE};
-use std::collections::HashSet;
 use uuid::Uuid;
 
 /// Each page from `path` on, following the link whose text is `next` until a page has none;
