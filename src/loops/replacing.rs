@@ -114,21 +114,28 @@ async fn replace_with(
 ) -> sqlx::Result<usize> {
     let (credential, scopes) = writer.unzip();
     let ids: Vec<Uuid> = ids.iter().map(|i| i.0).filter(|i| *i != by.0).collect();
-    // Locked in id order first, as every transaction locks items (migration 0020).
+    // The replaced decisions and `by` are locked together, in id order, as every transaction
+    // locks items (migration 0020): two replacements racing in opposite directions (`P` by `Q`,
+    // `Q` by `P`) take their locks one after the other, and the second finds its `by` replaced
+    // already and replaces nothing, where both once committed a cycle (migration 0034).
     let replaced = sqlx::query!(
         "WITH locked AS (
-             SELECT l.loop_id FROM journal_loops l
-              WHERE l.account_id = n8v_account() AND l.loop_id = ANY ($1)
+             SELECT l.loop_id, l.loop_id = $2 AS is_by FROM journal_loops l
+              WHERE l.account_id = n8v_account()
+                AND (l.loop_id = $2
+                     OR (l.loop_id = ANY ($1)
+                         AND (NOT n8v_service()
+                              OR EXISTS (SELECT 1 FROM journal_sessions o
+                                          WHERE o.account_id = l.account_id
+                                            AND o.session_id = l.session_id
+                                            AND o.credential_id = $5 AND o.scopes <@ $6))))
                 AND l.kind = 'decision' AND l.state = 'open'
-                AND (NOT n8v_service()
-                     OR EXISTS (SELECT 1 FROM journal_sessions o
-                                 WHERE o.account_id = l.account_id AND o.session_id = l.session_id
-                                   AND o.credential_id = $5 AND o.scopes <@ $6))
               ORDER BY l.loop_id FOR UPDATE)
          UPDATE journal_loops
             SET state = 'replaced', replaced_by = $2, closed_at = $3, closed_session_id = $4
-          WHERE account_id = n8v_account() AND loop_id IN (SELECT loop_id FROM locked)
-            AND state = 'open'
+          WHERE account_id = n8v_account()
+            AND loop_id IN (SELECT loop_id FROM locked WHERE NOT is_by)
+            AND state = 'open' AND EXISTS (SELECT 1 FROM locked WHERE is_by)
           RETURNING loop_id, text, session_id",
         &ids,
         by.0,
@@ -172,19 +179,24 @@ pub async fn replace_one(
         )));
     }
     let replacing = decision(tx, by).await?;
-    if replacing.state != "open" {
-        return Err(Error::Conflict(format!(
-            "decision {by} was replaced itself: name the decision that is current now"
-        )));
-    }
-    let replaced = decision(tx, id).await?;
-    if replaced.state != "open" {
-        return Err(Error::Conflict(format!(
-            "decision {id} is replaced already; its replacement stands"
-        )));
+    // An organization's owner reads its members' decisions, but its own decision can be
+    // replaced only by one of its own account's.
+    if !replacing.own {
+        return Err(not_replaceable(by));
     }
     let by_row = (replacing.loop_id, replacing.text.clone());
     if replace_with(tx, &[id], by_row, session, None, now).await? == 0 {
+        // Nothing replaced: both are locked or gone now, so their states as they stand say why.
+        if decision(tx, by).await?.state != "open" {
+            return Err(Error::Conflict(format!(
+                "decision {by} was replaced itself: name the decision that is current now"
+            )));
+        }
+        if decision(tx, id).await?.state != "open" {
+            return Err(Error::Conflict(format!(
+                "decision {id} is replaced already; its replacement stands"
+            )));
+        }
         return Err(not_replaceable(id));
     }
     let row = super::rows::readable(tx, id)

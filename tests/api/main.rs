@@ -11,6 +11,7 @@ mod browser;
 mod browser_app;
 mod browser_consent;
 mod cli;
+mod decision_races;
 mod decisions;
 mod decisions_said;
 mod digests;
