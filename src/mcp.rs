@@ -152,13 +152,26 @@ pub async fn read_body(max: usize, request: Request, next: Next) -> Response {
     let Ok(bytes) = axum::body::to_bytes(body, max).await else {
         return too_large();
     };
-    if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+    let refused = |code: i32, message: String| {
         let error = serde_json::json!({
             "jsonrpc": "2.0",
             "id": null,
-            "error": {"code": -32700, "message": format!("Parse error: the body is not JSON ({e})")},
+            "error": {"code": code, "message": message},
         });
-        return (axum::http::StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
+        (axum::http::StatusCode::BAD_REQUEST, axum::Json(error)).into_response()
+    };
+    match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Err(e) => return refused(-32700, format!("Parse error: the body is not JSON ({e})")),
+        // Valid JSON the transport does not take (MCP 2025-06-18 dropped batches).
+        Ok(serde_json::Value::Array(_)) => {
+            return refused(
+                -32600,
+                "Invalid Request: send one JSON-RPC message per request; batches are not \
+                 accepted"
+                    .into(),
+            );
+        }
+        Ok(_) => {}
     }
     next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
         .await

@@ -14,6 +14,7 @@ use super::app;
 use super::call::{Call, Refused};
 use super::server::JournalMcp;
 use crate::error::Error;
+use crate::ids::{SessionId, TypedId};
 use crate::ops::journal::{GetSession, ReadCatchUp, ReadMarkdown};
 use crate::ops::{Finished, Op};
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
@@ -75,9 +76,12 @@ pub async fn read(
         let brief = run(mcp, ctx, uri, ReadCatchUp::default()).await?;
         return Ok(contents(uri, "application/json", json_text(&brief)));
     }
-    if let Some(id) = uri.strip_prefix(SESSION_PREFIX) {
+    // A session's URI names a session id, or no resource: checked before anything of it is
+    // recorded (the call's purpose quotes the URI).
+    let session = uri.strip_prefix(SESSION_PREFIX).and_then(SessionId::parse);
+    if let Some(session) = session {
         let input = GetSession {
-            session: id.to_owned(),
+            session: session.to_string(),
             ..Default::default()
         };
         let detail = run(mcp, ctx, uri, input).await?;

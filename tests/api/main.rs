@@ -40,6 +40,7 @@ mod line_separators;
 mod loopback_names;
 mod loops;
 mod mcp;
+mod mcp_bodies;
 mod mcp_oauth;
 mod mcp_python;
 mod mcp_surface;
