@@ -11,7 +11,7 @@ mod unaddressed;
 pub use unaddressed::Unaddressed;
 
 use super::client::{Client, same_redirect};
-use super::documents::{Asker, BudgetSpent};
+use super::documents::{Asker, BudgetSpent, Unreachable};
 use super::metadata::{self, MCP_SCOPES};
 use super::{registry, tokens};
 use crate::config::Config;
@@ -133,6 +133,12 @@ impl AuthorizeRequest {
                     e.cause
                         .unwrap_or_else(|| anyhow::anyhow!("finding the client")),
                 ));
+            }
+            Err(e) if e.cause.as_ref().is_some_and(|c| c.is::<Unreachable>()) => {
+                return Err(unaddressed(Unaddressed::unreachable_document(
+                    &self.client_id,
+                    &e.description,
+                )));
             }
             Err(e) => {
                 return Err(unaddressed(Unaddressed::unusable_client(

@@ -67,6 +67,28 @@ fn invalid(description: impl Into<String>) -> OAuthError {
     OAuthError::bad("invalid_client", description)
 }
 
+/// Why a document could not be fetched when the fault may be this server's reach, not the
+/// client's: its host did not resolve, or no connection could be made or finished (a server
+/// inside a private network, or whose DNS fails, cannot reach a public document).
+#[derive(Debug, thiserror::Error)]
+#[error("this server could not fetch the client's metadata document: {0}")]
+pub struct Unreachable(pub &'static str);
+
+fn unreachable(host: &str, why: &'static str) -> OAuthError {
+    tracing::warn!(
+        host = %host,
+        why,
+        "a client metadata document could not be fetched from this server: let it reach the \
+         host, or have the person sign in by registration"
+    );
+    OAuthError {
+        cause: Some(Unreachable(why).into()),
+        ..invalid(format!(
+            "this server could not fetch the client's metadata document: {why}"
+        ))
+    }
+}
+
 /// Fetches and checks the document at `client_id`, on `asker`'s budget (spent once the URL is
 /// known to be one a document may be fetched from).
 pub async fn fetch(
@@ -121,7 +143,7 @@ async fn download(url: &url::Url, allow_private: bool) -> Result<Vec<u8>, OAuthE
         .await
         .map_err(|e| {
             tracing::info!(error = %e, host = %host, "client metadata document not fetched");
-            invalid("the client's metadata document could not be fetched")
+            unreachable(&host, "no connection to its host could be made")
         })?;
     if !response.status().is_success() {
         return Err(invalid(format!(
@@ -139,7 +161,7 @@ async fn download(url: &url::Url, allow_private: bool) -> Result<Vec<u8>, OAuthE
     loop {
         let chunk = tokio::time::timeout(FETCH_TIMEOUT, response.chunk())
             .await
-            .map_err(|_| invalid("the client's metadata document took too long"))?
+            .map_err(|_| unreachable(&host, "its host did not answer in time"))?
             .map_err(|_| invalid("the client's metadata document could not be read"))?;
         let Some(chunk) = chunk else { break };
         body.extend_from_slice(&chunk);
@@ -192,14 +214,12 @@ fn client_of(body: &[u8], client_id: &str) -> Result<Client, OAuthError> {
 async fn resolve(host: &str, port: u16, allow_private: bool) -> Result<SocketAddr, OAuthError> {
     outbound::resolve_public(host, port, allow_private, FETCH_TIMEOUT)
         .await
-        .map_err(|why| {
-            invalid(match why {
-                Unresolved::TimedOut => "the client_id's host did not resolve in time",
-                Unresolved::NoAddress => "the client_id's host does not resolve",
-                Unresolved::Private => {
-                    "the client_id's host is a loopback, private or link-local address; \
-                     metadata documents are fetched only from public addresses"
-                }
-            })
+        .map_err(|why| match why {
+            Unresolved::TimedOut => unreachable(host, "its host did not resolve in time"),
+            Unresolved::NoAddress => unreachable(host, "its host does not resolve from here"),
+            Unresolved::Private => invalid(
+                "the client_id's host is a loopback, private or link-local address; \
+                 metadata documents are fetched only from public addresses",
+            ),
         })
 }

@@ -309,11 +309,10 @@ async fn the_error_page_names_the_client_what_went_wrong_and_what_to_do() {
         html.contains("<h1>127.0.0.1:1 cannot connect</h1>"),
         "{html}"
     );
-    assert!(html.contains("could not be fetched"), "{html}");
-    assert!(
-        html.contains("The fix is in the client&#x27;s metadata document"),
-        "{html}"
-    );
+    // Not the document's fault: this server could not reach it (issue 52, item 4).
+    assert!(html.contains("this server could not fetch"), "{html}");
+    assert!(html.contains("can let it reach 127.0.0.1"), "{html}");
+    assert!(!html.contains("publisher must correct"), "{html}");
 
     // No client at all.
     let (status, html) = get(&app, "/oauth/authorize?response_type=code", None).await;

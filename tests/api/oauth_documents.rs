@@ -119,3 +119,32 @@ async fn an_unused_document_client_expires_and_one_with_a_live_grant_stays() {
     assert_eq!(served.load(Ordering::SeqCst), before + 1);
     assert_eq!(document_clients(&app).await, [granted, unused]);
 }
+
+/// A document this server cannot reach (issue 52, item 4) is not the client's fault: the page
+/// says this server could not fetch it, and what to do (let the server reach it, or sign in by
+/// registration), never that its publisher must correct it; and it redirects nowhere.
+#[tokio::test]
+async fn a_document_this_server_cannot_reach_says_so_and_what_to_do() {
+    let app = spawn_app_configured(|c| c.oauth.allow_private_client_urls = true).await;
+    // A port nothing listens on: the connection is refused, as a private network's is.
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let client_id = format!("http://{}/clients/gone.json", closed.local_addr().unwrap());
+    drop(closed);
+    let path = authorize_path(&client_id, REDIRECT, None, &pkce().challenge, &app);
+    let response = page::client()
+        .get(app.url(&path))
+        .header(ACCEPT, "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    assert!(response.headers().get("location").is_none());
+    let html = response.text().await.unwrap();
+    assert!(html.contains("this server could not fetch"), "{html}");
+    assert!(html.contains("oauth-client-registration dcr"), "{html}");
+    assert!(
+        html.contains("register a client at &#x2f;oauth&#x2f;register"),
+        "{html}"
+    );
+    assert!(!html.contains("publisher must correct"), "{html}");
+}

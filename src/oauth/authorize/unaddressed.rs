@@ -85,6 +85,32 @@ impl Unaddressed {
         }
     }
 
+    /// This server could not fetch the client's metadata document: the document may be fine,
+    /// and the fix is this server's reach, or another way to sign in.
+    pub(super) fn unreachable_document(client_id: &str, description: &str) -> Self {
+        let host = url::Url::parse(client_id)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_else(|| client_id.to_owned());
+        Self {
+            client_id: client_id.to_owned(),
+            client: None,
+            problem: format!(
+                "The assistant names itself by a metadata document (its client_id URL), and \
+                 {description}. The document is probably fine: this server has no route to \
+                 {host} (a server inside a private network, or one whose DNS fails, has none)."
+            ),
+            remedy: format!(
+                "Whoever runs this server can let it reach {host}. Or sign in by registration \
+                 instead of the document: with Codex, `codex mcp login <server> \
+                 --oauth-client-registration dcr`; with Claude Code, register a client at \
+                 /oauth/register and add the server with `claude mcp add --client-id \
+                 <its client_id>`."
+            ),
+            sent_redirect: None,
+        }
+    }
+
     pub(super) fn no_redirect_uri(client: Client) -> Self {
         Self {
             client_id: client.client_id.clone(),
