@@ -7,8 +7,9 @@ use super::views::{AuditEntry, Call, Session};
 use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
-use crate::ids::{AuditId, CallId, KeyId, Kind, OrganizationId, SessionId};
+use crate::ids::{AuditId, CallId, ItemId, KeyId, Kind, OrganizationId, SessionId, TypedId};
 use chrono::{DateTime, Utc};
+use std::collections::HashSet;
 use uuid::Uuid;
 
 pub const MAX_SESSIONS_PAGE: i64 = 100;
@@ -109,6 +110,60 @@ pub(crate) fn paginate<R, T: From<R>>(
     }
 }
 
+/// Of the ids a call returned (`result_ids`), those the caller may be shown: a session
+/// (`ses_…`) or an item (`itm_…`) only when the caller can read it (an organization's owner
+/// reads a member's call, but not what it handed over from the member's own journal); every
+/// other id as it is. Two statements, read as the caller.
+pub(crate) async fn readable(tx: &mut TenantTx, ids: &[String]) -> Result<HashSet<String>> {
+    let sessions: Vec<Uuid> = ids
+        .iter()
+        .filter_map(|i| SessionId::parse(i))
+        .map(|s| s.0)
+        .collect();
+    let items: Vec<Uuid> = ids
+        .iter()
+        .filter_map(|i| ItemId::parse(i))
+        .map(|i| i.0)
+        .collect();
+    let mut shown: HashSet<String> = ids
+        .iter()
+        .filter(|i| SessionId::parse(i).is_none() && ItemId::parse(i).is_none())
+        .cloned()
+        .collect();
+    if !sessions.is_empty() {
+        let seen = sqlx::query_scalar!(
+            "SELECT session_id FROM journal_sessions WHERE session_id = ANY ($1)",
+            &sessions
+        )
+        .fetch_all(tx.conn())
+        .await?;
+        shown.extend(seen.into_iter().map(|s| SessionId(s).to_string()));
+    }
+    if !items.is_empty() {
+        let seen = sqlx::query_scalar!(
+            "SELECT loop_id FROM journal_loops WHERE loop_id = ANY ($1)",
+            &items
+        )
+        .fetch_all(tx.conn())
+        .await?;
+        shown.extend(seen.into_iter().map(|i| ItemId(i).to_string()));
+    }
+    Ok(shown)
+}
+
+/// `calls` with only the returned ids the caller may be shown ([`readable`]).
+pub(crate) async fn shown_results(tx: &mut TenantTx, mut calls: Vec<Call>) -> Result<Vec<Call>> {
+    let ids: Vec<String> = calls.iter().flat_map(|c| c.result_ids.clone()).collect();
+    if ids.is_empty() {
+        return Ok(calls);
+    }
+    let shown = readable(tx, &ids).await?;
+    for call in &mut calls {
+        call.result_ids.retain(|i| shown.contains(i));
+    }
+    Ok(calls)
+}
+
 #[tracing::instrument(skip_all, err(level = "info"))]
 pub async fn session(tx: &mut TenantTx, id: SessionId) -> Result<Session> {
     session_reads::one(tx, id)
@@ -143,13 +198,15 @@ pub async fn actions(
     )
     .fetch_all(tx.conn())
     .await?;
-    Ok(paginate(rows, limit, |r| {
+    let mut page: Page<Call> = paginate(rows, limit, |r| {
         Cursor {
             at: r.created_at,
             id: r.call_id,
         }
         .encode()
-    }))
+    });
+    page.items = shown_results(tx, page.items).await?;
+    Ok(page)
 }
 
 #[tracing::instrument(skip_all, err(level = "info"))]
@@ -164,8 +221,11 @@ pub async fn call(tx: &mut TenantTx, id: CallId) -> Result<Call> {
     )
     .fetch_optional(tx.conn())
     .await?;
-    row.map(Call::from)
-        .ok_or_else(|| Error::not_found(Kind::Call, &id.to_string()))
+    let call = row
+        .map(Call::from)
+        .ok_or_else(|| Error::not_found(Kind::Call, &id.to_string()))?;
+    let mut shown = shown_results(tx, vec![call]).await?;
+    Ok(shown.remove(0))
 }
 
 #[tracing::instrument(skip_all, err(level = "info"))]

@@ -24,6 +24,7 @@ pub const MAX_GIVEN: usize = 20;
     "purpose": "Catch up before starting",
     "at": "2026-11-10T10:42:10Z",
     "chars": 4210,
+    "unreadable": 0,
     "sessions": ["ses_01M72AZ1M0ETFB59TDWH9EDD1R"],
     "items": ["itm_01M72B6Q00EDV8XKQ3RN1Z3H6A"]
 }))]
@@ -36,12 +37,18 @@ pub struct Told {
     /// Why, as the assistant said (a resource read says which resource).
     pub purpose: Option<String>,
     pub at: DateTime<Utc>,
-    /// How many characters it answered.
-    pub chars: i32,
-    /// The sessions it handed over (`ses_…`), newest first.
+    /// How many characters it answered; absent when it handed over what this reader cannot
+    /// read (its size would tell of it).
+    pub chars: Option<i32>,
+    /// The sessions it handed over (`ses_…`) that this reader can read, newest first.
     pub sessions: Vec<SessionId>,
-    /// The items it handed over (`itm_…`): decisions, open questions and next steps.
+    /// The items it handed over (`itm_…`) that this reader can read: decisions, open questions
+    /// and next steps.
     pub items: Vec<ItemId>,
+    /// How many sessions and items it handed over that this reader cannot read (an
+    /// organization's owner reading a member's session): counted, never named.
+    #[serde(default)]
+    pub unreadable: usize,
 }
 
 /// What `session` (of `account`: an organization member's, read by its owner, too) was told,
@@ -64,24 +71,30 @@ pub async fn of_session(
     )
     .fetch_all(tx.conn())
     .await?;
+    let ids: Vec<String> = rows.iter().flat_map(|r| r.result_ids.clone()).collect();
+    let shown = if ids.is_empty() {
+        Default::default()
+    } else {
+        crate::journal::reads::readable(tx, &ids).await?
+    };
     Ok(rows
         .into_iter()
-        .map(|r| Told {
-            call_id: CallId(r.call_id),
-            operation: r.operation,
-            purpose: r.purpose,
-            at: r.created_at,
-            chars: r.result_chars,
-            sessions: r
-                .result_ids
-                .iter()
-                .filter_map(|i| SessionId::parse(i))
-                .collect(),
-            items: r
-                .result_ids
-                .iter()
-                .filter_map(|i| ItemId::parse(i))
-                .collect(),
+        .map(|r| {
+            let (readable, unreadable): (Vec<&String>, Vec<&String>) =
+                r.result_ids.iter().partition(|i| shown.contains(*i));
+            Told {
+                call_id: CallId(r.call_id),
+                operation: r.operation,
+                purpose: r.purpose,
+                at: r.created_at,
+                chars: unreadable.is_empty().then_some(r.result_chars),
+                sessions: readable
+                    .iter()
+                    .filter_map(|i| SessionId::parse(i))
+                    .collect(),
+                items: readable.iter().filter_map(|i| ItemId::parse(i)).collect(),
+                unreadable: unreadable.len(),
+            }
         })
         .collect())
 }

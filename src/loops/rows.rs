@@ -78,8 +78,9 @@ impl LoopRow {
 }
 
 /// A compile-checked statement reading [`LoopRow`]s: the pieces `before` (string literals),
-/// the item columns, then the pieces `after`. The closing session is named only when the
-/// reader can read it (the subquery runs under the sessions' policies).
+/// the item columns, then the pieces `after`. The closing session, and the decision that
+/// replaced it, are named only when the reader can read them (the subqueries run under the
+/// policies).
 macro_rules! loop_rows {
     ([$($before:tt)*] [$($after:tt)*] $(, $arg:expr)* $(,)?) => {
         sqlx::query_as!(
@@ -88,7 +89,10 @@ macro_rules! loop_rows {
             r#"account_id AS "account_id!", account_id = n8v_account() AS "own!",
                    loop_id AS "loop_id!", kind AS "kind!", text AS "text!", state AS "state!",
                    session_id AS "session_id!", stated AS "stated!",
-                   created_at AS "created_at!", closed_at, replaced_by,
+                   created_at AS "created_at!", closed_at,
+                   (SELECT r.loop_id FROM journal_loops r
+                     WHERE r.account_id = journal_loops.account_id
+                       AND r.loop_id = journal_loops.replaced_by) AS replaced_by,
                    (SELECT s.session_id FROM journal_sessions s
                      WHERE s.account_id = journal_loops.account_id
                        AND s.session_id = journal_loops.closed_session_id) AS closed_session_id"#
@@ -181,7 +185,9 @@ pub(super) async fn readable(tx: &mut TenantTx, id: ItemId) -> Result<Option<Loo
 
 /// The columns of [`loop_rows!`], for the list's statement (built at run time).
 const LOOP_COLUMNS: &str = "account_id, account_id = n8v_account() AS own, loop_id, kind, text, \
-    state, session_id, stated, created_at, closed_at, replaced_by, (SELECT s.session_id FROM journal_sessions s \
+    state, session_id, stated, created_at, closed_at, (SELECT r.loop_id FROM journal_loops r \
+     WHERE r.account_id = journal_loops.account_id AND r.loop_id = journal_loops.replaced_by) \
+     AS replaced_by, (SELECT s.session_id FROM journal_sessions s \
      WHERE s.account_id = journal_loops.account_id \
        AND s.session_id = journal_loops.closed_session_id) AS closed_session_id";
 

@@ -62,6 +62,7 @@ mod plans;
 mod privacy;
 mod races;
 mod receipts;
+mod receipts_privacy;
 mod roles;
 mod schema_keys;
 mod scrub;

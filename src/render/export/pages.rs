@@ -24,7 +24,11 @@ type After = (DateTime<Utc>, Uuid);
 /// 38 s in all); this way the time index is read in order and stops at the page (an invisible
 /// session gives NULL, which keeps the call out).
 #[tracing::instrument(skip_all, err)]
-pub(super) async fn calls(tx: &mut TenantTx, after: After, limit: i64) -> sqlx::Result<Vec<Call>> {
+pub(super) async fn calls(
+    tx: &mut TenantTx,
+    after: After,
+    limit: i64,
+) -> crate::error::Result<Vec<Call>> {
     let rows = sqlx::query_as!(
         CallRow,
         r#"SELECT call_id AS "call_id!", session_id AS "session_id!", operation AS "operation!",
@@ -53,7 +57,8 @@ pub(super) async fn calls(tx: &mut TenantTx, after: After, limit: i64) -> sqlx::
     )
     .fetch_all(tx.conn())
     .await?;
-    Ok(rows.into_iter().map(Call::from).collect())
+    // What a call handed over is named only when the reader can read it.
+    crate::journal::reads::shown_results(tx, rows.into_iter().map(Call::from).collect()).await
 }
 
 /// A stored summary as the export reads it.

@@ -1705,11 +1705,13 @@ export type Told = {
      */
     call_id: CallId;
     /**
-     * How many characters it answered.
+     * How many characters it answered; absent when it handed over what this reader cannot
+     * read (its size would tell of it).
      */
-    chars: number;
+    chars?: number | null;
     /**
-     * The items it handed over (`itm_…`): decisions, open questions and next steps.
+     * The items it handed over (`itm_…`) that this reader can read: decisions, open questions
+     * and next steps.
      */
     items: Array<ItemId>;
     /**
@@ -1722,9 +1724,14 @@ export type Told = {
      */
     purpose?: string | null;
     /**
-     * The sessions it handed over (`ses_…`), newest first.
+     * The sessions it handed over (`ses_…`) that this reader can read, newest first.
      */
     sessions: Array<SessionId>;
+    /**
+     * How many sessions and items it handed over that this reader cannot read (an
+     * organization's owner reading a member's session): counted, never named.
+     */
+    unreadable?: number;
 };
 
 /**
