@@ -145,22 +145,7 @@ pub async fn of_sessions(
                 .push(replaced.clone());
         }
     }
-    for (session, r) in claims {
-        let Some(d) = by_id.get(&r.replaces).filter(|d| d.state == "current") else {
-            continue;
-        };
-        let replaced = Replaced {
-            id: d.id,
-            text: d.text.clone(),
-            session_id: d.session_id,
-            stated: false,
-        };
-        decisions
-            .said
-            .entry(session)
-            .or_default()
-            .push((item_key(&r.decision), replaced));
-    }
+    decisions.said = said(claims, &by_id);
     for item in items.into_iter().chain(decisions.under.values().flatten()) {
         let key = item_key(&item.text);
         if item.state == "current" {
@@ -170,6 +155,30 @@ pub async fn of_sessions(
         }
     }
     Ok(decisions)
+}
+
+/// What the sessions' summaries say they replaced (`claims`), as [`Decisions::said`] keeps
+/// it: each still current and readable by the caller (among `read`).
+fn said(
+    claims: Vec<(SessionId, &Replacing)>,
+    read: &HashMap<ItemId, &Loop>,
+) -> HashMap<SessionId, Vec<(String, Replaced)>> {
+    let mut said: HashMap<SessionId, Vec<(String, Replaced)>> = HashMap::new();
+    for (session, r) in claims {
+        let Some(d) = read.get(&r.replaces).filter(|d| d.state == "current") else {
+            continue;
+        };
+        let replaced = Replaced {
+            id: d.id,
+            text: d.text.clone(),
+            session_id: d.session_id,
+            stated: false,
+        };
+        said.entry(session)
+            .or_default()
+            .push((item_key(&r.decision), replaced));
+    }
+    said
 }
 
 impl Decisions {
