@@ -15,3 +15,5 @@ pub const SERIALIZATION_FAILURE: &str = "40001";
 pub const FOREIGN_KEY_VIOLATION: &str = "23503";
 /// A database made by another process a moment before (`CREATE DATABASE`).
 pub const DUPLICATE_DATABASE: &str = "42P04";
+/// PostgreSQL's lock timeout: a lock was not granted within `lock_timeout`.
+pub const LOCK_NOT_AVAILABLE: &str = "55P03";

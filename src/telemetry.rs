@@ -333,6 +333,7 @@ pub struct Metrics {
     pub jobs: Counter<u64>,
     pub sessions_opened: Counter<u64>,
     pub sessions_closed: Counter<u64>,
+    pub limit_fallbacks: Counter<u64>,
     pub summary_tokens: Counter<u64>,
     pub summary_cost_usd: Counter<f64>,
 }
@@ -362,6 +363,13 @@ pub fn metrics() -> &'static Metrics {
                 .u64_counter("n8v.sessions.closed")
                 .with_description("Journal sessions closed, by reason (ended, quiet, retired)")
                 .build(),
+            limit_fallbacks: meter
+                .u64_counter("n8v.limits.fallbacks")
+                .with_description(
+                    "Requests a replica counted against its own lease because the shared \
+                     bucket was locked (the database's limit statement gave up)",
+                )
+                .build(),
             summary_tokens: meter
                 .u64_counter("n8v.summary.tokens")
                 .with_description("Model tokens spent on session summaries, by model and direction")
@@ -388,6 +396,12 @@ pub fn sessions_opened(kind: &'static str, count: u64) {
     metrics()
         .sessions_opened
         .add(count, &[KeyValue::new("kind", kind)]);
+}
+
+/// A replica counted a credential's requests against a lease of its own, the shared bucket
+/// being locked.
+pub fn limit_fallback() {
+    metrics().limit_fallbacks.add(1, &[]);
 }
 
 /// Sessions were closed (`reason`: `ended`, `quiet` or `retired`).

@@ -36,6 +36,7 @@ mod import;
 mod item_authors;
 mod journal;
 mod lifecycle;
+mod limits_stall;
 mod line_separators;
 mod loopback_names;
 mod loops;

@@ -21,6 +21,13 @@ use sqlx::PgPool;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
+/// Whether the take gave up waiting for the bucket's row (`lock_timeout`, migration 0035).
+fn is_locked(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|d| d.code())
+        .is_some_and(|c| c == crate::sqlstate::LOCK_NOT_AVAILABLE)
+}
+
 /// The most requests one lease holds.
 pub const MAX_LEASE: u32 = 16;
 
@@ -45,6 +52,9 @@ struct Held {
     full_at: Instant,
     /// Refused until then (the bucket had no token).
     refused_until: Option<Instant>,
+    /// The tokens were granted here, the bucket being locked ([`Leases::local_lease`]): once
+    /// spent, the credential waits for the lease's end.
+    local: bool,
 }
 
 impl Held {
@@ -55,6 +65,7 @@ impl Held {
             bucket_remaining: 0,
             full_at: now,
             refused_until: None,
+            local: false,
         }
     }
 }
@@ -101,9 +112,12 @@ impl Leases {
                 held.tokens -= 1;
                 return Ok(Ok(self.status(&held, now)));
             }
+            if held.local && held.expires > now {
+                return Ok(Err(self.refused(held.expires - now)));
+            }
             give_back = std::mem::take(&mut held.tokens);
         }
-        let taken = shared::take(
+        let taken = match shared::take(
             pool,
             Kind::Credential,
             &credential.to_string(),
@@ -111,7 +125,13 @@ impl Leases {
             self.lease,
             give_back,
         )
-        .await?;
+        .await
+        {
+            Ok(taken) => (taken, false),
+            Err(e) if is_locked(&e) => (self.local_lease(), true),
+            Err(e) => return Err(e),
+        };
+        let (taken, local) = taken;
         let now = Instant::now();
         if taken.granted == 0 {
             let mut held = self.held.entry(credential).or_insert(Held::empty(now));
@@ -133,8 +153,29 @@ impl Leases {
             bucket_remaining: taken.remaining,
             full_at: now + taken.full_in,
             refused_until: None,
+            local,
         };
         Ok(Ok(self.status(&held, now)))
+    }
+
+    /// The bucket's row is locked (migration 0035 gives a take a quarter of a second): rather
+    /// than stall the request, and every other request behind it, this replica grants itself
+    /// one lease (its usual size, for its usual time), so while the stall lasts each replica
+    /// serves at most the limit on its own. Said at warn and counted (`n8v.limits.fallbacks`);
+    /// readiness is left alone, as every replica shares the stall.
+    fn local_lease(&self) -> shared::Taken {
+        tracing::warn!(
+            lease = self.lease,
+            "the shared rate-limit bucket is locked; counting this credential on this replica \
+             until it is free"
+        );
+        crate::telemetry::limit_fallback();
+        shared::Taken {
+            granted: self.lease,
+            remaining: 0,
+            full_in: self.ttl(),
+            next_in: Duration::ZERO,
+        }
     }
 
     fn status(&self, held: &Held, now: Instant) -> RateLimitStatus {
