@@ -3,7 +3,7 @@
 
 use crate::common::{self, JOURNAL_AND_ORG_SCOPES as OWNER, TestApp};
 use crate::decisions::ALL;
-use n8v_journal::ids::{ItemId, Kind};
+use n8v_journal::ids::ItemId;
 use reqwest::Method;
 use serde_json::json;
 use uuid::Uuid;
@@ -83,12 +83,7 @@ async fn replacements_racing_in_opposite_directions_leave_one_decision_current()
 #[tokio::test]
 async fn an_owner_cannot_replace_its_decision_by_a_members() {
     let app = common::spawn_app().await;
-    let o = app.account("O", OWNER).await;
-    let m = app.account("M", "chats:read").await;
-    app.journal_on(o.id).await;
-    app.journal_on(m.id).await;
-    let org = app.organization_with_reader(o.id, "Org", m.id).await;
-    let org = n8v_journal::ids::format(Kind::Organization, org);
+    let (o, m, org) = app.owner_and_member(OWNER).await;
     let theirs = decided(&app, &m.token, "The member's plan", Some(&org)).await;
     let mine = decided(&app, &o.token, "The owner's plan", None).await;
     // The owner reads the member's decision ...

@@ -43,14 +43,7 @@ async fn a_line_or_paragraph_separator_is_refused_in_one_line_text_and_rendered_
         .ok(200)
         .await;
 
-    let md = app
-        .call(reqwest::Method::GET, "/journal.md")
-        .token(&a.token)
-        .send()
-        .await
-        .text()
-        .await
-        .unwrap();
+    let md = app.text(&a.token, "/journal.md").await;
     assert!(!md.contains(['\u{2028}', '\u{2029}']), "{md}");
     let line = md
         .lines()

@@ -507,14 +507,7 @@ async fn the_export_carries_items_in_time_order_and_the_page_closes_them() {
     let question = id(&app.loops(&a.token, "open").await[0]);
     close(&app, &a.token, &question, "answered").ok(200).await;
 
-    let ndjson = app
-        .call(Method::GET, "/api/v1/journal/export")
-        .token(&a.token)
-        .send()
-        .await
-        .text()
-        .await
-        .unwrap();
+    let ndjson = app.text(&a.token, "/api/v1/journal/export").await;
     let lines: Vec<Value> = ndjson
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -5,7 +5,7 @@
 
 use crate::common::{self, JOURNAL_AND_ORG_SCOPES as OWNER, TestApp};
 use crate::decisions::ALL;
-use n8v_journal::ids::{ItemId, Kind, SessionId};
+use n8v_journal::ids::{ItemId, SessionId};
 use reqwest::Method;
 use serde_json::json;
 use uuid::Uuid;
@@ -22,12 +22,7 @@ async fn item(app: &TestApp, text: &str) -> String {
 #[tokio::test]
 async fn an_owner_reads_a_members_receipts_without_what_it_cannot_read() {
     let app = common::spawn_app().await;
-    let o = app.account("O", OWNER).await;
-    let m = app.account("M", "chats:read").await;
-    app.journal_on(o.id).await;
-    app.journal_on(m.id).await;
-    let org = app.organization_with_reader(o.id, "Org", m.id).await;
-    let org = n8v_journal::ids::format(Kind::Organization, org);
+    let (o, m, org) = app.owner_and_member(OWNER).await;
     // The member's private session, with a private decision.
     let private = app
         .start_session(&m.token, None, json!({"goal": "My own thing"}))
@@ -141,19 +136,7 @@ async fn an_export_never_names_a_replacement_its_key_cannot_read() {
     .json(json!({ "by": new }))
     .ok(200)
     .await;
-    let export = |token: String| {
-        let app = &app;
-        async move {
-            app.call(Method::GET, "/api/v1/journal/export")
-                .token(&token)
-                .send()
-                .await
-                .text()
-                .await
-                .unwrap()
-        }
-    };
-    let theirs = export(narrow.clone()).await;
+    let theirs = app.text(&narrow, "/api/v1/journal/export").await;
     let line = theirs
         .lines()
         .find(|l| l.contains(&old) && l.contains("\"loop\""))
@@ -163,7 +146,7 @@ async fn an_export_never_names_a_replacement_its_key_cannot_read() {
     assert!(line["replaced_by"].is_null(), "{line}");
     assert!(!theirs.contains(&new), "{theirs}");
     // The key that reads both is told which replaced it.
-    let whole = export(a.token.clone()).await;
+    let whole = app.text(&a.token, "/api/v1/journal/export").await;
     assert!(
         whole.contains(&format!("\"replaced_by\":\"{new}\"")),
         "{whole}"

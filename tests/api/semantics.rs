@@ -94,14 +94,7 @@ async fn a_hand_off_shows_in_the_list_the_brief_and_the_markdown_even_without_ot
             .any(|t| t.contains("Bea takes it from here")),
         "{brief:?}"
     );
-    let markdown = app
-        .call(Method::GET, "/journal.md")
-        .token(&a.token)
-        .send()
-        .await
-        .text()
-        .await
-        .unwrap();
+    let markdown = app.text(&a.token, "/journal.md").await;
     assert!(markdown.contains("Hand the login fix over"), "{markdown}");
 }
 

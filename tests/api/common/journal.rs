@@ -175,6 +175,17 @@ impl TestApp {
         page.sessions.iter().map(|s| s.id.to_string()).collect()
     }
 
+    /// The text `GET path` answers the credential (`/journal.md`, the export), whatever its
+    /// status.
+    pub async fn text(&self, token: &str, path: &str) -> String {
+        let answer = self
+            .call(reqwest::Method::GET, path)
+            .token(token)
+            .send()
+            .await;
+        answer.text().await.unwrap()
+    }
+
     /// `GET path` as the credential; asserts 200 and reads the answer as `T`.
     pub async fn get_typed<T: DeserializeOwned>(&self, token: &str, path: &str) -> T {
         self.call(reqwest::Method::GET, path)

@@ -325,6 +325,18 @@ impl TestApp {
         (key.key_id, key.token)
     }
 
+    /// An owner holding `owner_scopes` and a member holding `chats:read`, both with the
+    /// journal on, and the owner's organization the member belongs to (its `org_…` id).
+    pub async fn owner_and_member(&self, owner_scopes: &str) -> (Account, Account, String) {
+        let o = self.account("O", owner_scopes).await;
+        let m = self.account("M", "chats:read").await;
+        self.journal_on(o.id).await;
+        self.journal_on(m.id).await;
+        let org = self.organization_with_reader(o.id, "Org", m.id).await;
+        let org = n8v_journal::ids::format(n8v_journal::ids::Kind::Organization, org);
+        (o, m, org)
+    }
+
     /// An organization `owner` owns, named `name`, with `member` in it allowed to read it.
     pub async fn organization_with_reader(&self, owner: Uuid, name: &str, member: Uuid) -> Uuid {
         let org = admin::create_org(&self.owner, owner, name).await.unwrap();
