@@ -115,21 +115,16 @@ pub(crate) fn paginate<R, T: From<R>>(
 /// reads a member's call, but not what it handed over from the member's own journal); every
 /// other id as it is. Two statements, read as the caller.
 pub(crate) async fn readable(tx: &mut TenantTx, ids: &[String]) -> Result<HashSet<String>> {
-    let sessions: Vec<Uuid> = ids
-        .iter()
-        .filter_map(|i| SessionId::parse(i))
-        .map(|s| s.0)
-        .collect();
-    let items: Vec<Uuid> = ids
-        .iter()
-        .filter_map(|i| ItemId::parse(i))
-        .map(|i| i.0)
-        .collect();
-    let mut shown: HashSet<String> = ids
-        .iter()
-        .filter(|i| SessionId::parse(i).is_none() && ItemId::parse(i).is_none())
-        .cloned()
-        .collect();
+    let (mut sessions, mut items, mut shown) = (Vec::new(), Vec::new(), HashSet::new());
+    for id in ids {
+        if let Some(session) = SessionId::parse(id) {
+            sessions.push(session.0);
+        } else if let Some(item) = ItemId::parse(id) {
+            items.push(item.0);
+        } else {
+            shown.insert(id.clone());
+        }
+    }
     if !sessions.is_empty() {
         let seen = sqlx::query_scalar!(
             "SELECT session_id FROM journal_sessions WHERE session_id = ANY ($1)",
