@@ -115,9 +115,11 @@ impl Leases {
             if held.local && held.expires > now {
                 return Ok(Err(self.refused(held.expires - now)));
             }
-            give_back = std::mem::take(&mut held.tokens);
+            let unspent = std::mem::take(&mut held.tokens);
+            // Tokens granted here (the bucket locked) were never the bucket's to get back.
+            give_back = if held.local { 0 } else { unspent };
         }
-        let taken = match shared::take(
+        let (taken, local) = match shared::take(
             pool,
             Kind::Credential,
             &credential.to_string(),
@@ -131,7 +133,6 @@ impl Leases {
             Err(e) if is_locked(&e) => (self.local_lease(), true),
             Err(e) => return Err(e),
         };
-        let (taken, local) = taken;
         let now = Instant::now();
         if taken.granted == 0 {
             let mut held = self.held.entry(credential).or_insert(Held::empty(now));
