@@ -8,7 +8,9 @@
 //! * an audit entry is written for every operation; the call links to it;
 //! * credentials scrubbed from what the call keeps are recorded as exposures with it
 //!   (`journal::exposures`), in the same transaction, and only when there are any;
-//! * with the `assistantJournal` flag off, nothing is journalled.
+//! * with the `assistantJournal` flag off, nothing is journalled;
+//! * no network call is made while the transaction is open: work that needs one (a model's
+//!   draft) is left for after the commit ([`Operation::after_commit`]).
 
 use crate::auth::Scope;
 use crate::db::{Checks, Db, Tenant, TenantTx};
@@ -130,8 +132,13 @@ impl CallSession {
     }
 }
 
+/// Work an operation leaves for after its commit, with nothing held (see
+/// [`Operation::after_commit`]).
+pub type AfterCommit = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
 pub struct Operation {
     tx: TenantTx,
+    after: Vec<AfterCommit>,
     journal_on: bool,
     spec: Spec,
     context: CallContext,
@@ -167,6 +174,7 @@ impl Operation {
         };
         Ok(Self {
             tx,
+            after: Vec::new(),
             journal_on,
             spec,
             context,
@@ -307,6 +315,18 @@ impl Operation {
     /// its owner may read (with `orgs:read`) whichever session the call was made in.
     pub fn organization_activity(&mut self, organization: OrganizationId) {
         self.organization = Some(organization);
+    }
+
+    /// Leaves `work` for after the commit: it runs, with no transaction or connection held,
+    /// once the operation has committed and succeeded, before its answer is sent; it opens its
+    /// own short transactions. A run that fails or is run again drops it.
+    pub fn after_commit(&mut self, work: AfterCommit) {
+        self.after.push(work);
+    }
+
+    /// What the operation left for after its commit.
+    pub fn take_after_commit(&mut self) -> Vec<AfterCommit> {
+        std::mem::take(&mut self.after)
     }
 
     /// Finishes the operation with its HTTP-equivalent status: records what the journal keeps

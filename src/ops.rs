@@ -200,6 +200,10 @@ async fn contention_pause(attempt: u32) {
     tokio::time::sleep(std::time::Duration::from_millis(millis)).await;
 }
 
+/// How many pieces of an operation's after-commit work (a long conversation's drafts) run at
+/// once.
+const AFTER_COMMIT_CONCURRENCY: usize = 4;
+
 /// One attempt of [`run`]. Unless it is the `last`, a race lost by the operation itself is
 /// returned unrecorded (the transaction is rolled back when `op` is dropped), to be run again.
 async fn run_once<I: Op>(
@@ -244,10 +248,18 @@ async fn run_once<I: Op>(
         result,
         session: None,
     };
+    let after = op.take_after_commit();
     match op.finish(finished.status(), &services.fingerprints).await {
         Ok(session) => finished.session = session,
         // Recording or committing failed: nothing of the operation remains.
         Err(error) => finished.result = Err(error),
+    }
+    if finished.result.is_ok() {
+        use futures_util::StreamExt;
+        futures_util::stream::iter(after)
+            .buffer_unordered(AFTER_COMMIT_CONCURRENCY)
+            .collect::<Vec<()>>()
+            .await;
     }
     finished
 }

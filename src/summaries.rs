@@ -1,13 +1,16 @@
-//! Summaries' journal SQL: the facts a summariser may see, the claim on a session snapshot, the
-//! stored result, and the monthly budget's ledger. The orchestration lives in `jobs::summary`.
+//! Summaries' journal SQL: the facts a summariser may see, the stored result, and the monthly
+//! budget's ledger; the lease a run takes on its work (`lease`) and the parts it stores as they
+//! arrive (`parts`). The orchestration lives in `jobs::summary`.
 //!
-//! Claim once per snapshot, before paying: a job inserts the snapshot's row in
-//! `session_summaries` in a transaction it keeps open while the model works, and stores the
-//! result in the same row before committing. A second job for the same snapshot waits on that
-//! row and then finds it taken (skips, no model call); if the first job dies, its transaction
-//! rolls back and the claim with it, so a retry can do the work. Nothing is lost or doubled.
+//! Claim once per snapshot, before paying, and hold nothing while a model works: a run takes
+//! the snapshot's lease in a short committed transaction, stores each part as it arrives, and
+//! stores the summary in `session_summaries` once (its primary key: a second run finds it
+//! there and stops). A run that dies leaves its lease to expire and its parts stored: the next
+//! run pays only for the parts missing. Nothing is lost or doubled.
 
 pub mod digests;
+pub mod lease;
+pub mod parts;
 
 use crate::config::{CustomerProvider, ProviderSettings, SummaryConfig};
 use crate::db::{Db, Tenant, TenantTx};
@@ -95,31 +98,21 @@ pub async fn load(tx: &mut TenantTx, session: Uuid) -> sqlx::Result<Option<Loade
     }))
 }
 
-/// Claims the snapshot for this transaction; `false` when another job stored it already (the
-/// call waits while another job holds the claim, then sees what it did).
+/// Whether the snapshot's summary is stored already.
 #[tracing::instrument(skip_all, err)]
-pub async fn claim(
-    tx: &mut TenantTx,
-    session: Uuid,
-    snapshot: i32,
-    now: DateTime<Utc>,
-) -> sqlx::Result<bool> {
-    let claimed = sqlx::query_scalar!(
-        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model,
-             input_tokens, output_tokens, cost_usd, created_at)
-         VALUES (n8v_account(), $1, $2, '{}'::jsonb, '', 0, 0, 0, $3)
-         ON CONFLICT (account_id, session_id, snapshot) DO NOTHING RETURNING snapshot",
+pub async fn stored(tx: &mut TenantTx, session: Uuid, snapshot: i32) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM session_summaries WHERE account_id = n8v_account()
+                 AND session_id = $1 AND snapshot = $2) AS "stored!""#,
         session,
-        snapshot,
-        now
+        snapshot
     )
-    .fetch_optional(tx.conn())
-    .await?;
-    Ok(claimed.is_some())
+    .fetch_one(tx.conn())
+    .await
 }
 
-/// Stores the summary in the claimed row and on the session, and tells of it (`summary.ready`,
-/// with what it stored).
+/// Stores the snapshot's summary, once, and puts it on the session, and tells of it
+/// (`summary.ready`, with what it stored). `false`: another run stored it first.
 #[tracing::instrument(skip_all, err)]
 pub async fn store(
     tx: &mut TenantTx,
@@ -128,12 +121,13 @@ pub async fn store(
     outcome: &Outcome,
     note: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<()> {
+) -> Result<bool> {
     let summary = json(&outcome.summary)?;
-    sqlx::query!(
-        "UPDATE session_summaries SET summary = $3, model = $4, input_tokens = $5,
-             output_tokens = $6, cost_usd = $7, note = $8
-         WHERE account_id = n8v_account() AND session_id = $1 AND snapshot = $2",
+    let stored = sqlx::query_scalar!(
+        "INSERT INTO session_summaries (account_id, session_id, snapshot, summary, model,
+             input_tokens, output_tokens, cost_usd, note, created_at)
+         VALUES (n8v_account(), $1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (account_id, session_id, snapshot) DO NOTHING RETURNING snapshot",
         session,
         snapshot,
         &summary,
@@ -141,10 +135,14 @@ pub async fn store(
         outcome.input_tokens as i64,
         outcome.output_tokens as i64,
         outcome.cost_usd,
-        note
+        note,
+        now
     )
-    .execute(tx.conn())
+    .fetch_optional(tx.conn())
     .await?;
+    if stored.is_none() {
+        return Ok(false);
+    }
     set_on_session(tx, session, outcome, note, Some(snapshot)).await?;
     let ready = SummaryReady {
         session: SessionId(session),
@@ -154,7 +152,7 @@ pub async fn store(
         snapshot: Some(snapshot),
     };
     events::emit(tx, Event::SummaryReady(ready), now).await?;
-    Ok(())
+    Ok(true)
 }
 
 /// A summary as the JSON its columns and events hold.
@@ -205,21 +203,16 @@ pub fn month_of(now: DateTime<Utc>) -> NaiveDate {
 }
 
 /// Reserves `estimate` against the account's monthly budget, in its own committed
-/// transaction so concurrent jobs see it at once. The row lock serialises reservations: of two
-/// jobs that together would pass the budget, one is refused.
+/// transaction so concurrent jobs see it at once, and counts it on the work's lease when there
+/// is one. The row lock serialises reservations: of two jobs that together would pass the
+/// budget, one is refused.
 #[tracing::instrument(skip_all, err)]
-pub async fn reserve(
-    db: &Db,
-    account: Uuid,
-    month: NaiveDate,
-    estimate: Decimal,
-    budget: Decimal,
-) -> sqlx::Result<bool> {
-    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+pub async fn reserve(budget: &MonthlyBudget<'_>, estimate: Decimal) -> sqlx::Result<bool> {
+    let mut tx = TenantTx::begin(budget.db, &Tenant::service(budget.account)).await?;
     sqlx::query!(
         "INSERT INTO summary_budget (account_id, month) VALUES (n8v_account(), $1)
          ON CONFLICT (account_id, month) DO NOTHING",
-        month
+        budget.month
     )
     .execute(tx.conn())
     .await?;
@@ -228,36 +221,42 @@ pub async fn reserve(
          WHERE account_id = n8v_account() AND month = $1
            AND spent_usd + reserved_usd + $2 <= $3
          RETURNING model_calls",
-        month,
+        budget.month,
         estimate,
-        budget
+        budget.limit
     )
     .fetch_optional(tx.conn())
     .await?;
+    if let (Some(_), Some(subject)) = (reserved, &budget.work) {
+        lease::reserved(&mut tx, subject, estimate).await?;
+    }
     tx.commit().await?;
     Ok(reserved.is_some())
 }
 
-/// Turns a reservation into what the call really cost.
+/// Turns a reservation into what the call really cost (its reservation when it timed out),
+/// on the ledger and on the work's lease.
 #[tracing::instrument(skip_all, err)]
 pub async fn settle(
-    db: &Db,
-    account: Uuid,
-    month: NaiveDate,
+    budget: &MonthlyBudget<'_>,
     estimate: Decimal,
     actual: Decimal,
+    timed_out: bool,
 ) -> sqlx::Result<()> {
-    let mut tx = TenantTx::begin(db, &Tenant::service(account)).await?;
+    let mut tx = TenantTx::begin(budget.db, &Tenant::service(budget.account)).await?;
     sqlx::query!(
         "UPDATE summary_budget SET reserved_usd = GREATEST(reserved_usd - $2, 0),
              spent_usd = spent_usd + $3
          WHERE account_id = n8v_account() AND month = $1",
-        month,
+        budget.month,
         estimate,
         actual
     )
     .execute(tx.conn())
     .await?;
+    if let Some(subject) = &budget.work {
+        lease::settled(&mut tx, subject, estimate, actual, timed_out).await?;
+    }
     tx.commit().await
 }
 
@@ -315,6 +314,8 @@ pub struct MonthlyBudget<'a> {
     pub account: Uuid,
     pub month: NaiveDate,
     pub limit: Decimal,
+    /// The leased work the calls are for (`lease::Lease::subject`), whose lease counts them.
+    pub work: Option<String>,
 }
 
 impl<'a> MonthlyBudget<'a> {
@@ -325,6 +326,15 @@ impl<'a> MonthlyBudget<'a> {
             account,
             month: month_of(now),
             limit: config.monthly_budget_usd,
+            work: None,
+        }
+    }
+
+    /// This budget, its calls counted on the lease of `subject` too.
+    pub fn for_work(self, subject: &str) -> Self {
+        Self {
+            work: Some(subject.to_owned()),
+            ..self
         }
     }
 
@@ -341,7 +351,7 @@ impl<'a> MonthlyBudget<'a> {
 #[async_trait::async_trait]
 impl Budget for MonthlyBudget<'_> {
     async fn reserve(&self, estimate: Decimal) -> bool {
-        match reserve(self.db, self.account, self.month, estimate, self.limit).await {
+        match reserve(self, estimate).await {
             Ok(reserved) => reserved,
             Err(e) => {
                 tracing::warn!(error = %e, "reserving summary budget failed; not paying a model");
@@ -350,8 +360,8 @@ impl Budget for MonthlyBudget<'_> {
         }
     }
 
-    async fn settle(&self, estimate: Decimal, actual: Decimal) {
-        if let Err(e) = settle(self.db, self.account, self.month, estimate, actual).await {
+    async fn settle(&self, estimate: Decimal, actual: Decimal, timed_out: bool) {
+        if let Err(e) = settle(self, estimate, actual, timed_out).await {
             // The reservation stands: the budget errs on the side of spending less.
             tracing::warn!(error = %e, "settling summary budget failed");
         }

@@ -23,6 +23,7 @@ mod cut;
 mod digest;
 mod gemini;
 pub mod marked;
+mod parts;
 mod prompt;
 mod provider;
 mod proxy;
@@ -33,11 +34,12 @@ pub use conversation::{
     ConversationPart, ConversationTurn, code_entry, conversation_entry, split_conversation,
 };
 pub use cost::{Rates, cost_usd};
-pub use digest::{DigestInput, code_digest, digest};
+pub use digest::{DigestInput, code_digest, code_outcome as code_digest_outcome, digest};
 pub use gemini::Gemini;
 pub use marked::Replacing;
+pub use parts::{HeldPart, Plan, assemble, code_outcome, draft_part};
 pub use prompt::summary_schema;
-pub use provider::{Generated, Provider, ProviderError};
+pub use provider::{ATTEMPTS, Generated, Provider, ProviderError};
 pub use proxy::Proxy;
 pub use render::{code_summary, render_parts};
 
@@ -138,7 +140,8 @@ pub struct Outcome {
     pub summary: Summary,
     /// The provider's model, or `"code"` when code wrote the summary.
     pub model: String,
-    /// Summed over every model call made, including a failed attempt's billed tokens.
+    /// Summed over the model calls whose work it holds (a part's draft and edit). What a
+    /// failed call was billed is in the ledger, and named in the stored summary's note.
     pub input_tokens: u64,
     pub output_tokens: u64,
     /// At `Rates` when the provider charges; 0 for the proxy and when no call was billed.
@@ -170,89 +173,39 @@ pub struct Limits<'a> {
     pub max_parts: usize,
 }
 
-/// Summarises a session. Never fails: any provider failure (HTTP error, timeout, malformed
-/// output) or a refused budget reservation falls back to the code summary, with `fallback`
-/// saying why.
+/// Summarises a session, part after part, holding nothing while the model works. Never fails:
+/// any provider failure (HTTP error, timeout, malformed output) or a refused budget reservation
+/// leaves that part and the ones after it to code, with `fallback` saying why; without any part
+/// from the model it is code's summary of the whole session.
 ///
-/// When a failure comes after the provider already billed tokens (a malformed draft, or a later
-/// part failing after earlier parts succeeded), the outcome is the code summary with model
-/// `"code"`, but those tokens and their cost are still reported: they were spent, and hiding
-/// them would understate what summaries cost. A failure of the edit step alone is not a
-/// failure: the draft is kept.
+/// The outcome's tokens and cost are those of what it holds. What a failed call was billed is
+/// in the ledger (the [`Budget`] it settled with), not in the summary. A failure of the edit
+/// step alone is not a failure: the draft is kept.
 pub async fn summarize(
     provider: Option<&dyn Provider>,
     limits: &Limits<'_>,
     facts: &SessionFacts,
 ) -> Outcome {
-    let rates = limits.rates;
     let Some(provider) = provider else {
-        return fallback(
-            facts,
-            rates,
-            false,
-            Spent::default(),
-            "no model provider is configured",
-        );
+        return code_outcome(facts, "no model provider is configured");
     };
-    let mut parts = render_parts(facts, PART_CHARS);
-    if parts.is_empty() {
+    let plan = Plan::of(facts, limits.max_parts);
+    if plan.is_empty() {
         // Nothing a model could add to the goal and outcome; don't pay for it.
-        return fallback(
-            facts,
-            rates,
-            false,
-            Spent::default(),
-            "the session has no calls",
-        );
+        return code_outcome(facts, "the session has no calls");
     }
-    let total = parts.len();
-    let max_parts = limits.max_parts.max(1);
-    // The calls past the last part the model may see: one line per call, in order.
-    let rest = (total > max_parts).then(|| {
-        parts.truncate(max_parts);
-        let covered: usize = parts.iter().map(|p| p.lines().count()).sum();
-        SessionFacts {
-            calls: facts.calls[covered.min(facts.calls.len())..].to_vec(),
-            ..facts.clone()
-        }
-    });
-    let paid = Paid {
-        provider,
-        rates,
-        budget: limits.budget,
-    };
-    let mut spent = Spent::default();
-    let mut summaries = Vec::with_capacity(parts.len());
-    for (index, part) in parts.iter().enumerate() {
-        match summarize_part(&paid, facts, part, index, total, &mut spent).await {
-            Ok(summary) => summaries.push(summary),
-            Err(reason) => {
-                let reason = if total > 1 {
-                    format!("part {} of {total}: {reason}", index + 1)
-                } else {
-                    reason
-                };
-                return fallback(facts, rates, provider.charges(), spent, &reason);
+    let mut held = Vec::with_capacity(plan.len());
+    let mut failure = None;
+    for index in 0..plan.len() {
+        match draft_part(provider, limits, facts, &plan, index).await {
+            Ok(part) => held.push(Some(part)),
+            Err(why) => {
+                failure = Some(why);
+                break;
             }
         }
     }
-    if let Some(rest) = &rest {
-        let mut tail = code_summary(rest);
-        tail.summary = format!(
-            "Calls after part {max_parts} of {total}, summarised by code: {}",
-            tail.summary
-        );
-        summaries.push(tail);
-    }
-    Outcome {
-        summary: merge(summaries),
-        model: provider.model().to_owned(),
-        input_tokens: spent.input,
-        output_tokens: spent.output,
-        cost_usd: price(rates, provider.charges(), &spent),
-        fallback: None,
-        parts: parts.len(),
-    }
+    assemble(&plan, facts, provider.model(), &held, failure)
 }
 
 /// A provider with the budget its calls are reserved from.
@@ -285,29 +238,19 @@ impl Paid<'_> {
             return Err(());
         }
         let answer = self.provider.generate(system, prompt, schema).await;
-        let (input, output) = match &answer {
-            Ok(a) => (a.input_tokens, a.output_tokens),
-            Err(e) => e.spent(),
+        let (input, output, timed_out) = match &answer {
+            Ok(a) => (a.input_tokens, a.output_tokens, a.timed_out),
+            Err(e) => (e.spent().0, e.spent().1, e.timed_out()),
         };
-        self.budget
-            .settle(estimate, cost_usd(self.rates, input, output))
-            .await;
+        // A call that timed out may have been charged for what never came back: it is
+        // counted at its reservation, the most it could have cost.
+        let actual = match timed_out {
+            true => estimate,
+            false => cost_usd(self.rates, input, output),
+        };
+        self.budget.settle(estimate, actual, timed_out).await;
         Ok(answer)
     }
-}
-
-/// Draft, then edit. Errors only when the draft fails; the edit can only improve on it.
-async fn summarize_part(
-    paid: &Paid<'_>,
-    facts: &SessionFacts,
-    part: &str,
-    index: usize,
-    total: usize,
-    spent: &mut Spent,
-) -> Result<Summary, String> {
-    let prompt = render::draft_prompt(facts, part, index, total);
-    let shown = &facts.decisions_in_force;
-    draft_and_edit(paid, prompt::DRAFT_SYSTEM, &prompt, shown, spent).await
 }
 
 /// A draft from `system` and `prompt`, then the cut-only edit; `shown`: the decisions in force
@@ -389,23 +332,5 @@ fn price(rates: &Rates, charges: bool, spent: &Spent) -> Decimal {
         cost_usd(rates, spent.input, spent.output)
     } else {
         Decimal::ZERO
-    }
-}
-
-fn fallback(
-    facts: &SessionFacts,
-    rates: &Rates,
-    charges: bool,
-    spent: Spent,
-    why: &str,
-) -> Outcome {
-    Outcome {
-        summary: code_summary(facts),
-        model: CODE_MODEL.to_owned(),
-        input_tokens: spent.input,
-        output_tokens: spent.output,
-        cost_usd: price(rates, charges, &spent),
-        fallback: Some(why.to_owned()),
-        parts: 1,
     }
 }

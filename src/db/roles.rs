@@ -31,6 +31,9 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
+    // Leases on paid model work and a summary's parts as they arrive (0036).
+    ("model_leases", "SELECT, INSERT, UPDATE, DELETE"),
+    ("summary_parts", "SELECT, INSERT, DELETE"),
     // Open loops: opened and closed by tenant work; deleted only with their sessions (0018).
     ("journal_loops", "SELECT, INSERT, UPDATE"),
     ("journal_loop_sources", "SELECT, INSERT"),

@@ -1,12 +1,15 @@
 //! The nightly digest pass: for each account, every due week is rolled into a week digest,
 //! then every due month into a month digest (see `summaries::digests`). Same providers, budget
-//! and claim-once rule as session summaries. A digest whose model fails is not stored: its
-//! inputs stay as they are and the next night tries again.
+//! and lease as session summaries: the digest is claimed in a short committed transaction, the
+//! model is called with nothing held, and the digest is stored once in another short one that
+//! checks the lease. A digest whose model fails is not stored: its inputs stay as they are and
+//! the next night tries again, [`lease::CLAIMS`] times in all; then code writes it.
 
 use super::WorkerState;
 use crate::db::{Tenant, TenantTx};
 use crate::retention;
 use crate::summaries::digests::{self, Inputs};
+use crate::summaries::lease::{self, Claim};
 use crate::summaries::{MonthlyBudget, account_model};
 use crate::summarize;
 use chrono::{Months, NaiveDate};
@@ -67,8 +70,8 @@ async fn roll_up_account(
     Ok(())
 }
 
-/// Claims, makes and stores one digest. `None`: another job had it; `Some(false)`: the model
-/// failed and nothing was stored.
+/// Claims, makes and stores one digest. `None`: another run has it, or it has no inputs;
+/// `Some(false)`: the model failed and nothing was stored.
 #[tracing::instrument(skip_all)]
 async fn make(
     state: &WorkerState,
@@ -77,32 +80,63 @@ async fn make(
     start: NaiveDate,
     end: NaiveDate,
 ) -> crate::error::Result<Option<bool>> {
+    let tenant = Tenant::service(account);
+    let config = &state.config.summaries;
+    let subject = format!("digest:{period}:{start}");
+    let mut tx = TenantTx::begin(&state.db, &tenant).await?;
     let now = state.clock.now();
-    let mut tx = TenantTx::begin(&state.db, &Tenant::service(account)).await?;
-    let Some(id) = digests::claim(&mut tx, period, start, end, now).await? else {
-        return Ok(None);
+    let length = lease::length(config.timeout);
+    let Claim::Taken(lease) = lease::claim(&mut tx, &subject, now, length).await? else {
+        return Ok(None); // another replica's pass is making it
     };
     let inputs: Inputs = match period {
         "week" => digests::week_inputs(&mut tx, start).await?,
         _ => digests::month_inputs(&mut tx, start).await?,
     };
+    let chosen = match lease.claims > lease::CLAIMS {
+        true => None,
+        false => account_model(&mut tx, config).await?,
+    };
     if inputs.entries.is_empty() {
-        return Ok(None); // deleted meanwhile; the claim rolls back
+        lease::end(&mut tx, &subject).await?;
+        tx.commit().await?;
+        return Ok(None); // deleted meanwhile
     }
-    let config = &state.config.summaries;
-    let chosen = account_model(&mut tx, config).await?;
-    let budget = MonthlyBudget::of(&state.db, config, account, now);
+    tx.commit().await?;
+    let budget = MonthlyBudget::of(&state.db, config, account, now).for_work(&subject);
     let limits = budget.limits(config);
-    match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
-        Ok(outcome) => {
-            let note = outcome.fallback.as_deref();
-            digests::store(&mut tx, id, &inputs, &outcome, note, now).await?;
-            tx.commit().await?;
-            Ok(Some(true))
+    let outcome = match summarize::digest(chosen.as_deref(), &limits, &inputs.entries).await {
+        Ok(outcome) => outcome,
+        Err(why) if lease.claims >= lease::CLAIMS => {
+            tracing::warn!(%account, %period, %start, reason = %why, "digest failed its last time; code writes it");
+            let why = format!("the model failed {} times: {why}", lease.claims);
+            summarize::code_digest_outcome(&inputs.entries, &why)
         }
         Err(why) => {
             tracing::warn!(%account, %period, %start, reason = %why, "digest failed; retried next pass");
-            Ok(Some(false)) // the claim rolls back with the transaction
+            let mut tx = TenantTx::begin(&state.db, &tenant).await?;
+            lease::release(&mut tx, &lease).await?;
+            tx.commit().await?;
+            return Ok(Some(false));
         }
+    };
+    let now = state.clock.now();
+    let mut tx = TenantTx::begin(&state.db, &tenant).await?;
+    if !lease::renew(&mut tx, &lease, now).await? {
+        return Ok(None); // taken over by another run, which stores it
     }
+    let Some(id) = digests::claim(&mut tx, period, start, end, now).await? else {
+        return Ok(None); // stored by another run
+    };
+    let calls = lease::calls(&mut tx, &subject)
+        .await?
+        .note(outcome.cost_usd);
+    let note = match (outcome.fallback.as_deref(), calls) {
+        (Some(why), Some(calls)) => Some(format!("{why}; {calls}")),
+        (why, calls) => why.map(str::to_owned).or(calls),
+    };
+    digests::store(&mut tx, id, &inputs, &outcome, note.as_deref(), now).await?;
+    lease::end(&mut tx, &subject).await?;
+    tx.commit().await?;
+    Ok(Some(true))
 }

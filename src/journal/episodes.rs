@@ -118,6 +118,24 @@ pub async fn write(
     Ok(())
 }
 
+/// Whether the part still holds the turns of `digest`, locked until the commit: a draft made
+/// from them may replace its entry.
+#[tracing::instrument(name = "db.episodes.holds", skip_all, err)]
+pub async fn holds(
+    tx: &mut crate::db::TenantTx,
+    session: SessionId,
+    digest: &[u8],
+) -> Result<bool> {
+    let stored = sqlx::query_scalar!(
+        "SELECT episode_digest FROM journal_sessions
+         WHERE account_id = n8v_account() AND session_id = $1 FOR UPDATE",
+        session.0
+    )
+    .fetch_optional(tx.conn())
+    .await?;
+    Ok(stored.flatten().as_deref() == Some(digest))
+}
+
 /// An episode of the caller's credential whose last post found it unsettled: at least one of
 /// its parts is still code's entry, waiting for a post that drafts it.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]

@@ -7,9 +7,10 @@
 //! reasoning and private turns are dropped before anything else looks at the turns; the rest
 //! lose format characters and credentials before a model sees them. Each part is claimed by
 //! inserting its entry's session row (unique per account, episode and part) in the operation's
-//! transaction, or locked when an earlier post made it, and held while its model works: a
-//! retried or concurrent post of the same episode waits, then finds the part made, and pays
-//! for nothing. Claims are per credential (a key and the tokens minted from it): no other key
+//! transaction, or locked when an earlier post made it; a settled part's entry is code's when
+//! the operation commits, and the model drafts it after the commit, with nothing held
+//! (`draft`): a retried or concurrent post of the same episode waits for the commit, then
+//! finds the part made, and pays for nothing. Claims are per credential (a key and the tokens minted from it): no other key
 //! of the account can post under an id first and keep this key's conversation out, and the
 //! same id posted by two keys makes two entries.
 //!
@@ -22,6 +23,7 @@
 //! part's first request and last reply, cut short, and its hand-off holds the lines the turns
 //! mark, scrubbed, which the brief, `/journal.md` and the open loops read.
 
+mod draft;
 mod open;
 mod turns;
 
@@ -35,11 +37,12 @@ use crate::journal::episodes::{self, Before, EpisodePart, Written};
 use crate::journal::exposures::Field;
 use crate::journal::meta::{MAX_REPOSITORY_CHARS, REPOSITORY_PATTERN, parse_repository};
 use crate::operation::{Effect, JournalUse, Refusal, Spec};
-use crate::summaries::{MonthlyBudget, account_model, set_on_session};
-use crate::summarize::{self, ConversationPart, ConversationTurn, Limits, PART_CHARS, Provider};
+use crate::summaries::{account_model, set_on_session};
+use crate::summarize::{self, ConversationPart, ConversationTurn, PART_CHARS, Provider};
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One turn of the conversation, as the harness sent it (REST and MCP take it as it is).
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -203,12 +206,11 @@ struct Post<'a> {
     harness: &'a str,
     project: Option<&'a str>,
     about: String,
-    turns: &'a [ConversationTurn],
+    turns: Arc<[ConversationTurn]>,
     kept: &'a [turns::Kept],
     total: usize,
     settled: bool,
-    model: Option<&'a dyn Provider>,
-    limits: &'a Limits<'a>,
+    model: Option<Arc<dyn Provider>>,
 }
 
 /// Why a part's entry is code's while it waits.
@@ -256,12 +258,9 @@ impl Op for PostEpisode {
         if !kept.iter().any(|t| !t.from_user) {
             return Ok(posted); // no assistant reply: no entry, no cost
         }
-        let turns = turns::scrubbed(&kept);
+        let turns: Arc<[ConversationTurn]> = turns::scrubbed(&kept).into();
         let parts = summarize::split_conversation(&turns, PART_CHARS);
-        let model = account_model(op.tx(), config).await?;
-        let account = op.tenant().account_id;
-        let budget = MonthlyBudget::of(&services.db, config, account, op.now());
-        let limits = budget.limits(config);
+        let model = account_model(op.tx(), config).await?.map(Arc::from);
         let harness = checked.harness.text.as_str();
         let about = format!(
             "A {harness} conversation{}",
@@ -276,15 +275,23 @@ impl Op for PostEpisode {
             harness,
             project: checked.project.as_deref(),
             about,
-            turns: &turns,
+            turns,
             kept: &kept,
             total: parts.len(),
             settled,
-            model: model.as_deref(),
-            limits: &limits,
+            model,
         };
         for (index, part) in parts.iter().enumerate() {
-            let entry = post_part(op, &post, &self.started_at, self.ended_at, part, index).await?;
+            let entry = post_part(
+                op,
+                services,
+                &post,
+                &self.started_at,
+                self.ended_at,
+                part,
+                index,
+            )
+            .await?;
             posted.entries.push(entry);
         }
         op.results(
@@ -299,6 +306,7 @@ impl Op for PostEpisode {
 /// Claims or locks one part, and writes its entry when its turns changed or just settled.
 async fn post_part(
     op: &mut Operation,
+    services: &Services,
     post: &Post<'_>,
     started_at: &DateTime<Utc>,
     ended_at: DateTime<Utc>,
@@ -330,7 +338,15 @@ async fn post_part(
         Before::New | Before::Changed => (true, !post.settled),
     };
     if write {
-        write_entry(op, post, session, part, (index, &digest), ended_at, open).await?;
+        let entry = Entry {
+            session,
+            part,
+            index,
+            digest: &digest,
+            ended_at,
+            open,
+        };
+        write_entry(op, services, post, &entry).await?;
     }
     Ok(EpisodeEntry {
         part: number,
@@ -341,46 +357,62 @@ async fn post_part(
     })
 }
 
-/// Writes a part's entry: the model's draft when the conversation settled (code's without a
-/// model or budget), else code's while it waits; once settled, its items open as a closed
-/// session's do.
+/// One part's entry as a post writes it.
+struct Entry<'a> {
+    session: SessionId,
+    part: &'a ConversationPart,
+    index: usize,
+    digest: &'a [u8],
+    ended_at: DateTime<Utc>,
+    /// The conversation has not settled.
+    open: bool,
+}
+
+/// Writes a part's entry: code's, which waits while the conversation is open; once settled,
+/// its items open as a closed session's do, and the model drafts it after the commit (code's
+/// stands without a model, or when it fails).
 async fn write_entry(
     op: &mut Operation,
+    services: &Services,
     post: &Post<'_>,
-    session: SessionId,
-    part: &ConversationPart,
-    (index, digest): (usize, &[u8]),
-    ended_at: DateTime<Utc>,
-    open: bool,
+    entry: &Entry<'_>,
 ) -> Result<()> {
-    let which = (index, post.total);
-    let outcome = match open {
-        true => summarize::code_entry(&post.about, post.turns, part, which, WAITING),
-        false => {
-            // Shown to a model only: code's entry never reads them.
-            let in_force = match post.model {
-                Some(_) => crate::loops::decided::in_force(op.tx(), session).await?,
-                None => Vec::new(),
-            };
-            summarize::conversation_entry(
-                post.model,
-                post.limits,
-                &post.about,
-                &in_force,
-                post.turns,
-                part,
+    let (session, part) = (entry.session, entry.part);
+    let which = (entry.index, post.total);
+    let outcome = match (entry.open, &post.model) {
+        (true, _) => summarize::code_entry(&post.about, &post.turns, part, which, WAITING),
+        (false, None) => {
+            let why = "no model provider is configured";
+            summarize::code_entry(&post.about, &post.turns, part, which, why)
+        }
+        (false, Some(model)) => {
+            // Shown to the model only: code's entry never reads them.
+            let in_force = crate::loops::decided::in_force(op.tx(), session).await?;
+            let draft = draft::Draft {
+                db: services.db.clone(),
+                config: services.config.clone(),
+                tenant: op.tenant().clone(),
+                model: model.clone(),
+                now: op.now(),
+                session,
+                digest: entry.digest.to_vec(),
+                about: post.about.clone(),
+                in_force,
+                turns: post.turns.clone(),
+                part: part.clone(),
                 which,
-            )
-            .await
+            };
+            op.after_commit(Box::pin(draft.run()));
+            summarize::code_entry(&post.about, &post.turns, part, which, draft::DRAFTING)
         }
     };
     let (handoff, found) =
         turns::marked_handoff(post.kept.get(part.turns.clone()).unwrap_or_default());
     op.scrubbed(Field::Handoff, &found);
     let written = Written {
-        digest,
-        open,
-        ended_at,
+        digest: entry.digest,
+        open: entry.open,
+        ended_at: entry.ended_at,
         handoff: handoff.as_ref(),
     };
     episodes::write(op.tx(), session, &written).await?;
@@ -392,7 +424,7 @@ async fn write_entry(
         None,
     )
     .await?;
-    if !open {
+    if !entry.open {
         // Settled: it ends as a closed session does, its end told and its items opened.
         let now = op.now();
         crate::sessions::settled_part(op.tx(), session, now).await?;

@@ -9,8 +9,9 @@ pub trait Budget: Send + Sync {
     /// Reserves `estimate` (the most one model call can cost) before the call is made; `false`
     /// when the limit cannot cover it, and then the call is not made.
     async fn reserve(&self, estimate: Decimal) -> bool;
-    /// Replaces a reservation with what the call really cost.
-    async fn settle(&self, estimate: Decimal, actual: Decimal);
+    /// Replaces a reservation with what the call really cost; `timed_out`: it timed out, and
+    /// `actual` is then the reservation itself, the most it could have cost.
+    async fn settle(&self, estimate: Decimal, actual: Decimal, timed_out: bool);
 }
 
 /// No limit: for providers that do not charge, and for callers that account elsewhere.
@@ -22,5 +23,5 @@ impl Budget for Unlimited {
         true
     }
 
-    async fn settle(&self, _: Decimal, _: Decimal) {}
+    async fn settle(&self, _: Decimal, _: Decimal, _: bool) {}
 }

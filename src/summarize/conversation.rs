@@ -143,13 +143,8 @@ pub async fn conversation_entry(
             }
         }
     };
-    let charges = provider.is_some_and(|p| p.charges());
-    Outcome {
-        input_tokens: spent.input,
-        output_tokens: spent.output,
-        cost_usd: price(limits.rates, charges, &spent),
-        ..code_entry(about, turns, part, (index, total), &failed)
-    }
+    // What a failed draft was billed is in the ledger; code's entry holds none of it.
+    code_entry(about, turns, part, (index, total), &failed)
 }
 
 /// The entry code writes for a part, at no cost: the conversation's kind, and what was asked

@@ -25,7 +25,7 @@ pub async fn digest(
     entries: &[DigestInput],
 ) -> Result<Outcome, String> {
     let Some(provider) = provider else {
-        return Ok(code_outcome(entries));
+        return Ok(code_outcome(entries, "no model provider is configured"));
     };
     let mut prompt = String::new();
     for entry in entries {
@@ -115,14 +115,15 @@ pub fn code_digest(entries: &[DigestInput]) -> Summary {
     out
 }
 
-fn code_outcome(entries: &[DigestInput]) -> Outcome {
+/// The code digest as an outcome holding no model call; `why` says why code wrote it.
+pub fn code_outcome(entries: &[DigestInput], why: &str) -> Outcome {
     Outcome {
         summary: code_digest(entries),
         model: super::CODE_MODEL.to_owned(),
         input_tokens: 0,
         output_tokens: 0,
         cost_usd: Decimal::ZERO,
-        fallback: Some("no model provider is configured".into()),
+        fallback: Some(why.to_owned()),
         parts: 1,
     }
 }

@@ -58,7 +58,11 @@ impl Provider for Gemini {
                 &body,
             )
             .await?;
-        read_answer(&answer)
+        let generated = read_answer(&answer.body)?;
+        Ok(Generated {
+            timed_out: answer.timed_out,
+            ..generated
+        })
     }
 }
 
@@ -93,5 +97,6 @@ fn read_answer(answer: &Value) -> Result<Generated, ProviderError> {
         text,
         input_tokens,
         output_tokens,
+        timed_out: false,
     })
 }

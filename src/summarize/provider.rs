@@ -26,6 +26,9 @@ pub struct Generated {
     pub text: String,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// An earlier attempt of this call timed out: the provider may have charged it too, so the
+    /// ledger counts the call at its reservation.
+    pub timed_out: bool,
 }
 
 /// Why a provider call gave no usable answer. The message is short and safe to store as the
@@ -61,6 +64,12 @@ impl ProviderError {
         }
     }
 
+    /// The call timed out (its last attempt, or an earlier one: see [`post_json`]), so the
+    /// provider may have charged for work it never sent back.
+    pub fn timed_out(&self) -> bool {
+        matches!(self, Self::Timeout { .. })
+    }
+
     pub(crate) fn malformed(message: impl Into<String>) -> Self {
         Self::Malformed {
             message: message.into(),
@@ -78,22 +87,31 @@ const RETRIES: u32 = 2;
 pub const ATTEMPTS: u32 = RETRIES + 1;
 const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 
+/// A successful answer's JSON body, and whether an earlier attempt timed out.
+pub(crate) struct Answer {
+    pub body: Value,
+    pub timed_out: bool,
+}
+
 /// Sends the request `build` makes, retrying 5xx, 429, transport errors and timeouts (the
 /// transient ones) with 200 ms then 400 ms backoff, never other 4xx (retrying a bad request or a
-/// bad key only repeats it). Returns the successful answer's JSON body.
+/// bad key only repeats it). Returns the successful answer's JSON body. A call that fails after
+/// any of its attempts timed out fails as timed out: that attempt may have been charged.
 pub(crate) async fn post_json(
     build: impl Fn() -> reqwest::RequestBuilder,
-) -> Result<Value, ProviderError> {
+) -> Result<Answer, ProviderError> {
     let mut attempts = 0;
     let mut backoff = FIRST_BACKOFF;
+    let mut timed_out = false;
     loop {
         attempts += 1;
         let failure = match build().send().await {
             Ok(response) if response.status().is_success() => match response.bytes().await {
                 Ok(body) => {
-                    return serde_json::from_slice(&body).map_err(|e| {
+                    let body = serde_json::from_slice(&body).map_err(|e| {
                         ProviderError::malformed(format!("the response is not JSON: {e}"))
-                    });
+                    })?;
+                    return Ok(Answer { body, timed_out });
                 }
                 Err(e) => transport(e, attempts),
             },
@@ -104,17 +122,26 @@ pub(crate) async fn post_json(
                     attempts,
                 };
                 if !(status.is_server_error() || status.as_u16() == 429) {
-                    return Err(failure);
+                    return Err(after(failure, timed_out, attempts));
                 }
                 failure
             }
             Err(e) => transport(e, attempts),
         };
+        timed_out |= failure.timed_out();
         if attempts > RETRIES {
-            return Err(failure);
+            return Err(after(failure, timed_out, attempts));
         }
         tokio::time::sleep(backoff).await;
         backoff *= 2;
+    }
+}
+
+/// The call's failure: timed out when any attempt did.
+fn after(failure: ProviderError, timed_out: bool, attempts: u32) -> ProviderError {
+    match timed_out {
+        true => ProviderError::Timeout { attempts },
+        false => failure,
     }
 }
 
@@ -174,7 +201,7 @@ impl Endpoint {
         url: &str,
         authorize: impl Fn(reqwest::RequestBuilder, &str) -> reqwest::RequestBuilder,
         body: &Value,
-    ) -> Result<Value, ProviderError> {
+    ) -> Result<Answer, ProviderError> {
         post_json(|| {
             authorize(self.http.post(url), &self.api_key)
                 .timeout(self.timeout)

@@ -62,7 +62,11 @@ impl Provider for Proxy {
             .0
             .post(&url, |request, key| request.bearer_auth(key), &body)
             .await?;
-        read_answer(&answer)
+        let generated = read_answer(&answer.body)?;
+        Ok(Generated {
+            timed_out: answer.timed_out,
+            ..generated
+        })
     }
 }
 
@@ -98,6 +102,7 @@ fn read_answer(answer: &Value) -> Result<Generated, ProviderError> {
             text: text.to_owned(),
             input_tokens,
             output_tokens,
+            timed_out: false,
         }),
         None => Err(ProviderError::Malformed {
             message: if message["refusal"].is_string() {

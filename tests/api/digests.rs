@@ -365,14 +365,21 @@ async fn a_digest_pass_killed_while_the_model_works_leaves_nothing_and_the_next_
         .fetch_one(&app.owner)
         .await
         .unwrap();
-    assert_eq!(stored, 0, "the claim died with the process");
+    assert_eq!(stored, 0, "nothing was stored by the process");
     let (up, calls) = fake_gemini(false).await;
-    let made = jobs::digests::roll_up(&workers(&app, Some(&up)))
+    // While the dead process's lease lasts, a pass leaves the digest to it; once it expired,
+    // the next pass makes it.
+    let soon = jobs::digests::roll_up(&workers(&app, Some(&up)))
+        .await
+        .unwrap();
+    assert_eq!((soon.week_digests, calls.count()), (0, 0));
+    let later = app.clock.now() + Duration::minutes(5);
+    let made = jobs::digests::roll_up(&at(&app, Some(&up), later))
         .await
         .unwrap();
     assert_eq!(made.week_digests, 1);
     assert_eq!(calls.count(), 1);
-    let again = jobs::digests::roll_up(&workers(&app, Some(&up)))
+    let again = jobs::digests::roll_up(&at(&app, Some(&up), later))
         .await
         .unwrap();
     assert_eq!(again.week_digests, 0);
@@ -381,4 +388,84 @@ async fn a_digest_pass_killed_while_the_model_works_leaves_nothing_and_the_next_
         .await
         .unwrap();
     assert_eq!(stored, 1);
+}
+
+#[tokio::test]
+async fn a_digest_model_at_three_seconds_is_called_with_nothing_held() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let week = monday(app.clock.now(), 3);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week,
+        entry("Login", &["Keep the cookie"], &[]),
+    )
+    .await;
+    let script = common::model::Script {
+        delay: std::time::Duration::from_secs(3),
+        ..Default::default()
+    };
+    let summary = json!({"summary": "A week on the login fix.", "decisions": [],
+        "work_started": [], "work_finished": [], "open_questions": []});
+    let (slow, model) = common::model::gemini_scripted(summary, script).await;
+    // A two-second idle-in-transaction limit: the answer comes after it.
+    let state = WorkerState {
+        db: app
+            .db
+            .clone()
+            .with_idle_in_transaction(std::time::Duration::from_secs(2)),
+        ..workers(&app, Some(&slow))
+    };
+    let made = jobs::digests::roll_up(&state).await.unwrap();
+    assert_eq!((made.week_digests, made.failed), (1, 0), "{made:?}");
+    assert_eq!(model.count(), 1);
+    let week = &digests(&app, &a.token, "").await[0];
+    assert_eq!(week.model, "gemini-3.1-flash-lite");
+}
+
+#[tokio::test]
+async fn a_digest_whose_model_keeps_failing_is_written_by_code_on_its_third_pass() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let week = monday(app.clock.now(), 3);
+    summarised(
+        &app,
+        a.id,
+        a.key_id,
+        week,
+        entry("Login", &["Keep the cookie"], &[]),
+    )
+    .await;
+    let (down, tried) = fake_gemini(true).await;
+    let state = workers(&app, Some(&down));
+    for pass in 1..=2 {
+        let failed = jobs::digests::roll_up(&state).await.unwrap();
+        assert_eq!((failed.week_digests, failed.failed), (0, 1), "pass {pass}");
+    }
+    let last = jobs::digests::roll_up(&state).await.unwrap();
+    assert_eq!((last.week_digests, last.failed), (1, 0), "{last:?}");
+    assert_eq!(
+        tried.count(),
+        9,
+        "three passes of one call, three attempts each"
+    );
+    let (model, note): (String, Option<String>) =
+        sqlx::query_as("SELECT model, note FROM journal_digests WHERE account_id = $1")
+            .bind(a.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(model, "code");
+    let note = note.unwrap();
+    assert!(note.contains("the model failed 3 times"), "{note}");
+    let week = &digests(&app, &a.token, "").await[0];
+    assert_eq!(
+        week.summary.decisions,
+        ["Keep the cookie"],
+        "code keeps every decision"
+    );
 }

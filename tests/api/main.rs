@@ -72,6 +72,7 @@ mod search;
 mod security;
 mod security_addresses;
 mod semantics;
+mod slow_models;
 mod summaries;
 mod summarize;
 mod summary_costs;

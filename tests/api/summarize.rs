@@ -496,7 +496,8 @@ async fn a_stalled_provider_times_out_fast() {
 }
 
 #[tokio::test]
-async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
+async fn malformed_answers_fall_back_and_what_they_were_billed_goes_to_the_ledger_not_the_summary()
+{
     let facts = facts();
     let rates = Rates::default();
     // Text that is not JSON, and JSON without `summary`: billed, unusable.
@@ -506,35 +507,68 @@ async fn malformed_answers_fall_back_but_billed_tokens_are_reported() {
             "usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 40}
         });
         let (base, fake) = serve(move |_, _| ok(body.clone())).await;
+        let ledger = Ledger::default();
         let outcome = summarize(
             Some(&gemini(&base, Duration::from_secs(5))),
-            &limits(&rates),
+            &Limits {
+                budget: &ledger,
+                ..limits(&rates)
+            },
             &facts,
         )
         .await;
         assert_code_fallback(&outcome, &code_summary_of_facts(), "draft");
         assert_eq!(fake.seen().len(), 1, "no edit of an unreadable draft");
-        assert_eq!((outcome.input_tokens, outcome.output_tokens), (300, 40));
-        // 300 × $0.25 + 40 × $1.50, per million.
-        assert_eq!(outcome.cost_usd, Decimal::from_str("0.000135").unwrap());
+        let held = (
+            outcome.input_tokens,
+            outcome.output_tokens,
+            outcome.cost_usd,
+        );
+        assert_eq!(held, (0, 0, Decimal::ZERO), "code's summary holds no call");
+        // 300 × $0.25 + 40 × $1.50, per million: paid, and settled so.
+        assert_eq!(ledger.settled(), [Decimal::from_str("0.000135").unwrap()]);
     }
-    // A response body that is not the wire format at all.
+    // A response body that is not the wire format at all: nothing billed.
     let (base, _) = serve(|_, _| ok(json!({"unexpected": true}))).await;
+    let ledger = Ledger::default();
     let outcome = summarize(
         Some(&gemini(&base, Duration::from_secs(5))),
-        &limits(&rates),
+        &Limits {
+            budget: &ledger,
+            ..limits(&rates)
+        },
         &facts,
     )
     .await;
     assert_code_fallback(&outcome, &code_summary_of_facts(), "malformed");
-    assert_eq!(
-        (
-            outcome.input_tokens,
-            outcome.output_tokens,
-            outcome.cost_usd
-        ),
-        (0, 0, Decimal::ZERO)
+    let held = (
+        outcome.input_tokens,
+        outcome.output_tokens,
+        outcome.cost_usd,
     );
+    assert_eq!(held, (0, 0, Decimal::ZERO));
+    assert_eq!(ledger.settled(), [Decimal::ZERO]);
+}
+
+/// A budget that grants every reservation and keeps what each call settled at.
+#[derive(Default)]
+struct Ledger(std::sync::Mutex<Vec<Decimal>>);
+
+impl Ledger {
+    fn settled(&self) -> Vec<Decimal> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+#[async_trait::async_trait]
+impl n8v_journal::summarize::Budget for Ledger {
+    async fn reserve(&self, _: Decimal) -> bool {
+        true
+    }
+
+    async fn settle(&self, _: Decimal, actual: Decimal, _: bool) {
+        self.0.lock().unwrap().push(actual);
+    }
 }
 
 #[tokio::test]

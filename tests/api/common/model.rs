@@ -5,7 +5,21 @@
 
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::Semaphore;
+
+/// How a stand-in answers, beyond its summary: as slowly, as unreliably or as briefly as a
+/// real provider may.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Script {
+    /// Every answer waits this long first (a slow model).
+    pub delay: Duration,
+    /// The first `stalls` requests are never answered (the client times out).
+    pub stalls: usize,
+    /// Only the first `edits` edit requests (the cut-only step after a draft) are answered;
+    /// later ones are held until the client gives up (a worker killed while it waits).
+    pub edits: Option<usize>,
+}
 
 #[derive(Clone)]
 pub struct Model {
@@ -16,6 +30,7 @@ pub struct Model {
     tokens: (u32, u32),
     /// Every answer is a `500` instead.
     fail: bool,
+    script: Script,
 }
 
 impl Model {
@@ -47,6 +62,11 @@ pub async fn gemini(summary: Value, open: bool) -> (String, Model) {
     gemini_as(summary, open, (500, 100), false).await
 }
 
+/// [`gemini`], open, answering as `script` says (500 prompt and 100 candidate tokens).
+pub async fn gemini_scripted(summary: Value, script: Script) -> (String, Model) {
+    serve(summary, true, (500, 100), false, script).await
+}
+
 /// [`gemini`], its answers saying they used `tokens` (prompt, candidates); with `fail`, every
 /// request (still kept) is answered `500`.
 pub async fn gemini_as(
@@ -55,12 +75,43 @@ pub async fn gemini_as(
     tokens: (u32, u32),
     fail: bool,
 ) -> (String, Model) {
+    serve(summary, open, tokens, fail, Script::default()).await
+}
+
+async fn serve(
+    summary: Value,
+    open: bool,
+    tokens: (u32, u32),
+    fail: bool,
+    script: Script,
+) -> (String, Model) {
     async fn generate(
         axum::extract::State(model): axum::extract::State<Model>,
         axum::Json(body): axum::Json<Value>,
     ) -> axum::response::Response {
         use axum::response::IntoResponse;
-        model.bodies.lock().unwrap().push(body);
+        let edit = body["systemInstruction"]
+            .to_string()
+            .contains("You edit a work-log entry");
+        let (number, edits) = {
+            let mut bodies = model.bodies.lock().unwrap();
+            bodies.push(body);
+            let edits = bodies
+                .iter()
+                .filter(|b| {
+                    b["systemInstruction"]
+                        .to_string()
+                        .contains("You edit a work-log entry")
+                })
+                .count();
+            (bodies.len(), edits)
+        };
+        let script = model.script;
+        let held = edit && script.edits.is_some_and(|e| edits > e);
+        if number <= script.stalls || held {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        tokio::time::sleep(script.delay).await;
         if model.fail {
             return (axum::http::StatusCode::INTERNAL_SERVER_ERROR, "down").into_response();
         }
@@ -79,6 +130,7 @@ pub async fn gemini_as(
         summary: Arc::new(Mutex::new(summary)),
         tokens,
         fail,
+        script,
     };
     if open {
         model.open();
