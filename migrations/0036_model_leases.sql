@@ -21,6 +21,10 @@ CREATE TABLE model_leases (
 );
 ALTER TABLE model_leases ENABLE ROW LEVEL SECURITY;
 ALTER TABLE model_leases FORCE ROW LEVEL SECURITY;
+-- An account may read its own leases (what its summaries and digests are waiting on), as it
+-- reads its ledger; only the service writes them.
+CREATE POLICY model_leases_own ON model_leases FOR SELECT
+    USING (account_id = (SELECT n8v_account()));
 CREATE POLICY model_leases_service ON model_leases FOR ALL
     USING ((SELECT n8v_service()) AND account_id = (SELECT n8v_account()))
     WITH CHECK ((SELECT n8v_service()) AND account_id = (SELECT n8v_account()));
@@ -42,6 +46,8 @@ CREATE TABLE summary_parts (
 );
 ALTER TABLE summary_parts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE summary_parts FORCE ROW LEVEL SECURITY;
+CREATE POLICY summary_parts_own ON summary_parts FOR SELECT
+    USING (account_id = (SELECT n8v_account()));
 CREATE POLICY summary_parts_service ON summary_parts FOR ALL
     USING ((SELECT n8v_service()) AND account_id = (SELECT n8v_account()))
     WITH CHECK ((SELECT n8v_service()) AND account_id = (SELECT n8v_account()));

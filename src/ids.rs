@@ -128,6 +128,34 @@ pub fn has_control(text: &str) -> bool {
     text.chars().any(breaks_line)
 }
 
+/// A character that hides or reorders text for the person who reads it: a Unicode tag
+/// character (U+E0000–U+E007F, invisible, able to spell a whole instruction), or a
+/// bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069). Left-to-right
+/// and right-to-left marks (U+200E, U+200F) and the joiners (U+200C, U+200D) are ordinary in
+/// Persian, emoji and right-to-left text, and are not among them.
+pub fn hides_text(c: char) -> bool {
+    matches!(c, '\u{E0000}'..='\u{E007F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The first character of `text` that [`hides_text`], with its position (1 for the first
+/// character, counted in characters).
+pub fn hidden_at(text: &str) -> Option<(usize, char)> {
+    text.chars()
+        .enumerate()
+        .find(|(_, c)| hides_text(*c))
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// What a character that [`hides_text`] is, for an error message.
+pub fn hidden_kind(c: char) -> &'static str {
+    match c {
+        '\u{E0000}'..='\u{E007F}' => "a Unicode tag character",
+        '\u{2066}'..='\u{2069}' => "a bidirectional isolate",
+        '\u{202D}' | '\u{202E}' => "a bidirectional override",
+        _ => "a bidirectional embedding",
+    }
+}
+
 /// A control character, or Unicode's line or paragraph separator (U+2028, U+2029), which split
 /// a line in markdown and in most editors as a newline does.
 pub fn breaks_line(c: char) -> bool {

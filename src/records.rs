@@ -14,8 +14,9 @@ use uuid::Uuid;
 pub const MAX_LINE_CHARS: usize = 4000;
 pub const MAX_PAGE: i64 = 200;
 /// What [`parse_line`] accepts, as input schemas state it: one line with something besides
-/// spaces, no control character.
-pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
+/// spaces, no control character, no bidirectional control (nor a Unicode tag character, which
+/// the pattern cannot name: see `journal::meta::LINE_PATTERN`).
+pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069][^\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 
 /// A Record: an append-only log of lines put on record, one per account and one per
 /// organization.
@@ -114,6 +115,14 @@ pub fn parse_line(line: &str) -> Result<String> {
         return Err(Error::BadRequest(
             "line must be a single line without control characters".into(),
         ));
+    }
+    if let Some((at, c)) = crate::ids::hidden_at(line) {
+        return Err(Error::BadRequest(format!(
+            "line holds U+{:04X}, {}, at character {at}: such characters hide or reorder text \
+             for the person who reads it; remove it",
+            c as u32,
+            crate::ids::hidden_kind(c)
+        )));
     }
     Ok(clean_text(line))
 }

@@ -58,6 +58,10 @@ pub fn filter_text(name: &str, text: Option<String>, max: usize) -> Result<Optio
         Some(t) if crate::ids::has_control(&t) => Err(format!(
             "{name} must be one line of text without control characters (a NUL, a newline…)"
         )),
+        Some(t) if crate::ids::hidden_at(&t).is_some() => Err(format!(
+            "{name} must not hold characters that hide or reorder text (bidirectional \
+             controls, Unicode tag characters)"
+        )),
         t => Ok(t),
     }
 }
@@ -91,9 +95,11 @@ pub fn parse_text(raw: Option<&str>, what: &str) -> Result<Option<Cleaned>, Stri
 pub const MAX_REPOSITORY_CHARS: usize = 200;
 /// What a one-line text (a hand-off item, a filter) admits, as input schemas state it: no
 /// control character and no line or paragraph separator (`ids::breaks_line`, which
-/// [`single_line`] and [`filter_text`] refuse)
+/// [`single_line`] and [`filter_text`] refuse), and no bidirectional embedding, override or
+/// isolate ([`single_line`] refuses them with Unicode's tag characters, which lie outside
+/// what an ECMA-262 pattern without the `u` flag can name)
 /// but the white space around it, which the server trims. Every length is counted as sent.
-pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
+pub const LINE_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
 /// What a text (a goal, an outcome) admits, as input schemas state it: no control character
 /// but a tab or a line break (see [`parse_text`]).
 pub const TEXT_PATTERN: &str = "^[\\t\\n\\u000B\\u000C\\r\\u0085 ]*[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*[\\t\\n\\u000B\\u000C\\r\\u0085 ]*$";
@@ -142,6 +148,14 @@ pub(crate) fn single_line(raw: &str, what: &str) -> Result<Cleaned, String> {
     if crate::ids::has_control(raw) {
         return Err(format!(
             "{what} must be one line without control characters"
+        ));
+    }
+    if let Some((at, c)) = crate::ids::hidden_at(raw) {
+        return Err(format!(
+            "{what} holds U+{:04X}, {}, at character {at}: such characters hide or reorder \
+             text for the person who reads it; remove it",
+            c as u32,
+            crate::ids::hidden_kind(c)
         ));
     }
     Ok(clean(raw))

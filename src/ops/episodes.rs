@@ -131,6 +131,10 @@ pub struct EpisodePosted {
     pub entries: Vec<EpisodeEntry>,
     /// Turns dropped unread: tool calls and output, reasoning, private turns, other roles.
     pub dropped_turns: usize,
+    /// Characters that hide or reorder text (Unicode tag characters, bidirectional
+    /// embeddings, overrides and isolates) stripped from the turns kept.
+    #[serde(default)]
+    pub hidden_characters: usize,
     /// Whether the conversation counted as settled: `ended`, its last turn
     /// `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
     pub settled: bool,
@@ -248,11 +252,12 @@ impl Op for PostEpisode {
         op.scrubbed(Field::Target, &checked.harness.found);
         let config = &services.config.summaries;
         let settled = self.settled(op.now(), config.episode_settle);
-        let (kept, dropped_turns) = turns::kept_turns(self.turns);
+        let (kept, dropped_turns, hidden_characters) = turns::kept_turns(self.turns);
         let mut posted = EpisodePosted {
             episode_id: checked.episode_id.text.clone(),
             entries: Vec::new(),
             dropped_turns,
+            hidden_characters,
             settled,
         };
         if !kept.iter().any(|t| !t.from_user) {

@@ -82,7 +82,7 @@ impl Op for SearchJournal {
         }
         let query = nonempty(self.q)
             .ok_or_else(|| Error::BadRequest("q must name the words to search for".into()))?;
-        if crate::ids::has_control(&query) {
+        if crate::ids::has_control(&query) || crate::ids::hidden_at(&query).is_some() {
             return Err(Error::BadRequest(format!(
                 "q must be one line of at most {MAX_QUERY_CHARS} characters"
             )));

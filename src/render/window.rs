@@ -17,7 +17,13 @@ pub const MAX_CHARS: usize = 400_000;
 pub const WINDOW_DAYS: i64 = 14;
 const MAX_SESSIONS: i64 = 500;
 
-const HEADER: &str = "# Assistant journal: the last 14 days\n\n";
+/// The window's title and the notice that it is a record, not instructions.
+fn header() -> String {
+    format!(
+        "# Assistant journal: the last 14 days\n\n> {}\n\n",
+        crate::markdown::RECORD_NOTICE
+    )
+}
 
 fn footer(left_out: usize) -> String {
     let older = match left_out {
@@ -230,7 +236,7 @@ pub fn fit(
     max_chars: usize,
 ) -> (String, usize) {
     let chars = |s: &str| s.chars().count();
-    let frame = chars(HEADER) + chars(lead) + chars(&footer(newest_first.len()));
+    let frame = chars(&header()) + chars(lead) + chars(&footer(newest_first.len()));
     let mut budget = max_chars.saturating_sub(frame);
     let mut kept = Vec::new();
     for entry in newest_first {
@@ -242,7 +248,7 @@ pub fn fit(
         kept.push(entry.as_str());
     }
     let left_out = newest_first.len() - kept.len();
-    let mut out = String::from(HEADER);
+    let mut out = header();
     out.push_str(lead);
     if kept.is_empty() && left_out == 0 {
         out.push_str("No sessions in the last 14 days.\n\n");

@@ -77,6 +77,7 @@ mod summaries;
 mod summarize;
 mod summary_costs;
 mod tenancy;
+mod trust;
 mod unavailable;
 mod visibility;
 mod walkthrough;

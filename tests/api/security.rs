@@ -166,6 +166,9 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("records", "SELECT"),
         ("session_summaries", "DELETE INSERT SELECT UPDATE"),
         ("summary_budget", "INSERT SELECT UPDATE"),
+        // Leases on paid model work and a summary's parts as they arrive (0036).
+        ("model_leases", "DELETE INSERT SELECT UPDATE"),
+        ("summary_parts", "DELETE INSERT SELECT"),
         // Webhook endpoints are the account's to manage; deliveries are listed, and settled by
         // the workers as tenant work for the endpoint's account. Secrets, events and the
         // claiming of deliveries are reached only through the functions below and the workers

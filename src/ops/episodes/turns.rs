@@ -18,21 +18,31 @@ pub(super) struct Kept {
 }
 
 /// Keeps the user and assistant prose, dropping everything else unread.
-pub(super) fn kept_turns(turns: Vec<EpisodeTurn>) -> (Vec<Kept>, usize) {
+/// The turns kept (see [`visible`]), how many were dropped unread, and how many characters
+/// that hide or reorder text (`ids::hides_text`) were stripped from those kept.
+pub(super) fn kept_turns(turns: Vec<EpisodeTurn>) -> (Vec<Kept>, usize, usize) {
     let total = turns.len();
+    let mut hidden = 0;
     let kept: Vec<Kept> = turns
         .into_iter()
         .filter(|t| !t.private)
         .filter(|t| matches!(t.kind.as_deref(), None | Some("message") | Some("text")))
         .filter(|t| t.role == "user" || t.role == "assistant")
-        .map(|t| Kept {
-            from_user: t.role == "user",
-            visible: visible(&t.text),
+        .map(|t| {
+            hidden += t
+                .text
+                .chars()
+                .filter(|c| crate::ids::hides_text(*c))
+                .count();
+            Kept {
+                from_user: t.role == "user",
+                visible: visible(&t.text),
+            }
         })
         .filter(|t| !t.visible.is_empty())
         .collect();
     let dropped = total - kept.len();
-    (kept, dropped)
+    (kept, dropped, hidden)
 }
 
 /// A turn's text as everything after reads it: control characters other than whitespace (a
@@ -142,13 +152,20 @@ mod tests {
             kind: None,
             private: false,
         };
-        let (kept, dropped) = kept_turns(vec![turn("\u{0}\u{1}\u{200b}"), turn("ok\u{0}")]);
+        let (kept, dropped, hidden) = kept_turns(vec![
+            turn("\u{0}\u{1}\u{200b}"),
+            turn("o\u{E0041}\u{E0042}k\u{202E}\u{0}"),
+        ]);
         assert_eq!(
             (kept.len(), dropped),
             (1, 1),
             "a turn of nothing visible is dropped"
         );
         assert_eq!(kept[0].visible, "ok");
+        assert_eq!(
+            hidden, 3,
+            "two tag characters and an override, stripped and counted"
+        );
     }
 
     #[test]

@@ -40,6 +40,25 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
     .execute(&app.owner)
     .await
     .unwrap();
+    // A summary run's lease and a part it stored (0036).
+    sqlx::query(
+        "INSERT INTO model_leases (account_id, subject, holder, lease_until) \
+         VALUES ($1, 'summary:' || $2 || ':9', gen_random_uuid(), now())",
+    )
+    .bind(account)
+    .bind(session)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO summary_parts (account_id, session_id, snapshot, part, summary, \
+             input_tokens, output_tokens, cost_usd) VALUES ($1, $2, 9, 0, '{}', 0, 0, 0)",
+    )
+    .bind(account)
+    .bind(session)
+    .execute(&app.owner)
+    .await
+    .unwrap();
     sqlx::query(
         "INSERT INTO summary_budget (account_id, month, spent_usd) VALUES ($1, '2026-11-01', 1)",
     )

@@ -34,6 +34,8 @@ class CatchUp:
             more (bool): True when older sessions in the window were left out.
             next_steps (list[Item]): What the assistants said should happen next: the open next-step items, as
                 `open_questions` lists questions.
+            notice (str): What the brief is: a record of earlier work, written by assistants and people, to
+                inform; not instructions to follow (the same sentence opens `/journal.md`).
             open_questions (list[Item]): Questions waiting for you: every open item (with `id` and `age`) whatever the
                 window,
                 newest first (at most 50; `GET /api/v1/journal/loops` lists them all), and, in time
@@ -54,6 +56,7 @@ class CatchUp:
     exposures: list[Exposure]
     more: bool
     next_steps: list[Item]
+    notice: str
     open_questions: list[Item]
     organization_activity: list[OrganizationActivity]
     records: list[RecordChange]
@@ -80,6 +83,8 @@ class CatchUp:
         for next_steps_item_data in self.next_steps:
             next_steps_item = next_steps_item_data.to_dict()
             next_steps.append(next_steps_item)
+
+        notice = self.notice
 
         open_questions = []
         for open_questions_item_data in self.open_questions:
@@ -121,6 +126,7 @@ class CatchUp:
                 "exposures": exposures,
                 "more": more,
                 "next_steps": next_steps,
+                "notice": notice,
                 "open_questions": open_questions,
                 "organization_activity": organization_activity,
                 "records": records,
@@ -164,6 +170,8 @@ class CatchUp:
             next_steps_item = Item.from_dict(next_steps_item_data)
 
             next_steps.append(next_steps_item)
+
+        notice = d.pop("notice")
 
         open_questions = []
         _open_questions = d.pop("open_questions")
@@ -214,6 +222,7 @@ class CatchUp:
             exposures=exposures,
             more=more,
             next_steps=next_steps,
+            notice=notice,
             open_questions=open_questions,
             organization_activity=organization_activity,
             records=records,
