@@ -115,8 +115,15 @@ fn session_view(s: &Session) -> serde_json::Value {
     value["started"] = json!(s.started_at.format("%Y-%m-%d %H:%M UTC").to_string());
     value["time"] = json!(s.started_at.format("%H:%M").to_string());
     // What the brief carries forward: the hand-off first, then the summary's (or, before one,
-    // what the goal and outcome mark).
-    value["carried"] = json!(s.carried(&[]));
+    // what the goal and outcome mark); each decision that is an item with its state now (the
+    // operation read them), so a replaced one says so, and by what, as the brief does.
+    let carried = s.carried(&[]);
+    value["carried"] = json!(carried);
+    value["carried"]["decisions"] = carried
+        .decisions
+        .iter()
+        .map(|d| json!({"text": d.text, "stated": d.stated, "now": s.decision_state(&d.text)}))
+        .collect();
     value["title"] = json!(
         s.goal
             .clone()

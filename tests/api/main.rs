@@ -65,6 +65,7 @@ mod privacy;
 mod races;
 mod receipts;
 mod receipts_privacy;
+mod replaced_said;
 mod roles;
 mod schema_keys;
 mod scrub;

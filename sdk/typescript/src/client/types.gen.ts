@@ -301,6 +301,30 @@ export type DecisionReplacedEvent = {
 };
 
 /**
+ * A decision that is an item (`itm_…`), as it stands when read: beside its text wherever a
+ * reader is shown it, so that a decision replaced since is never said as if it still stood.
+ */
+export type DecisionState = {
+    /**
+     * The decision (`itm_…`).
+     */
+    id: ItemId;
+    replaced_by?: ItemId | null;
+    /**
+     * With `replaced_by`: that decision's text.
+     */
+    replaced_by_text?: string | null;
+    /**
+     * `current`, or `replaced` once a later decision replaced it.
+     */
+    state: string;
+    /**
+     * In the words of the session that opened it.
+     */
+    text: string;
+};
+
+/**
  * Deletes the caller's account: the confirmation a deletion needs.
  */
 export type DeleteAccountRequest = {
@@ -1364,6 +1388,14 @@ export type Session = {
      * could be left out.
      */
     call_count: number;
+    /**
+     * The decisions this session opened or repeated that are items, each as it stands now
+     * (`current`, or `replaced` and by what): its hand-off's and its summary's decision lines
+     * say these in the session's words (compared as items are compared); a line not among them
+     * is no item. In the catch-up brief, the session list and a session's read; absent when
+     * none (and in the export, whose items carry their state themselves).
+     */
+    decisions?: Array<DecisionState>;
     /**
      * `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
      */

@@ -13,6 +13,7 @@ from .created_webhook import CreatedWebhook
 from .decision_replaced import DecisionReplaced
 from .decision_replaced_event import DecisionReplacedEvent
 from .decision_replaced_event_type import DecisionReplacedEventType
+from .decision_state import DecisionState
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
 from .deleted_digest import DeletedDigest
@@ -109,6 +110,7 @@ __all__ = (
     "DecisionReplaced",
     "DecisionReplacedEvent",
     "DecisionReplacedEventType",
+    "DecisionState",
     "DeleteAccountRequest",
     "Deleted",
     "DeletedDigest",
