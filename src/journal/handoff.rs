@@ -148,6 +148,12 @@ pub struct DecisionState {
 }
 
 impl DecisionState {
+    /// Of `states`, the decision said as `text` (compared as items are compared).
+    pub fn said_as<'a>(states: &'a [DecisionState], text: &str) -> Option<&'a DecisionState> {
+        let key = item_key(text);
+        states.iter().find(|d| item_key(&d.text) == key)
+    }
+
     /// What a line of text says of it after the decision's words: nothing while it is current;
     /// " (replaced by itm_…: …)" once replaced (`text` renders the replacement's words), or
     /// " (replaced since)" when the reader cannot read what replaced it.

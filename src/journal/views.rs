@@ -220,10 +220,7 @@ pub struct AuditEntry {
 impl Session {
     /// How the decision said as `text` stands now, when it is one of [`Session::decisions`].
     pub fn decision_state(&self, text: &str) -> Option<&handoff::DecisionState> {
-        let key = crate::summarize::marked::item_key(text);
-        self.decisions
-            .iter()
-            .find(|d| crate::summarize::marked::item_key(&d.text) == key)
+        handoff::DecisionState::said_as(&self.decisions, text)
     }
 
     /// The decisions, open questions and next steps this session hands on (see `handoff`).

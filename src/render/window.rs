@@ -5,10 +5,9 @@
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, ItemId, SessionId};
-use crate::journal::handoff::{Carried, Line};
+use crate::journal::handoff::{Carried, DecisionState, Line};
 use crate::journal::session_reads::{self, ACTIVE_BY_START, Active};
 use crate::journal::views::Session;
-use crate::loops::decided::Standing;
 use crate::loops::{self, LoopKind};
 use crate::markdown::{bullet, counted, inert};
 use crate::summaries::digests::{self, Digest};
@@ -166,16 +165,10 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     let (still_open, open_shown) = loops::markdown(&open, max_chars / 2);
     let lead = still_open + &decided;
     let weeks = digests::list(tx, Some("week"), None, None, WEEK_DIGESTS).await?;
-    let held = digests::decision_ids(tx, &weeks.iter().map(|d| d.id).collect::<Vec<_>>()).await?;
-    let standing = loops::decided::standing(
-        tx,
-        &held.values().flatten().copied().collect::<Vec<_>>(),
-        now,
-    )
-    .await?;
+    let decided_now = digests::decisions_now(tx, &weeks, now).await?;
     let weeks: Vec<String> = weeks
         .iter()
-        .map(|d| week_entry(d, held.get(&d.id).map_or(&[], Vec::as_slice), &standing))
+        .map(|d| week_entry(d, decided_now.get(&d.id).map_or(&[], Vec::as_slice)))
         .collect();
     let (markdown, kept) = fit(&lead, &entries, &weeks, max_chars);
     let sessions: Vec<SessionId> = sessions.iter().take(kept).map(|s| s.id).collect();
@@ -207,12 +200,11 @@ pub struct Window {
 /// How many week digests follow the session entries.
 pub const WEEK_DIGESTS: i64 = 4;
 
-/// One week digest: its narrative, then every decision and open question. Each decision that
-/// is one of the digest's items (`held`, their ids as stored with it) says how it stands now
-/// (`standing`): one replaced since is no longer said as decided, but as replaced, and by what
-/// when the reader can read it. A line matching none of them (a model's own words, a digest
-/// stored without ids) is said as it was stored.
-pub fn week_entry(d: &Digest, held: &[ItemId], standing: &Standing) -> String {
+/// One week digest: its narrative, then every decision and open question. Each decision line
+/// that says one of the digest's decision items says how it stands now (`decided_now`, see
+/// `digests::decisions_now`): one replaced since is no longer said as decided, but as
+/// replaced, and by what when the reader can read it. Any other line is said as stored.
+pub fn week_entry(d: &Digest, decided_now: &[DecisionState]) -> String {
     let mut out = format!(
         "## Week of {} · {} (digest)\n",
         d.period_start,
@@ -223,8 +215,7 @@ pub fn week_entry(d: &Digest, held: &[ItemId], standing: &Standing) -> String {
     }
     for text in &d.summary.decisions {
         // The note's id stays as it is (ids are inert already); the words in it are made so.
-        let note = standing
-            .said_as(held, text)
+        let note = DecisionState::said_as(decided_now, text)
             .map_or_else(String::new, |now| now.note(inert));
         out.push_str(&format!("- Decided: {}{note}\n", inert(text)));
     }

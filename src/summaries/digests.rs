@@ -412,7 +412,7 @@ pub async fn keep_decision_ids(tx: &mut TenantTx, id: DigestId) -> sqlx::Result<
 /// The ids of the decision items each of the digests `ids` holds, for those the caller can
 /// read (none for a digest stored without them: it says nothing new of its decisions).
 #[tracing::instrument(skip_all, err)]
-pub async fn decision_ids(
+async fn decision_ids(
     tx: &mut TenantTx,
     ids: &[DigestId],
 ) -> sqlx::Result<std::collections::HashMap<DigestId, Vec<crate::ids::ItemId>>> {
@@ -429,6 +429,37 @@ pub async fn decision_ids(
         .map(|r| {
             let held = r.decision_ids.into_iter().map(crate::ids::ItemId).collect();
             (DigestId(r.digest_id), held)
+        })
+        .collect())
+}
+
+/// Each of `digests`' decision lines that says one of its decision items (see
+/// [`keep_decision_ids`]), as that decision stands now for the caller: what the window and the
+/// digest list say beside the line. A line that says none (a model's own words, a decision
+/// gone with its sessions) has no state.
+#[tracing::instrument(skip_all, err)]
+pub async fn decisions_now(
+    tx: &mut TenantTx,
+    digests: &[Digest],
+    now: DateTime<Utc>,
+) -> Result<std::collections::HashMap<DigestId, Vec<crate::journal::handoff::DecisionState>>> {
+    let held = decision_ids(tx, &digests.iter().map(|d| d.id).collect::<Vec<_>>()).await?;
+    let all: Vec<crate::ids::ItemId> = held.values().flatten().copied().collect();
+    let standing = crate::loops::decided::standing(tx, &all, now).await?;
+    Ok(digests
+        .iter()
+        .map(|d| {
+            let ids = held.get(&d.id).map_or(&[][..], Vec::as_slice);
+            let mut states: Vec<_> = Vec::new();
+            for text in &d.summary.decisions {
+                let Some(state) = standing.said_as(ids, text) else {
+                    continue;
+                };
+                if !states.contains(state) {
+                    states.push(state.clone());
+                }
+            }
+            (d.id, states)
         })
         .collect())
 }

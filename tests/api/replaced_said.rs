@@ -1,8 +1,9 @@
 //! A replaced decision is not said as decided (issue 52 item 3c): wherever a decision's own line
 //! is shown — a week digest in `/journal.md` and the window resource, a session's entry on the
 //! journal pages, a session of the catch-up brief (REST, `journal_catch_up`, `journal://brief`)
-//! and of the session reads — it carries how it stands now, and names the decision that
-//! replaced it only to a reader who can read that one.
+//! and of the session reads, a digest in the digest list and on the journal page — it carries
+//! how it stands now, and names the decision that replaced it only to a reader who can read
+//! that one.
 
 use crate::common;
 use crate::common::TestApp;
@@ -223,4 +224,65 @@ async fn a_sessions_replaced_decision_says_so_in_the_brief_the_session_reads_and
         );
     }
     assert!(old.starts_with("itm_"), "{old}");
+}
+
+/// What the digest list says of its first digest's decisions: each one's text, state and
+/// replacement.
+fn digest_stands(list: &Value) -> Vec<Value> {
+    let decisions = list["digests"][0]["decisions"].as_array().cloned();
+    let said = decisions.unwrap_or_default().into_iter();
+    said.map(|d| {
+        json!([
+            d["text"],
+            d["state"],
+            d["replaced_by"],
+            d["replaced_by_text"]
+        ])
+    })
+    .collect()
+}
+
+#[tokio::test]
+async fn the_digest_list_and_the_journal_page_say_a_digests_decision_was_replaced() {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let (_, narrow) = app.key(a.id, NARROW, None).await;
+    let [old, new, _] = replaced(&app, &a.token, &narrow, Duration::days(22)).await;
+
+    // The list, over REST and MCP.
+    let replaced_by = vec![json!([OLD, "replaced", new, NEW])];
+    let listed: Value = app.get_typed(&a.token, "/api/v1/journal/digests").await;
+    assert_eq!(listed["digests"][0]["summary"]["decisions"], json!([OLD]));
+    assert_eq!(digest_stands(&listed), replaced_by, "{listed}");
+    assert_eq!(listed["digests"][0]["decisions"][0]["id"], json!(old));
+    let client = connect(&app, &a.token).await;
+    let tool = call(
+        &client,
+        "journal_digests",
+        json!({"purpose": "Read the digests"}),
+    )
+    .await;
+    assert_eq!(digest_stands(&structured(&tool)), replaced_by);
+    client.cancel().await.unwrap();
+    let listed: Value = app.get_typed(&narrow, "/api/v1/journal/digests").await;
+    let unnamed = vec![json!([OLD, "replaced", null, null])];
+    assert_eq!(digest_stands(&listed), unnamed, "{listed}");
+
+    // The journal page's digest, for both.
+    let cookie = sign_in(&app, &a.token).await;
+    let html = page(&app, &cookie, "/journal").await;
+    let said = format!(
+        "<strong>Decisions:</strong> <del>{OLD}</del> <span class=\"meta replaced\">· replaced by \
+         “{NEW}” ({new})</span>"
+    );
+    assert!(html.contains(&said), "{html}");
+    let cookie = sign_in(&app, &narrow).await;
+    let html = page(&app, &cookie, "/journal").await;
+    let said = format!(
+        "<strong>Decisions:</strong> <del>{OLD}</del> <span class=\"meta replaced\">· replaced \
+         since</span>"
+    );
+    assert!(html.contains(&said), "{html}");
+    assert!(!html.contains(NEW) && !html.contains(&new), "{html}");
 }

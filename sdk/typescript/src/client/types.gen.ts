@@ -460,7 +460,7 @@ export type DigestList = {
     /**
      * The digests, newest period first.
      */
-    digests: Array<Digest>;
+    digests: Array<ListedDigest>;
 };
 
 /**
@@ -947,6 +947,19 @@ export type ItemId = string;
  * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type KeyId = string;
+
+/**
+ * A digest as it is listed: as stored, and how its decisions stand now.
+ */
+export type ListedDigest = Digest & {
+    /**
+     * The decisions of `summary.decisions` that are items the digest holds, each as it stands
+     * now (`current`, or `replaced` and by what, named when this credential can read it): a
+     * digest's text is kept as it was written, so a decision replaced since is said here.
+     * Absent when none is an item (a model's own words, decisions gone with their sessions).
+     */
+    decisions?: Array<DecisionState>;
+};
 
 /**
  * An open question or next step a session handed on, and where it stands.

@@ -48,6 +48,7 @@ from .health import Health
 from .hook_answer import HookAnswer
 from .hook_context import HookContext
 from .item import Item
+from .listed_digest import ListedDigest
 from .loop import Loop
 from .loop_changed import LoopChanged
 from .loop_closed_event import LoopClosedEvent
@@ -145,6 +146,7 @@ __all__ = (
     "HookAnswer",
     "HookContext",
     "Item",
+    "ListedDigest",
     "Loop",
     "LoopChanged",
     "LoopClosedEvent",
