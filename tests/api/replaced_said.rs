@@ -32,24 +32,47 @@ async fn ended(app: &TestApp, token: &str, assistant: &str, decision: &str) -> S
     id
 }
 
-/// The old decision, made with the narrow key, and the new one, made with the whole account's
-/// key, which replaces it by the replace operation; their ids (old, new) and the old session's.
-async fn replaced(app: &TestApp, wide: &str, narrow: &str, between: Duration) -> [String; 3] {
-    let session = ended(app, narrow, "Codex", OLD).await;
-    let old = decision_id(&app.brief(narrow, None).await, OLD);
+/// The scene of every test: an account's whole key (`wide`) and a narrow one; the old
+/// decision, made with the narrow key, and, `between` later, the new one, made with the wide
+/// key, which replaces it by the replace operation.
+struct Scene {
+    app: TestApp,
+    wide: String,
+    narrow: String,
+    /// The old decision (`itm_…`), the new one, and the old decision's session (`ses_…`).
+    old: String,
+    new: String,
+    session: String,
+}
+
+async fn scene(between: Duration) -> Scene {
+    let app = common::spawn_app().await;
+    let a = app.account("A", ALL).await;
+    app.journal_on(a.id).await;
+    let (_, narrow) = app.key(a.id, NARROW, None).await;
+    let wide = a.token;
+    let session = ended(&app, &narrow, "Codex", OLD).await;
+    let old = decision_id(&app.brief(&narrow, None).await, OLD);
     app.clock.advance(between);
-    after_the_old(app).await;
-    ended(app, wide, "Claude Code", NEW).await;
-    let new = decision_id(&app.brief(wide, None).await, NEW);
+    after_the_old(&app).await;
+    ended(&app, &wide, "Claude Code", NEW).await;
+    let new = decision_id(&app.brief(&wide, None).await, NEW);
     app.call(
         Method::POST,
         &format!("/api/v1/journal/decisions/{old}/replace"),
     )
-    .token(wide)
+    .token(&wide)
     .json(json!({ "by": new }))
     .ok(200)
     .await;
-    [old, new, session]
+    Scene {
+        app,
+        wide,
+        narrow,
+        old,
+        new,
+        session,
+    }
 }
 
 /// Between the two decisions: the week digests that are due by now are made.
@@ -74,14 +97,16 @@ async fn resource(client: &Client, uri: &str) -> String {
 
 #[tokio::test]
 async fn a_week_digest_says_its_replaced_decision_is_replaced_and_by_what_if_readable() {
-    let app = common::spawn_app().await;
-    let a = app.account("A", ALL).await;
-    app.journal_on(a.id).await;
-    let (_, narrow) = app.key(a.id, NARROW, None).await;
     // Three weeks on, the old decision's week is digested (14 days after the week ends); the
     // new decision replaces it after that.
-    let [_, new, _] = replaced(&app, &a.token, &narrow, Duration::days(22)).await;
-    let digests: Value = app.get_typed(&a.token, "/api/v1/journal/digests").await;
+    let Scene {
+        app,
+        wide,
+        narrow,
+        new,
+        ..
+    } = scene(Duration::days(22)).await;
+    let digests: Value = app.get_typed(&wide, "/api/v1/journal/digests").await;
     assert_eq!(
         digests["digests"][0]["summary"]["decisions"],
         json!([OLD]),
@@ -89,13 +114,13 @@ async fn a_week_digest_says_its_replaced_decision_is_replaced_and_by_what_if_rea
     );
 
     let said = format!("- Decided: {OLD} (replaced by {new}: {NEW})\n");
-    let md = window(&app, &a.token).await;
+    let md = window(&app, &wide).await;
     assert!(
         !md.contains(&format!("- Decided: {OLD}\n")),
         "the digest says the replaced decision as decided:\n{md}"
     );
     assert!(md.contains(&said), "{md}");
-    let client = connect(&app, &a.token).await;
+    let client = connect(&app, &wide).await;
     let resourced = resource(&client, "journal://window").await;
     assert!(resourced.contains(&said), "{resourced}");
     client.cancel().await.unwrap();
@@ -149,21 +174,24 @@ async fn page(app: &TestApp, cookie: &str, path: &str) -> String {
 
 #[tokio::test]
 async fn a_sessions_replaced_decision_says_so_in_the_brief_the_session_reads_and_the_pages() {
-    let app = common::spawn_app().await;
-    let a = app.account("A", ALL).await;
-    app.journal_on(a.id).await;
-    let (_, narrow) = app.key(a.id, NARROW, None).await;
-    let [old, new, session_id] = replaced(&app, &a.token, &narrow, Duration::hours(1)).await;
+    let Scene {
+        app,
+        wide,
+        narrow,
+        new,
+        session: session_id,
+        ..
+    } = scene(Duration::hours(1)).await;
     let replaced_by = (json!([OLD]), vec![json!([OLD, "replaced", new, NEW])]);
     let unnamed = (json!([OLD]), vec![json!([OLD, "replaced", null, null])]);
 
     // The brief, over REST, MCP's tool and its resource.
-    let brief: Value = app.get_typed(&a.token, "/api/v1/journal/catch-up").await;
+    let brief: Value = app.get_typed(&wide, "/api/v1/journal/catch-up").await;
     assert_eq!(
         stands(session(&brief["sessions"], &session_id)),
         replaced_by
     );
-    let client = connect(&app, &a.token).await;
+    let client = connect(&app, &wide).await;
     let caught = call(&client, "journal_catch_up", json!({"purpose": "Catch up"})).await;
     let caught = structured(&caught);
     assert_eq!(
@@ -177,7 +205,7 @@ async fn a_sessions_replaced_decision_says_so_in_the_brief_the_session_reads_and
         replaced_by
     );
     // And the session reads: the list and the session, over REST and MCP.
-    let listed: Value = app.get_typed(&a.token, "/api/v1/journal/sessions").await;
+    let listed: Value = app.get_typed(&wide, "/api/v1/journal/sessions").await;
     assert_eq!(
         stands(session(&listed["sessions"], &session_id)),
         replaced_by
@@ -200,7 +228,7 @@ async fn a_sessions_replaced_decision_says_so_in_the_brief_the_session_reads_and
     assert!(!read.to_string().contains(&new), "{read}");
 
     // The pages: the journal, Settings › Journal and the session, for both.
-    let cookie = sign_in(&app, &a.token).await;
+    let cookie = sign_in(&app, &wide).await;
     let session_page = format!("/journal/sessions/{session_id}");
     for path in ["/journal", "/journal/settings", session_page.as_str()] {
         let html = page(&app, &cookie, path).await;
@@ -223,7 +251,6 @@ async fn a_sessions_replaced_decision_says_so_in_the_brief_the_session_reads_and
             "{path}: {html}"
         );
     }
-    assert!(old.starts_with("itm_"), "{old}");
 }
 
 /// What the digest list says of its first digest's decisions: each one's text, state and
@@ -244,19 +271,22 @@ fn digest_stands(list: &Value) -> Vec<Value> {
 
 #[tokio::test]
 async fn the_digest_list_and_the_journal_page_say_a_digests_decision_was_replaced() {
-    let app = common::spawn_app().await;
-    let a = app.account("A", ALL).await;
-    app.journal_on(a.id).await;
-    let (_, narrow) = app.key(a.id, NARROW, None).await;
-    let [old, new, _] = replaced(&app, &a.token, &narrow, Duration::days(22)).await;
+    let Scene {
+        app,
+        wide,
+        narrow,
+        old,
+        new,
+        ..
+    } = scene(Duration::days(22)).await;
 
     // The list, over REST and MCP.
     let replaced_by = vec![json!([OLD, "replaced", new, NEW])];
-    let listed: Value = app.get_typed(&a.token, "/api/v1/journal/digests").await;
+    let listed: Value = app.get_typed(&wide, "/api/v1/journal/digests").await;
     assert_eq!(listed["digests"][0]["summary"]["decisions"], json!([OLD]));
     assert_eq!(digest_stands(&listed), replaced_by, "{listed}");
     assert_eq!(listed["digests"][0]["decisions"][0]["id"], json!(old));
-    let client = connect(&app, &a.token).await;
+    let client = connect(&app, &wide).await;
     let tool = call(
         &client,
         "journal_digests",
@@ -270,7 +300,7 @@ async fn the_digest_list_and_the_journal_page_say_a_digests_decision_was_replace
     assert_eq!(digest_stands(&listed), unnamed, "{listed}");
 
     // The journal page's digest, for both.
-    let cookie = sign_in(&app, &a.token).await;
+    let cookie = sign_in(&app, &wide).await;
     let html = page(&app, &cookie, "/journal").await;
     let said = format!(
         "<strong>Decisions:</strong> <del>{OLD}</del> <span class=\"meta replaced\">· replaced by \
