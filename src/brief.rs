@@ -299,29 +299,31 @@ async fn session_started(tx: &mut TenantTx, id: SessionId) -> Result<Option<Date
     .await?)
 }
 
-/// The brief's sessions, most recently active first: at most [`MAX_SESSIONS`] of them and
-/// [`MAX_SESSION_CHARS`] of their JSON (always one), each kept with that JSON (the brief
-/// answers it as it is); whether more were left out.
-async fn brief_sessions(
-    tx: &mut TenantTx,
-    since: DateTime<Utc>,
-) -> Result<(Vec<Serialized<Session>>, bool)> {
+/// The brief's sessions, most recently active first: at most [`MAX_SESSIONS`] of them;
+/// whether more were left out.
+async fn brief_sessions(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<(Vec<Session>, bool)> {
     let mut rows = session_reads::active(tx, since, MAX_SESSIONS + 1, Active::ByActivity).await?;
-    let mut more = rows.len() as i64 > MAX_SESSIONS;
+    let more = rows.len() as i64 > MAX_SESSIONS;
     rows.truncate(MAX_SESSIONS as usize);
-    let mut sessions = Vec::new();
+    Ok((rows, more))
+}
+
+/// Of `sessions` (most recently active first), as many as fit in [`MAX_SESSION_CHARS`] of
+/// their JSON (always one), each kept with that JSON (the brief answers it as it is); whether
+/// some were left out.
+fn within_budget(sessions: Vec<Session>) -> Result<(Vec<Serialized<Session>>, bool)> {
+    let mut kept = Vec::new();
     let mut used = 0;
-    for session in rows {
+    for session in sessions {
         let session = Serialized::new(session).map_err(|e| Error::Internal(e.into()))?;
         let size = session.json().len();
-        if used + size > MAX_SESSION_CHARS && !sessions.is_empty() {
-            more = true;
-            break;
+        if used + size > MAX_SESSION_CHARS && !kept.is_empty() {
+            return Ok((kept, true));
         }
         used += size;
-        sessions.push(session);
+        kept.push(session);
     }
-    Ok((sessions, more))
+    Ok((kept, false))
 }
 
 #[tracing::instrument(skip_all, err)]
@@ -331,13 +333,20 @@ pub async fn catch_up(
     include_records: bool,
     now: DateTime<Utc>,
 ) -> Result<CatchUp> {
-    let (answered, more) = brief_sessions(tx, since).await?;
+    let (mut read, more) = brief_sessions(tx, since).await?;
+    // Each session's decisions as they stand now go with it (its `decisions`), so that its
+    // hand-off's and summary's lines never say as decided what was replaced since.
+    let sources = loops::sources_of(tx, &read).await?;
+    let decisions = loops::decided::of_sessions(tx, &read, &sources, now).await?;
+    for s in &mut read {
+        s.decisions = decisions.states(s.id);
+    }
+    let (answered, cut) = within_budget(read)?;
+    let more = more || cut;
     let sessions: Vec<Session> = answered.iter().map(|s| Session::clone(s)).collect();
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = session_reads::marked_purposes(tx, &sessions).await?;
-    let sources = loops::sources_of(tx, &sessions).await?;
-    let decisions = loops::decided::of_sessions(tx, &sessions, &sources, now).await?;
     let keys = sources.keys;
     let reader = AccountId(tx.tenant().account_id);
     let mut brief = Brief::default();

@@ -121,6 +121,54 @@ pub struct Replaced {
     pub stated: bool,
 }
 
+/// A decision that is an item (`itm_…`), as it stands when read: beside its text wherever a
+/// reader is shown it, so that a decision replaced since is never said as if it still stood.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "id": "itm_01M72B6Q00EDV8XKQ3RN1Z3H6A",
+    "text": "Use PostgreSQL advisory locks for the job queue",
+    "state": "replaced",
+    "replaced_by": "itm_01M72C0K00F3B2M1Q9QZ6X4W7T",
+    "replaced_by_text": "Use SELECT FOR UPDATE SKIP LOCKED for the job queue"
+}))]
+pub struct DecisionState {
+    /// The decision (`itm_…`).
+    pub id: ItemId,
+    /// In the words of the session that opened it.
+    pub text: String,
+    /// `current`, or `replaced` once a later decision replaced it.
+    pub state: String,
+    /// For a replaced decision: the decision that replaced it (`itm_…`), when the reader can
+    /// read it (absent otherwise, and once it is deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<ItemId>,
+    /// With `replaced_by`: that decision's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by_text: Option<String>,
+}
+
+impl DecisionState {
+    /// Of `states`, the decision said as `text` (compared as items are compared).
+    pub fn said_as<'a>(states: &'a [DecisionState], text: &str) -> Option<&'a DecisionState> {
+        let key = item_key(text);
+        states.iter().find(|d| item_key(&d.text) == key)
+    }
+
+    /// What a line of text says of it after the decision's words: nothing while it is current;
+    /// " (replaced by itm_…: …)" once replaced (`text` renders the replacement's words), or
+    /// " (replaced since)" when the reader cannot read what replaced it.
+    pub fn note(&self, text: impl Fn(&str) -> String) -> String {
+        if self.state != "replaced" {
+            return String::new();
+        }
+        match (&self.replaced_by, &self.replaced_by_text) {
+            (Some(by), Some(words)) => format!(" (replaced by {by}: {})", text(words)),
+            (Some(by), None) => format!(" (replaced by {by})"),
+            _ => " (replaced since)".to_owned(),
+        }
+    }
+}
+
 /// What a session carries forward: stated items first, then derived ones, each once; and
 /// which earlier decisions which of its decisions replace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -94,6 +94,7 @@ impl From<SessionRow> for Session {
             summary_input_tokens: r.summary_input_tokens,
             summary_output_tokens: r.summary_output_tokens,
             summary_note: r.summary_note,
+            decisions: Vec::new(),
         }
     }
 }

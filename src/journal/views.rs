@@ -105,6 +105,13 @@ pub struct Session {
     pub summary_note: Option<String>,
     /// For sessions without a stored summary: a compact account of their calls, computed now.
     pub provisional: Option<Provisional>,
+    /// The decisions this session opened or repeated that are items, each as it stands now
+    /// (`current`, or `replaced` and by what): its hand-off's and its summary's decision lines
+    /// say these in the session's words (compared as items are compared); a line not among them
+    /// is no item. In the catch-up brief, the session list and a session's read; absent when
+    /// none (and in the export, whose items carry their state themselves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<handoff::DecisionState>,
 }
 
 /// What an open (or not yet summarised) session has done so far, computed at read time.
@@ -211,6 +218,11 @@ pub struct AuditEntry {
 }
 
 impl Session {
+    /// How the decision said as `text` stands now, when it is one of [`Session::decisions`].
+    pub fn decision_state(&self, text: &str) -> Option<&handoff::DecisionState> {
+        handoff::DecisionState::said_as(&self.decisions, text)
+    }
+
     /// The decisions, open questions and next steps this session hands on (see `handoff`).
     /// With a stored summary its lists are the derived part; without one, what the goal, the
     /// outcome and `purposes` (the session's recent purposes) mark, by the rules of

@@ -4,6 +4,11 @@
 //! markdown). A line that is no item (a model summary's own, an open session's marked text) is
 //! left out too when its text is that of a decision replaced.
 //!
+//! Where a decision's own line is shown as its session's (a session's `decisions`, a digest's
+//! lines, the pages), it carries its state instead ([`DecisionState`]): `current`, or
+//! `replaced` and by which decision, named only when the reader can read it (the statements
+//! run under the policies).
+//!
 //! A model's summary may say which decisions in force its session replaced (it is shown those
 //! its session's credential can read, [`in_force`]). That is its reading, not the assistant's
 //! word: it is shown under the session's decision with `stated: false` and is never applied, so
@@ -15,7 +20,7 @@ use super::{Loop, view};
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
-use crate::journal::handoff::{Carried, Line, Replaced, Replacing};
+use crate::journal::handoff::{Carried, DecisionState, Line, Replaced, Replacing};
 use crate::journal::views::Session;
 use crate::markdown::inert;
 use crate::summarize::InForce;
@@ -77,6 +82,9 @@ pub struct Decisions {
     /// replaced it: derived, never applied (`summarize::Summary::replaces`), and only current
     /// decisions the reader can read.
     said: HashMap<SessionId, Vec<(String, Replaced)>>,
+    /// The text of every decision read, by id: what a replaced decision's state names of the
+    /// decision that replaced it.
+    texts: HashMap<ItemId, String>,
 }
 
 /// The decision items `sessions` opened or joined (`sources`, read with
@@ -115,7 +123,10 @@ pub async fn of_sessions(
     .map(|r| view(r, now))
     .collect();
     let by_id: HashMap<ItemId, &Loop> = rows.iter().map(|l| (l.id, l)).collect();
-    let mut decisions = Decisions::default();
+    let mut decisions = Decisions {
+        texts: texts_with_replacements(tx, &rows, now).await?,
+        ..Decisions::default()
+    };
     for (session, item, key) in &sources.decisions {
         if let Some(item) = by_id.get(&ItemId(*item)) {
             decisions
@@ -155,6 +166,98 @@ pub async fn of_sessions(
         }
     }
     Ok(decisions)
+}
+
+/// `sessions` with their decisions as they stand now ([`Session::decisions`]): read as the
+/// caller, as the brief reads them.
+#[tracing::instrument(skip_all, err)]
+pub async fn with_states(
+    tx: &mut TenantTx,
+    sessions: &mut [Session],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let sources = super::sources_of(tx, sessions).await?;
+    let decisions = of_sessions(tx, sessions, &sources, now).await?;
+    for s in sessions {
+        s.decisions = decisions.states(s.id);
+    }
+    Ok(())
+}
+
+/// `item`, a decision, as it stands: `texts` holds the words of the decisions read, among them
+/// the one that replaced it when the reader can read it.
+fn state(item: &Loop, texts: &HashMap<ItemId, String>) -> DecisionState {
+    DecisionState {
+        id: item.id,
+        text: item.text.clone(),
+        state: item.state.clone(),
+        replaced_by: item.replaced_by,
+        replaced_by_text: item.replaced_by.and_then(|by| texts.get(&by).cloned()),
+    }
+}
+
+/// Decisions read by id as they stand now, for text stored with the ids of the decisions it
+/// holds (a digest's, `summaries::digests::decision_ids`).
+#[derive(Default)]
+pub struct Standing(HashMap<ItemId, DecisionState>);
+
+impl Standing {
+    /// Of the decisions `ids` (one digest's), the one said as `text`, compared as items are.
+    pub fn said_as(&self, ids: &[ItemId], text: &str) -> Option<&DecisionState> {
+        let key = item_key(text);
+        ids.iter()
+            .filter_map(|id| self.0.get(id))
+            .find(|d| item_key(&d.text) == key)
+    }
+}
+
+/// The decisions `ids`, and the words of those that replaced them, as the caller reads them
+/// at `now`: a decision the caller cannot read is left out, and so is a replacement.
+#[tracing::instrument(skip_all, err)]
+pub async fn standing(tx: &mut TenantTx, ids: &[ItemId], now: DateTime<Utc>) -> Result<Standing> {
+    let mut ids: Vec<Uuid> = ids.iter().map(|i| i.0).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(Standing::default());
+    }
+    let rows = decisions_read(tx, &ids, now).await?;
+    let texts = texts_with_replacements(tx, &rows, now).await?;
+    Ok(Standing(
+        rows.iter().map(|l| (l.id, state(l, &texts))).collect(),
+    ))
+}
+
+/// The decisions `ids` the caller reads.
+async fn decisions_read(tx: &mut TenantTx, ids: &[Uuid], now: DateTime<Utc>) -> Result<Vec<Loop>> {
+    let rows = loops_seen!(visible "kind = 'decision' AND loop_id = ANY ($1)"
+        "loop_id" "ORDER BY loop_id", ids)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.into_iter().map(|r| view(r, now)).collect())
+}
+
+/// The text of each of `rows`, and of each decision that replaced one of them that the caller
+/// reads (those not among `rows` are read here, in one statement, when there are any).
+async fn texts_with_replacements(
+    tx: &mut TenantTx,
+    rows: &[Loop],
+    now: DateTime<Utc>,
+) -> Result<HashMap<ItemId, String>> {
+    let mut texts: HashMap<ItemId, String> = rows.iter().map(|l| (l.id, l.text.clone())).collect();
+    let mut missing: Vec<Uuid> = rows
+        .iter()
+        .filter_map(|l| l.replaced_by)
+        .filter(|by| !texts.contains_key(by))
+        .map(|by| by.0)
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    if !missing.is_empty() {
+        let replacing = decisions_read(tx, &missing, now).await?;
+        texts.extend(replacing.into_iter().map(|l| (l.id, l.text)));
+    }
+    Ok(texts)
 }
 
 /// What the sessions' summaries say they replaced (`claims`), as [`Decisions::said`] keeps
@@ -224,6 +327,19 @@ impl Decisions {
             carried.decisions.push(self.line(session, item, line));
         }
         carried
+    }
+
+    /// The decision items of `session`, current or replaced, each as it stands now (see
+    /// [`Session::decisions`]), in the order they were opened.
+    pub fn states(&self, session: SessionId) -> Vec<DecisionState> {
+        let mut items: Vec<&Loop> = self
+            .of
+            .get(&session)
+            .into_iter()
+            .flat_map(|i| i.values())
+            .collect();
+        items.sort_by_key(|i| i.id);
+        items.into_iter().map(|i| state(i, &self.texts)).collect()
     }
 
     /// `line`, said in `session` of the current decision `item`: with its id, what it replaced,

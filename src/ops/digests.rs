@@ -5,7 +5,9 @@ use super::kinds::read;
 use super::{Op, Operation, Services, Target, named, parse_date, target_of};
 use crate::error::Result;
 use crate::ids::DigestId;
+use crate::journal::handoff::DecisionState;
 use crate::operation::{Refusal, Spec};
+use crate::summaries::digests::{self, Digest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +34,28 @@ crate::openapi_params!(ListDigests);
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DigestList {
     /// The digests, newest period first.
-    pub digests: Vec<crate::summaries::digests::Digest>,
+    pub digests: Vec<ListedDigest>,
+}
+
+/// A digest as it is listed: as stored, and how its decisions stand now.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ListedDigest {
+    #[serde(flatten)]
+    pub digest: Digest,
+    /// The decisions of `summary.decisions` that are items the digest holds, each as it stands
+    /// now (`current`, or `replaced` and by what, named when this credential can read it): a
+    /// digest's text is kept as it was written, so a decision replaced since is said here.
+    /// Absent when none is an item (a model's own words, decisions gone with their sessions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<DecisionState>,
+}
+
+impl std::ops::Deref for ListedDigest {
+    type Target = Digest;
+
+    fn deref(&self) -> &Digest {
+        &self.digest
+    }
 }
 
 /// The most digests one read answers with (about ten years of months).
@@ -62,13 +85,20 @@ impl Op for ListDigests {
         };
         let from = parse_date("from", self.from.as_deref())?;
         let to = parse_date("to", self.to.as_deref())?;
-        let digests =
-            crate::summaries::digests::list(op.tx(), period.as_deref(), from, to, MAX_DIGESTS)
-                .await?;
+        let digests = digests::list(op.tx(), period.as_deref(), from, to, MAX_DIGESTS).await?;
+        let now = op.now();
+        let mut decided_now = digests::decisions_now(op.tx(), &digests, now).await?;
         op.results(
             digests.iter().map(|d| d.id.to_string()),
             Some(digests.len()),
         );
+        let digests = digests
+            .into_iter()
+            .map(|digest| ListedDigest {
+                decisions: decided_now.remove(&digest.id).unwrap_or_default(),
+                digest,
+            })
+            .collect();
         Ok(DigestList { digests })
     }
 }

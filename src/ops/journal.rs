@@ -292,7 +292,9 @@ impl Op for ListSessions {
         };
         let limit = limit(self.limit, 20, MAX_SESSIONS_PAGE)?;
         let cursor = cursor(super::cursor_given(&self.cursor))?;
-        let page = reads::list_sessions(op.tx(), &filter, limit, cursor).await?;
+        let mut page = reads::list_sessions(op.tx(), &filter, limit, cursor).await?;
+        let now = op.now();
+        loops::decided::with_states(op.tx(), &mut page.items, now).await?;
         op.results(
             page.items.iter().map(|s| s.id.to_string()),
             Some(page.items.len()),
@@ -357,7 +359,9 @@ impl Op for GetSession {
         let id = named(&self.session)?;
         let limit = limit(self.limit, 100, MAX_ACTIONS_PAGE)?;
         let cursor = cursor(super::cursor_given(&self.cursor))?;
-        let session = reads::session(op.tx(), id).await?;
+        let mut session = reads::session(op.tx(), id).await?;
+        let now = op.now();
+        loops::decided::with_states(op.tx(), std::slice::from_mut(&mut session), now).await?;
         let page =
             reads::actions(op.tx(), &session, limit, cursor, self.writes == Some(true)).await?;
         op.results(

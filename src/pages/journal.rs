@@ -8,9 +8,10 @@ use super::{CsrfKey, wants_html};
 use crate::error::Error;
 use crate::ids::{AuditId, TypedId};
 use crate::journal::Session;
+use crate::journal::handoff::DecisionState;
 use crate::ops::Services;
 use crate::ops::audit::GetAuditEntry;
-use crate::ops::digests::{DeleteDigest, ListDigests};
+use crate::ops::digests::{DeleteDigest, ListDigests, ListedDigest};
 use crate::ops::exposures::ListExposures;
 use crate::ops::journal::{
     DeleteDay, DeleteSession, GetEntry, GetSession, ListSessions, SessionFilters, SessionList,
@@ -18,7 +19,6 @@ use crate::ops::journal::{
 use crate::ops::loops::ListLoops;
 use crate::ops::parse_date;
 use crate::ops::search::SearchJournal;
-use crate::summaries::digests::Digest;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -115,8 +115,15 @@ fn session_view(s: &Session) -> serde_json::Value {
     value["started"] = json!(s.started_at.format("%Y-%m-%d %H:%M UTC").to_string());
     value["time"] = json!(s.started_at.format("%H:%M").to_string());
     // What the brief carries forward: the hand-off first, then the summary's (or, before one,
-    // what the goal and outcome mark).
-    value["carried"] = json!(s.carried(&[]));
+    // what the goal and outcome mark); each decision that is an item with its state now (the
+    // operation read them), so a replaced one says so, and by what, as the brief does.
+    let carried = s.carried(&[]);
+    value["carried"] = json!(carried);
+    value["carried"]["decisions"] = carried
+        .decisions
+        .iter()
+        .map(|d| json!({"text": d.text, "stated": d.stated, "now": s.decision_state(&d.text)}))
+        .collect();
     value["title"] = json!(
         s.goal
             .clone()
@@ -227,7 +234,7 @@ struct Period {
 
 /// The timeline's periods: the days of this page of sessions, then, on the last page, the
 /// digests (they cover what is older than the days kept entry by entry).
-fn periods(list: &SessionList, digests: &[Digest]) -> Vec<Period> {
+fn periods(list: &SessionList, digests: &[ListedDigest]) -> Vec<Period> {
     let mut periods: Vec<Period> = Vec::new();
     for s in &list.sessions {
         let date = s.started_at.date_naive();
@@ -255,11 +262,24 @@ fn periods(list: &SessionList, digests: &[Digest]) -> Vec<Period> {
                 label,
                 date: d.period_start,
                 sessions: Vec::new(),
-                digest: Some(serde_json::to_value(d).unwrap_or_default()),
+                digest: Some(digest_view(d)),
             });
         }
     }
     periods
+}
+
+/// What a page shows of a digest: each of its decisions with its state now, as a session's.
+fn digest_view(d: &ListedDigest) -> serde_json::Value {
+    let mut value = serde_json::to_value(d).unwrap_or_default();
+    let decided: Vec<_> = d
+        .summary
+        .decisions
+        .iter()
+        .map(|text| json!({"text": text, "now": DecisionState::said_as(&d.decisions, text)}))
+        .collect();
+    value["decided"] = json!(decided);
+    value
 }
 
 /// The whole journal, newest first: days entry by entry (one page of sessions at a time, so a

@@ -27,6 +27,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/consent_error.html"),
     ),
     ("summary.html", include_str!("../../templates/summary.html")),
+    (
+        "decision.html",
+        include_str!("../../templates/decision.html"),
+    ),
     ("loops.html", include_str!("../../templates/loops.html")),
     ("console.html", include_str!("../../templates/console.html")),
     (

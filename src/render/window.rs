@@ -5,11 +5,12 @@
 use crate::db::TenantTx;
 use crate::error::Result;
 use crate::ids::{AccountId, ItemId, SessionId};
-use crate::journal::handoff::{Carried, Line};
+use crate::journal::handoff::{Carried, DecisionState, Line};
 use crate::journal::session_reads::{self, ACTIVE_BY_START, Active};
 use crate::journal::views::Session;
 use crate::loops::{self, LoopKind};
 use crate::markdown::{bullet, counted, inert};
+use crate::summaries::digests::{self, Digest};
 use chrono::{DateTime, Duration, Utc};
 
 pub const MIN_CHARS: usize = 1_000;
@@ -169,12 +170,12 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
     });
     let (still_open, open_shown) = loops::markdown(&open, max_chars / 2);
     let lead = still_open + &decided;
-    let weeks: Vec<String> =
-        crate::summaries::digests::list(tx, Some("week"), None, None, WEEK_DIGESTS)
-            .await?
-            .iter()
-            .map(week_entry)
-            .collect();
+    let weeks = digests::list(tx, Some("week"), None, None, WEEK_DIGESTS).await?;
+    let decided_now = digests::decisions_now(tx, &weeks, now).await?;
+    let weeks: Vec<String> = weeks
+        .iter()
+        .map(|d| week_entry(d, decided_now.get(&d.id).map_or(&[], Vec::as_slice)))
+        .collect();
     let (markdown, kept) = fit(&lead, &entries, &weeks, max_chars);
     let sessions: Vec<SessionId> = sessions.iter().take(kept).map(|s| s.id).collect();
     let mut seen = std::collections::HashSet::new();
@@ -205,22 +206,28 @@ pub struct Window {
 /// How many week digests follow the session entries.
 pub const WEEK_DIGESTS: i64 = 4;
 
-/// One week digest: its narrative, then every decision and open question.
-pub fn week_entry(d: &crate::summaries::digests::Digest) -> String {
+/// One week digest: its narrative, then every decision and open question. Each decision line
+/// that says one of the digest's decision items says how it stands now (`decided_now`, see
+/// `digests::decisions_now`): one replaced since is no longer said as decided, but as
+/// replaced, and by what when the reader can read it. Any other line is said as stored.
+pub fn week_entry(d: &Digest, decided_now: &[DecisionState]) -> String {
     let mut out = format!(
         "## Week of {} · {} (digest)\n",
         d.period_start,
         counted(d.session_count.into(), "session", "sessions")
     );
-    let mut put = |prefix: &str, text: &str| bullet(&mut out, prefix, text);
     if !d.summary.summary.is_empty() {
-        put("", &d.summary.summary);
+        bullet(&mut out, "", &d.summary.summary);
     }
-    d.summary.decisions.iter().for_each(|t| put("Decided: ", t));
-    d.summary
-        .open_questions
-        .iter()
-        .for_each(|t| put("Open: ", t));
+    for text in &d.summary.decisions {
+        // The note's id stays as it is (ids are inert already); the words in it are made so.
+        let note = DecisionState::said_as(decided_now, text)
+            .map_or_else(String::new, |now| now.note(inert));
+        out.push_str(&format!("- Decided: {}{note}\n", inert(text)));
+    }
+    for text in &d.summary.open_questions {
+        bullet(&mut out, "Open: ", text);
+    }
     out.push('\n');
     out
 }

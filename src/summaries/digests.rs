@@ -295,6 +295,7 @@ pub async fn store(
     .fetch_optional(tx.conn())
     .await?;
     let Some(r) = stored else { return Ok(()) };
+    keep_decision_ids(tx, id).await?;
     let ready = DigestReady {
         digest: id,
         period: r.period,
@@ -370,4 +371,95 @@ pub(crate) async fn export_page(
     .fetch_all(tx.conn())
     .await?;
     Ok(rows.into_iter().map(Digest::from).collect())
+}
+
+/// Keeps with the digest `id` the ids of the decision items it holds (migration 0037): for a
+/// week, those its sessions opened or joined; for a month, those of its week digests. A reader
+/// is told beside each of its decision lines how that decision stands now
+/// (`loops::decided::standing`): the digest's text is stored, the decisions' states are not.
+///
+/// Digests stored before migration 0037 got their ids from it, the same way, from the sessions
+/// of their period still held: nothing is matched by text at read time. A decision whose
+/// sessions are all gone is gone too (an item lives as long as a session stating it), so its
+/// line says nothing new, and neither does a line of a digest stored without ids.
+#[tracing::instrument(skip_all, err)]
+pub async fn keep_decision_ids(tx: &mut TenantTx, id: DigestId) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE journal_digests d
+            SET decision_ids = CASE WHEN d.period = 'week' THEN ARRAY(
+                    SELECT DISTINCT src.loop_id FROM journal_loop_sources src
+                      JOIN journal_sessions s ON s.account_id = src.account_id
+                                             AND s.session_id = src.session_id
+                     WHERE src.account_id = d.account_id AND src.kind = 'decision'
+                       AND NOT s.journal_only
+                       AND s.started_at >= d.period_start::timestamp AT TIME ZONE 'UTC'
+                       AND s.started_at < d.period_end::timestamp AT TIME ZONE 'UTC'
+                     ORDER BY 1)
+                ELSE ARRAY(
+                    SELECT DISTINCT x FROM journal_digests w
+                     CROSS JOIN LATERAL unnest(w.decision_ids) x
+                     WHERE w.account_id = d.account_id AND w.period = 'week'
+                       AND w.period_start >= d.period_start AND w.period_start < d.period_end
+                     ORDER BY 1) END
+          WHERE d.account_id = n8v_account() AND d.digest_id = $1",
+        id.0,
+    )
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// The ids of the decision items each of the digests `ids` holds, for those the caller can
+/// read (none for a digest stored without them: it says nothing new of its decisions).
+#[tracing::instrument(skip_all, err)]
+async fn decision_ids(
+    tx: &mut TenantTx,
+    ids: &[DigestId],
+) -> sqlx::Result<std::collections::HashMap<DigestId, Vec<crate::ids::ItemId>>> {
+    let ids: Vec<Uuid> = ids.iter().map(|d| d.0).collect();
+    let rows = sqlx::query!(
+        r#"SELECT digest_id, decision_ids AS "decision_ids!" FROM journal_digests
+            WHERE digest_id = ANY ($1) AND decision_ids IS NOT NULL"#,
+        &ids,
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let held = r.decision_ids.into_iter().map(crate::ids::ItemId).collect();
+            (DigestId(r.digest_id), held)
+        })
+        .collect())
+}
+
+/// Each of `digests`' decision lines that says one of its decision items (see
+/// [`keep_decision_ids`]), as that decision stands now for the caller: what the window and the
+/// digest list say beside the line. A line that says none (a model's own words, a decision
+/// gone with its sessions) has no state.
+#[tracing::instrument(skip_all, err)]
+pub async fn decisions_now(
+    tx: &mut TenantTx,
+    digests: &[Digest],
+    now: DateTime<Utc>,
+) -> Result<std::collections::HashMap<DigestId, Vec<crate::journal::handoff::DecisionState>>> {
+    let held = decision_ids(tx, &digests.iter().map(|d| d.id).collect::<Vec<_>>()).await?;
+    let all: Vec<crate::ids::ItemId> = held.values().flatten().copied().collect();
+    let standing = crate::loops::decided::standing(tx, &all, now).await?;
+    Ok(digests
+        .iter()
+        .map(|d| {
+            let ids = held.get(&d.id).map_or(&[][..], Vec::as_slice);
+            let mut states: Vec<_> = Vec::new();
+            for text in &d.summary.decisions {
+                let Some(state) = standing.said_as(ids, text) else {
+                    continue;
+                };
+                if !states.contains(state) {
+                    states.push(state.clone());
+                }
+            }
+            (d.id, states)
+        })
+        .collect())
 }

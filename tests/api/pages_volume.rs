@@ -47,42 +47,66 @@ fn unseen(pages: &[String], ids: &[String]) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn every_journal_page_lists_past_its_first_page_to_the_end() {
-    let app = common::spawn_app().await;
+/// An account whose journal pages each fill past their page size: 230 sessions (three pages of
+/// the journal at 100 a page, five of Settings › Journal at 50) and one session with 120
+/// actions (three pages at 50 a page).
+pub(crate) struct Volume {
+    pub account: common::Account,
+    /// Every session (`ses_…`), the long one last.
+    pub sessions: Vec<String>,
+    /// The long session.
+    pub long: SessionId,
+    /// The long session's calls (`call_…`).
+    pub calls: Vec<String>,
+}
+
+/// The pages of [`Volume`]: how many each list takes.
+pub(crate) const JOURNAL_PAGES: usize = 3;
+pub(crate) const SETTINGS_PAGES: usize = 5;
+pub(crate) const ACTION_PAGES: usize = 3;
+
+pub(crate) async fn filled(app: &common::TestApp) -> Volume {
     let a = app.account("Ada", "chats:read").await;
     app.journal_on(a.id).await;
     let at = chrono::Utc::now() - chrono::Duration::hours(3);
-    // 230 sessions: three pages of the journal (100 a page), five of Settings › Journal (50).
     let sessions =
-        bulk::sessions_with_calls(&app, a.id, a.key_id, &["chats:read"], 230, 1, at).await;
-    // And one session with 120 actions: three pages of its actions (50 a page).
-    let long =
-        bulk::sessions_with_calls(&app, a.id, a.key_id, &["chats:read"], 1, 120, at).await[0];
+        bulk::sessions_with_calls(app, a.id, a.key_id, &["chats:read"], 230, 1, at).await;
+    let long = bulk::sessions_with_calls(app, a.id, a.key_id, &["chats:read"], 1, 120, at).await[0];
     let ids: Vec<String> = sessions
         .iter()
         .chain([&long])
         .map(|s| SessionId(*s).to_string())
         .collect();
-    let cookie = sign_in(&app, &a.token).await;
-
-    let journal = follow(&app, &cookie, "/journal", "Older entries ›").await;
-    assert_eq!(journal.len(), 3, "231 sessions at 100 a page");
-    assert_eq!(unseen(&journal, &ids), Vec::<String>::new());
-
-    let settings = follow(&app, &cookie, "/journal/settings", "Older sessions").await;
-    assert_eq!(settings.len(), 5, "231 sessions at 50 a page");
-    assert_eq!(unseen(&settings, &ids), Vec::<String>::new());
-
     let calls: Vec<Uuid> =
         sqlx::query_scalar("SELECT call_id FROM journal_calls WHERE session_id = $1")
             .bind(long)
             .fetch_all(&app.owner)
             .await
             .unwrap();
-    let calls: Vec<String> = calls.into_iter().map(|c| CallId(c).to_string()).collect();
-    let path = format!("/journal/sessions/{}", SessionId(long));
+    Volume {
+        account: a,
+        sessions: ids,
+        long: SessionId(long),
+        calls: calls.into_iter().map(|c| CallId(c).to_string()).collect(),
+    }
+}
+
+#[tokio::test]
+async fn every_journal_page_lists_past_its_first_page_to_the_end() {
+    let app = common::spawn_app().await;
+    let volume = filled(&app).await;
+    let cookie = sign_in(&app, &volume.account.token).await;
+
+    let journal = follow(&app, &cookie, "/journal", "Older entries ›").await;
+    assert_eq!(journal.len(), JOURNAL_PAGES, "231 sessions at 100 a page");
+    assert_eq!(unseen(&journal, &volume.sessions), Vec::<String>::new());
+
+    let settings = follow(&app, &cookie, "/journal/settings", "Older sessions").await;
+    assert_eq!(settings.len(), SETTINGS_PAGES, "231 sessions at 50 a page");
+    assert_eq!(unseen(&settings, &volume.sessions), Vec::<String>::new());
+
+    let path = format!("/journal/sessions/{}", volume.long);
     let actions = follow(&app, &cookie, &path, "More actions").await;
-    assert_eq!(actions.len(), 3, "120 actions at 50 a page");
-    assert_eq!(unseen(&actions, &calls), Vec::<String>::new());
+    assert_eq!(actions.len(), ACTION_PAGES, "120 actions at 50 a page");
+    assert_eq!(unseen(&actions, &volume.calls), Vec::<String>::new());
 }

@@ -5,6 +5,7 @@ use crate::common;
 
 use crate::common::JOURNAL_SCOPES as ALL;
 use crate::common::mcp;
+use n8v_journal::clock::Clock;
 use n8v_journal::markdown::RECORD_NOTICE;
 use reqwest::Method;
 use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams, ResourceContents};
@@ -99,7 +100,7 @@ async fn text_that_hides_or_reorders_itself_is_refused_in_one_line_fields_and_st
         .await;
     let detail = refused["detail"].as_str().unwrap();
     assert!(
-        detail.contains("U+202E") && detail.contains("character 16"),
+        detail.contains("U+202E") && detail.contains("character 21"),
         "{detail}"
     );
     let record = app.record_of(a.id).await;

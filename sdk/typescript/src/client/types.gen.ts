@@ -306,6 +306,30 @@ export type DecisionReplacedEvent = {
 };
 
 /**
+ * A decision that is an item (`itm_…`), as it stands when read: beside its text wherever a
+ * reader is shown it, so that a decision replaced since is never said as if it still stood.
+ */
+export type DecisionState = {
+    /**
+     * The decision (`itm_…`).
+     */
+    id: ItemId;
+    replaced_by?: ItemId | null;
+    /**
+     * With `replaced_by`: that decision's text.
+     */
+    replaced_by_text?: string | null;
+    /**
+     * `current`, or `replaced` once a later decision replaced it.
+     */
+    state: string;
+    /**
+     * In the words of the session that opened it.
+     */
+    text: string;
+};
+
+/**
  * Deletes the caller's account: the confirmation a deletion needs.
  */
 export type DeleteAccountRequest = {
@@ -441,7 +465,7 @@ export type DigestList = {
     /**
      * The digests, newest period first.
      */
-    digests: Array<Digest>;
+    digests: Array<ListedDigest>;
 };
 
 /**
@@ -631,6 +655,11 @@ export type EpisodePosted = {
      * The harness's episode id (credentials scrubbed).
      */
     episode_id: string;
+    /**
+     * Characters that hide or reorder text (Unicode tag characters, bidirectional
+     * embeddings, overrides and isolates) stripped from the turns kept.
+     */
+    hidden_characters?: number;
     /**
      * Whether the conversation counted as settled: `ended`, its last turn
      * `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
@@ -928,6 +957,19 @@ export type ItemId = string;
  * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type KeyId = string;
+
+/**
+ * A digest as it is listed: as stored, and how its decisions stand now.
+ */
+export type ListedDigest = Digest & {
+    /**
+     * The decisions of `summary.decisions` that are items the digest holds, each as it stands
+     * now (`current`, or `replaced` and by what, named when this credential can read it): a
+     * digest's text is kept as it was written, so a decision replaced since is said here.
+     * Absent when none is an item (a model's own words, decisions gone with their sessions).
+     */
+    decisions?: Array<DecisionState>;
+};
 
 /**
  * An open question or next step a session handed on, and where it stands.
@@ -1369,6 +1411,14 @@ export type Session = {
      * could be left out.
      */
     call_count: number;
+    /**
+     * The decisions this session opened or repeated that are items, each as it stands now
+     * (`current`, or `replaced` and by what): its hand-off's and its summary's decision lines
+     * say these in the session's words (compared as items are compared); a line not among them
+     * is no item. In the catch-up brief, the session list and a session's read; absent when
+     * none (and in the export, whose items carry their state themselves).
+     */
+    decisions?: Array<DecisionState>;
     /**
      * `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
      */

@@ -13,6 +13,7 @@ from .created_webhook import CreatedWebhook
 from .decision_replaced import DecisionReplaced
 from .decision_replaced_event import DecisionReplacedEvent
 from .decision_replaced_event_type import DecisionReplacedEventType
+from .decision_state import DecisionState
 from .delete_account_request import DeleteAccountRequest
 from .deleted import Deleted
 from .deleted_digest import DeletedDigest
@@ -47,6 +48,7 @@ from .health import Health
 from .hook_answer import HookAnswer
 from .hook_context import HookContext
 from .item import Item
+from .listed_digest import ListedDigest
 from .loop import Loop
 from .loop_changed import LoopChanged
 from .loop_closed_event import LoopClosedEvent
@@ -109,6 +111,7 @@ __all__ = (
     "DecisionReplaced",
     "DecisionReplacedEvent",
     "DecisionReplacedEventType",
+    "DecisionState",
     "DeleteAccountRequest",
     "Deleted",
     "DeletedDigest",
@@ -143,6 +146,7 @@ __all__ = (
     "HookAnswer",
     "HookContext",
     "Item",
+    "ListedDigest",
     "Loop",
     "LoopChanged",
     "LoopClosedEvent",

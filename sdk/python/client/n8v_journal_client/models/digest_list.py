@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.digest import Digest
+    from ..models.listed_digest import ListedDigest
 
 
 T = TypeVar("T", bound="DigestList")
@@ -18,10 +18,10 @@ class DigestList:
     """Week and month digests, newest first.
 
     Attributes:
-        digests (list[Digest]): The digests, newest period first.
+        digests (list[ListedDigest]): The digests, newest period first.
     """
 
-    digests: list[Digest]
+    digests: list[ListedDigest]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,13 +42,13 @@ class DigestList:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.digest import Digest  # noqa: PLC0415
+        from ..models.listed_digest import ListedDigest  # noqa: PLC0415
 
         d = dict(src_dict)
         digests = []
         _digests = d.pop("digests")
         for digests_item_data in _digests:
-            digests_item = Digest.from_dict(digests_item_data)
+            digests_item = ListedDigest.from_dict(digests_item_data)
 
             digests.append(digests_item)
 

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.decision_state import DecisionState
     from ..models.handoff import Handoff
     from ..models.provisional import Provisional
     from ..models.summary import Summary
@@ -46,6 +47,12 @@ class EndedSession:
             sessions, another account's, an organization member's), in the order given: they were
             skipped, and the session closed all the same. Empty when every id named an item it may
             close (items closed already stay as they were).
+        decisions (list[DecisionState] | Unset): The decisions this session opened or repeated that are items, each as
+            it stands now
+            (`current`, or `replaced` and by what): its hand-off's and its summary's decision lines
+            say these in the session's words (compared as items are compared); a line not among them
+            is no item. In the catch-up brief, the session list and a session's read; absent when
+            none (and in the export, whose items carry their state themselves).
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
         ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open (an episode's
             part is open while
@@ -81,6 +88,7 @@ class EndedSession:
     write_count: int
     not_replaced: list[str]
     not_resolved: list[str]
+    decisions: list[DecisionState] | Unset = UNSET
     end_reason: None | str | Unset = UNSET
     ended_at: datetime.datetime | None | Unset = UNSET
     goal: None | str | Unset = UNSET
@@ -127,6 +135,13 @@ class EndedSession:
         not_replaced = self.not_replaced
 
         not_resolved = self.not_resolved
+
+        decisions: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.decisions, Unset):
+            decisions = []
+            for decisions_item_data in self.decisions:
+                decisions_item = decisions_item_data.to_dict()
+                decisions.append(decisions_item)
 
         end_reason: None | str | Unset
         if isinstance(self.end_reason, Unset):
@@ -239,6 +254,8 @@ class EndedSession:
                 "not_resolved": not_resolved,
             }
         )
+        if decisions is not UNSET:
+            field_dict["decisions"] = decisions
         if end_reason is not UNSET:
             field_dict["end_reason"] = end_reason
         if ended_at is not UNSET:
@@ -272,6 +289,7 @@ class EndedSession:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.decision_state import DecisionState  # noqa: PLC0415
         from ..models.handoff import Handoff  # noqa: PLC0415
         from ..models.provisional import Provisional  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
@@ -302,6 +320,15 @@ class EndedSession:
         not_replaced = cast(list[str], d.pop("not_replaced"))
 
         not_resolved = cast(list[str], d.pop("not_resolved"))
+
+        _decisions = d.pop("decisions", UNSET)
+        decisions: list[DecisionState] | Unset = UNSET
+        if _decisions is not UNSET:
+            decisions = []
+            for decisions_item_data in _decisions:
+                decisions_item = DecisionState.from_dict(decisions_item_data)
+
+                decisions.append(decisions_item)
 
         def _parse_end_reason(data: object) -> None | str | Unset:
             if data is None:
@@ -475,6 +502,7 @@ class EndedSession:
             write_count=write_count,
             not_replaced=not_replaced,
             not_resolved=not_resolved,
+            decisions=decisions,
             end_reason=end_reason,
             ended_at=ended_at,
             goal=goal,

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.episode_entry import EpisodeEntry
 
@@ -23,12 +25,15 @@ class EpisodePosted:
         episode_id (str): The harness's episode id (credentials scrubbed).
         settled (bool): Whether the conversation counted as settled: `ended`, its last turn
             `N8V_EPISODE_SETTLE_MINUTES` old, or that setting 0.
+        hidden_characters (int | Unset): Characters that hide or reorder text (Unicode tag characters, bidirectional
+            embeddings, overrides and isolates) stripped from the turns kept.
     """
 
     dropped_turns: int
     entries: list[EpisodeEntry]
     episode_id: str
     settled: bool
+    hidden_characters: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +48,8 @@ class EpisodePosted:
 
         settled = self.settled
 
+        hidden_characters = self.hidden_characters
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -53,6 +60,8 @@ class EpisodePosted:
                 "settled": settled,
             }
         )
+        if hidden_characters is not UNSET:
+            field_dict["hidden_characters"] = hidden_characters
 
         return field_dict
 
@@ -74,11 +83,14 @@ class EpisodePosted:
 
         settled = d.pop("settled")
 
+        hidden_characters = d.pop("hidden_characters", UNSET)
+
         episode_posted = cls(
             dropped_turns=dropped_turns,
             entries=entries,
             episode_id=episode_id,
             settled=settled,
+            hidden_characters=hidden_characters,
         )
 
         episode_posted.additional_properties = d

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.decision_state import DecisionState
     from ..models.handoff import Handoff
     from ..models.provisional import Provisional
     from ..models.summary import Summary
@@ -51,6 +52,12 @@ class Session:
         started_at (datetime.datetime): When the session was opened.
         status (str): `open` or `closed`.
         write_count (int): How many of those calls wrote (kept the same way as `call_count`).
+        decisions (list[DecisionState] | Unset): The decisions this session opened or repeated that are items, each as
+            it stands now
+            (`current`, or `replaced` and by what): its hand-off's and its summary's decision lines
+            say these in the session's words (compared as items are compared); a line not among them
+            is no item. In the catch-up brief, the session list and a session's read; absent when
+            none (and in the export, whose items carry their state themselves).
         end_reason (None | str | Unset): `ended` (closed by its assistant), `quiet` (closed by the sweep) or `retired`.
         ended_at (datetime.datetime | None | Unset): When the session was closed; absent while it is open (an episode's
             part is open while
@@ -84,6 +91,7 @@ class Session:
     started_at: datetime.datetime
     status: str
     write_count: int
+    decisions: list[DecisionState] | Unset = UNSET
     end_reason: None | str | Unset = UNSET
     ended_at: datetime.datetime | None | Unset = UNSET
     goal: None | str | Unset = UNSET
@@ -126,6 +134,13 @@ class Session:
         status = self.status
 
         write_count = self.write_count
+
+        decisions: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.decisions, Unset):
+            decisions = []
+            for decisions_item_data in self.decisions:
+                decisions_item = decisions_item_data.to_dict()
+                decisions.append(decisions_item)
 
         end_reason: None | str | Unset
         if isinstance(self.end_reason, Unset):
@@ -236,6 +251,8 @@ class Session:
                 "write_count": write_count,
             }
         )
+        if decisions is not UNSET:
+            field_dict["decisions"] = decisions
         if end_reason is not UNSET:
             field_dict["end_reason"] = end_reason
         if ended_at is not UNSET:
@@ -269,6 +286,7 @@ class Session:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.decision_state import DecisionState  # noqa: PLC0415
         from ..models.handoff import Handoff  # noqa: PLC0415
         from ..models.provisional import Provisional  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
@@ -295,6 +313,15 @@ class Session:
         status = d.pop("status")
 
         write_count = d.pop("write_count")
+
+        _decisions = d.pop("decisions", UNSET)
+        decisions: list[DecisionState] | Unset = UNSET
+        if _decisions is not UNSET:
+            decisions = []
+            for decisions_item_data in _decisions:
+                decisions_item = DecisionState.from_dict(decisions_item_data)
+
+                decisions.append(decisions_item)
 
         def _parse_end_reason(data: object) -> None | str | Unset:
             if data is None:
@@ -466,6 +493,7 @@ class Session:
             started_at=started_at,
             status=status,
             write_count=write_count,
+            decisions=decisions,
             end_reason=end_reason,
             ended_at=ended_at,
             goal=goal,
