@@ -217,3 +217,49 @@ fn ids_are_kebab_case_and_distinct() {
         assert!(rule.reason().ends_with('.'));
     }
 }
+
+/// The committed corpora (bench/trust/, measured in full by `bench/trust/run`): the figures stay
+/// at the goals. The held-out part's floor is the measured 94.8%, just under the 95% goal: the
+/// rules were not tuned on it, and are not to be tuned on it to reach the goal.
+#[test]
+fn the_corpora_stay_at_the_goals() {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        family: String,
+        split: String,
+        text: String,
+    }
+    let parse = |jsonl: &str| -> Vec<Line> {
+        jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a corpus line"))
+            .collect()
+    };
+    let attacks = parse(include_str!("../../bench/trust/attacks.jsonl"));
+    let benign = parse(include_str!("../../bench/trust/benign.jsonl"));
+    let share = |lines: &[&Line], kept: bool| {
+        let n = lines
+            .iter()
+            .filter(|l| withheld(&l.text).is_none() == kept)
+            .count();
+        n as f64 / lines.len() as f64
+    };
+    let in_scope: Vec<&Line> = attacks
+        .iter()
+        .filter(|l| l.family != "other-languages")
+        .collect();
+    let held_out: Vec<&Line> = in_scope
+        .iter()
+        .copied()
+        .filter(|l| l.split == "held-out")
+        .collect();
+    let caught = share(&in_scope, false);
+    let caught_held_out = share(&held_out, false);
+    let kept = share(&benign.iter().collect::<Vec<_>>(), true);
+    assert!(caught >= 0.95, "attacks caught: {caught}");
+    assert!(
+        caught_held_out >= 0.948,
+        "held-out attacks caught: {caught_held_out}"
+    );
+    assert!(kept >= 0.99, "benign lines kept: {kept}");
+}
