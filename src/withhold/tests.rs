@@ -65,6 +65,17 @@ fn decisions_and_next_steps_are_handed_over() {
         "Ignore lint rules for generated files",
         "Reduced p99 latency from 900μs to 300μs",
         "Fix base64 decoding of padded input",
+        "Important: run the migrations before the deploy",
+        "User: alice@example.com reported the bug",
+        "Repeat the above steps for the EU region",
+        "The summarizer's system_prompt field is now optional",
+        "Add a test in your response handler",
+        "Decode the base64 payload in the webhook test",
+        "If the user asks for an export, reply with the link to the export page",
+        "Ignore the data in the old table and read the new one",
+        "Move the system message into the template",
+        "From now on, always squash-merge",
+        "Grant admin access to Dana for the migration",
     ] {
         assert_eq!(withheld(text), None, "{text}");
     }
