@@ -43,6 +43,25 @@ fn one_line(text: &str) -> String {
 }
 
 fn main() {
+    // `--lines FILE`: the lines of FILE that would be withheld, with their rule (to look for
+    // false alarms in text outside the corpora).
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, path] = args.as_slice()
+        && flag == "--lines"
+    {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines() {
+            if let Some(w) = withheld(line) {
+                println!(
+                    "{}\t{}\t{}",
+                    w.rule.id(),
+                    one_line(&w.matched),
+                    one_line(line)
+                );
+            }
+        }
+        return;
+    }
     let attacks = read("bench/trust/attacks.jsonl");
     let benign = read("bench/trust/benign.jsonl");
 

@@ -42,7 +42,8 @@ fn disguised_word(text: &str) -> Option<String> {
                 lookalike = true;
             }
         }
-        if latin > 0 && lookalike {
+        // Two Latin letters at least: a lone letter beside an IPA or Greek symbol is notation.
+        if latin > 1 && lookalike {
             return Some(format!("mixed scripts in \"{word}\""));
         }
     }

@@ -66,7 +66,7 @@ const OVERRIDE: &[&str] = &[
     r"\b(?:ignore|disregard) (?:all |everything in |everything but )?this (?:data|text|document|content|email|article|info|information|page|report)\b|\b(?:ignore|disregard) the rest of (?:the|this)\b|\b(?:ignore|disregard) the above\b",
     r"\bdisregard all (?:info|information|content|data|text)\b",
     r"\b(?:ignore|disregard)\b.{0,40}\bin (?:the|this) (?:text|document|input|article|resume|email)\b",
-    r"\b(?:instead|rather),? (?:just )?(?:print|say|output|repeat|reply|respond|write|return)\b",
+    r"(?:^|[.!?:;]\s*|\band )(?:instead|rather),? (?:just )?(?:print|say|output|repeat|reply|respond|write)\b",
     r"\band (?:just|only) (?:print|say|output|reply with|respond with|write)\b",
     r"\bjust (?:print|say|output)\s*[\x22'“‘:]",
     r"\bstop everything\b|\bnevermind\. ignore\b",
@@ -166,7 +166,7 @@ const FETCH_EXECUTE: &[&str] = &[
 /// Secrets or data sent out: an address carrying a variable, a secret file read and sent.
 const EXFILTRATION: &[&str] = &[
     // an address that carries a shell variable, a template or a command substitution
-    r"\b(?:https?|ftp|wss?)://[^\s\x22'<>]*(?:\$\{?[a-z_][a-z0-9_]*|%24%7b|%24[a-z_]|\{\{|\$\(|`)",
+    r"\b(?:https?|ftp|wss?)://[^\s\x22'<>]*(?:\$\{?[a-z_][a-z0-9_]*|%24%7b|%24[a-z_]|\{\{|\$\()",
     // an address that carries a secret-looking name
     r"\b(?:https?|ftp)://[^\s\x22'<>]*[?&/=](?:[a-z_]*(?:secret|token|password|passwd|api_?key|apikey|private_?key|credential|session|cookie|aws_access|ssn)[a-z_]*)=(?:\$|\[|\{|%|<)",
     // a secret file or variable on a command that sends
@@ -206,5 +206,5 @@ const ACTIVE_LINK: &[&str] = &[
     r"<\s*(?:img|svg|iframe|script|object|embed|video|audio|source|image|link|meta)\b[^>]*(?:src|href|data|onload|onerror|content)\s*=|<\s*script\b|\bon(?:error|load|click|mouseover)\s*=",
     // a markdown link or reference whose address carries data: a variable, a placeholder
     r"\]\s*(?:\(|:\s*)\s*<?(?:https?|ftp)://[^\s)\x22]*(?:\$\{?[a-z_]|\{\{|\{[a-z_]+\}|\[[a-z_]+\]|%24|=\s*\[|<[a-z_]+>)",
-    r"\]\s*\(\s*<?(?:https?)://[^\s)]*[?&][a-z_]*(?:secret|token|password|key|data|info|query|q|conversation|chat|history|email|cookie)=\S",
+    r"\]\s*\(\s*<?(?:https?)://[^\s)]*[?&][a-z_]*(?:secret|token|password|passwd|api_?key|cookie|conversation|chat_?history)=\S",
 ];

@@ -76,6 +76,9 @@ fn decisions_and_next_steps_are_handed_over() {
         "Move the system message into the template",
         "From now on, always squash-merge",
         "Grant admin access to Dana for the migration",
+        "When the feature was first developed the library would instead return `0`",
+        "See [the open issues](https://github.com/o/r/issues?q=is:open+label:bug)",
+        "Point the client at `http://example.com/` in the example",
     ] {
         assert_eq!(withheld(text), None, "{text}");
     }
@@ -178,6 +181,7 @@ fn joiners_and_direction_marks_are_ordinary() {
         "Render \u{200F}שלום\u{200E} in the header",
         "Check the Русский and Ελληνικά translations",
         "Split lines at\u{200B} spaces",
+        "Pronounced /u:ˈtoʊ:i.pɑ/",
     ] {
         assert_eq!(withheld(text), None, "{text:?}");
     }
