@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use n8v_journal::withhold::withheld;
+use n8v_journal::withhold::{Withheld, withheld};
 
 #[derive(serde::Deserialize)]
 struct Line {
@@ -22,6 +22,81 @@ fn read(path: &str) -> Vec<Line> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
         .collect()
+}
+
+/// Lines counted and lines right (an attack withheld, a benign line kept), for the part tuned
+/// on and the held-out part.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    tuned: (usize, usize),
+    held_out: (usize, usize),
+}
+
+impl Tally {
+    fn add(&mut self, held_out: bool, right: bool) {
+        let part = if held_out {
+            &mut self.held_out
+        } else {
+            &mut self.tuned
+        };
+        part.0 += 1;
+        part.1 += usize::from(right);
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        self.tuned.0 += other.tuned.0;
+        self.tuned.1 += other.tuned.1;
+        self.held_out.0 += other.held_out.0;
+        self.held_out.1 += other.held_out.1;
+    }
+
+    /// The cells all | tuned on | held out.
+    fn cells(&self, bold: bool) -> String {
+        let all = pct(
+            self.tuned.1 + self.held_out.1,
+            self.tuned.0 + self.held_out.0,
+        );
+        let cells = [
+            all,
+            pct(self.tuned.1, self.tuned.0),
+            pct(self.held_out.1, self.held_out.0),
+        ];
+        let cells = cells.map(|c| if bold { format!("**{c}**") } else { c });
+        cells.join(" | ")
+    }
+}
+
+/// Prints the table by family (attacks: right when withheld, with their sources; benign lines:
+/// right when kept) and returns the tallies.
+fn family_table<'a>(
+    lines: &'a [Line],
+    results: &[Option<Withheld>],
+    attacks: bool,
+) -> BTreeMap<&'a str, (Vec<&'a str>, Tally)> {
+    let mut by_family: BTreeMap<&str, (Vec<&str>, Tally)> = BTreeMap::new();
+    for (line, result) in lines.iter().zip(results) {
+        let (sources, tally) = by_family.entry(&line.family).or_default();
+        if !sources.contains(&line.source.as_str()) {
+            sources.push(&line.source);
+        }
+        tally.add(line.split == "held-out", result.is_some() == attacks);
+    }
+    if attacks {
+        println!("| family | sources | all | tuned on | held out |");
+        println!("|---|---|---|---|---|");
+    } else {
+        println!("| family | all | tuned on | held out |");
+        println!("|---|---|---|---|");
+    }
+    for (family, (sources, tally)) in &by_family {
+        let sources = if attacks {
+            format!(" {} |", sources.join(", "))
+        } else {
+            String::new()
+        };
+        println!("| {family} |{sources} {} |", tally.cells(false));
+    }
+    by_family
 }
 
 fn pct(n: usize, of: usize) -> String {
@@ -71,52 +146,25 @@ fn main() {
     let elapsed = started.elapsed();
 
     println!("## Attacks caught (goal ≥ 95%)\n");
-    println!("| family | sources | all | tuned on | held out |");
-    println!("|---|---|---|---|---|");
-    let mut by_family: BTreeMap<&str, (Vec<&str>, [usize; 4])> = BTreeMap::new();
-    for (line, result) in attacks.iter().zip(&attack_results) {
-        let entry = by_family.entry(&line.family).or_default();
-        if !entry.0.contains(&line.source.as_str()) {
-            entry.0.push(&line.source);
-        }
-        let held = usize::from(line.split == "held-out");
-        entry.1[held * 2] += 1;
-        entry.1[held * 2 + 1] += usize::from(result.is_some());
-    }
-    let mut total = [0usize; 4];
-    let mut outside = [0usize; 4];
-    for (family, (sources, n)) in &by_family {
-        println!(
-            "| {family} | {} | {} | {} | {} |",
-            sources.join(", "),
-            pct(n[1] + n[3], n[0] + n[2]),
-            pct(n[1], n[0]),
-            pct(n[3], n[2])
-        );
-        let sum = if OUTSIDE_THE_GOAL.contains(family) {
-            &mut outside
-        } else {
-            &mut total
-        };
-        for i in 0..4 {
-            sum[i] += n[i];
-        }
-    }
-    println!(
-        "| **all in scope** | | **{}** | **{}** | **{}** |",
-        pct(total[1] + total[3], total[0] + total[2]),
-        pct(total[1], total[0]),
-        pct(total[3], total[2])
+    let attack_tally = family_table(&attacks, &attack_results, true);
+    let (in_scope, outside) = attack_tally.iter().fold(
+        (Tally::default(), Tally::default()),
+        |(mut inside, mut outside), (family, (_, n))| {
+            if OUTSIDE_THE_GOAL.contains(family) {
+                outside.merge(n);
+            } else {
+                inside.merge(n);
+            }
+            (inside, outside)
+        },
     );
-    for i in 0..4 {
-        total[i] += outside[i];
-    }
+    println!("| **all in scope** | | {} |", in_scope.cells(true));
+    let mut all = in_scope;
+    all.merge(&outside);
     println!(
-        "| all, with {} | | {} | {} | {} |",
+        "| all, with {} | | {} |",
         OUTSIDE_THE_GOAL.join(", "),
-        pct(total[1] + total[3], total[0] + total[2]),
-        pct(total[1], total[0]),
-        pct(total[3], total[2])
+        all.cells(false)
     );
 
     let mut by_rule: BTreeMap<&str, usize> = BTreeMap::new();
@@ -129,33 +177,12 @@ fn main() {
     }
 
     println!("\n## Benign lines kept (goal ≥ 99%)\n");
-    println!("| family | all | tuned on | held out |");
-    println!("|---|---|---|---|");
-    let mut by_family: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
-    for (line, result) in benign.iter().zip(&benign_results) {
-        let n = by_family.entry(&line.family).or_default();
-        let held = usize::from(line.split == "held-out");
-        n[held * 2] += 1;
-        n[held * 2 + 1] += usize::from(result.is_none());
+    let benign_tally = family_table(&benign, &benign_results, false);
+    let mut all = Tally::default();
+    for (_, n) in benign_tally.values() {
+        all.merge(n);
     }
-    let mut total = [0usize; 4];
-    for (family, n) in &by_family {
-        println!(
-            "| {family} | {} | {} | {} |",
-            pct(n[1] + n[3], n[0] + n[2]),
-            pct(n[1], n[0]),
-            pct(n[3], n[2])
-        );
-        for i in 0..4 {
-            total[i] += n[i];
-        }
-    }
-    println!(
-        "| **all** | **{}** | **{}** | **{}** |",
-        pct(total[1] + total[3], total[0] + total[2]),
-        pct(total[1], total[0]),
-        pct(total[3], total[2])
-    );
+    println!("| **all** | {} |", all.cells(true));
 
     println!("\n## Attacks missed\n");
     println!("| family | split | source | text (one line, cut at 160 characters) |");
