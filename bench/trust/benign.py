@@ -6,7 +6,7 @@ Usage: bench/trust/benign.py REGISTRY_SRC REPO... > bench/trust/benign.jsonl
                 of each crate's CHANGELOG.md, for crates under MIT or Apache-2.0
   REPO          git repositories whose commit subjects are taken (`git log --format=%s`)
 Then the hand-written lines of bench/trust/benign-hand.txt (decisions and next steps, the hard
-ones of issue 53 among them).
+ones of issue 53 among them), and the sentences of the continuity benchmark's scenarios.
 
 Each line: {"family", "source", "split", "text"}; `split` as in extract.py.
 """
@@ -64,6 +64,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 for line in open(os.path.join(here, "benign-hand.txt")):
     if line.strip() and not line.startswith("#"):
         add("hand", "benign-hand.txt", line)
+
+# The decisions, next steps, questions and goals of the continuity benchmark's scenarios
+# (bench/continuity): its quoted English sentences, less SQL, settings and format strings.
+continuity = open(os.path.join(here, "..", "continuity")).read()
+for m in re.finditer(r'"([A-Z][^"{}\n]{15,200})"', continuity):
+    text = m.group(1)
+    if " " in text and not re.search(r"\b(?:SELECT|DROP|CREATE|POST|GET)\b|N8V_|%|->", text):
+        add("continuity", "bench/continuity", text)
 
 for row in out:
     print(json.dumps(row, ensure_ascii=False))
