@@ -44,3 +44,4 @@ pub mod summaries;
 pub mod summarize;
 pub mod telemetry;
 pub mod webhooks;
+pub mod withhold;
