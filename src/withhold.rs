@@ -20,7 +20,8 @@ mod rot13;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Withheld {
     pub rule: Rule,
-    /// What matched, at most [`MATCHED_MAX`] characters, as normalised (lower case, folded).
+    /// What matched, at most [`MATCHED_MAX`] characters: the folded text (lower case, NFKC) for
+    /// the phrase rules, a description ("U+202E (direction override)") for hidden text.
     pub matched: String,
 }
 
@@ -40,12 +41,12 @@ pub enum Rule {
     ClaimedApproval,
     /// Code fetched and run in one step.
     FetchExecute,
+    /// An image, a `data:` or `javascript:` URL, or a link whose address carries data.
+    ActiveLink,
     /// A command, an address or a request that sends secrets or data out.
     Exfiltration,
     /// An encoded blob its reader is asked to decode and follow.
     EncodedBlob,
-    /// An image, a `data:` or `javascript:` URL, or a link whose address carries data.
-    ActiveLink,
 }
 
 impl Rule {
