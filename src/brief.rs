@@ -315,7 +315,9 @@ fn within_budget(sessions: Vec<Session>) -> Result<(Vec<Serialized<Session>>, bo
     let mut kept = Vec::new();
     let mut used = 0;
     for session in sessions {
-        let session = Serialized::new(session).map_err(|e| Error::Internal(e.into()))?;
+        let session = crate::handover::screened(session)
+            .and_then(Serialized::new)
+            .map_err(|e| Error::Internal(e.into()))?;
         let size = session.json().len();
         if used + size > MAX_SESSION_CHARS && !kept.is_empty() {
             return Ok((kept, true));
@@ -389,20 +391,30 @@ pub async fn catch_up(
     let organization_activity = organization_activity(tx, since).await?;
     let open_questions = loops::carried(tx, LoopKind::Question, now).await?;
     let next_steps = loops::carried(tx, LoopKind::NextStep, now).await?;
+    let screened = |e: serde_json::Error| Error::Internal(e.into());
+    let handed = |items: Vec<Item>| crate::handover::screened(items).map_err(screened);
     Ok(CatchUp {
         notice: crate::markdown::RECORD_NOTICE.to_owned(),
         since,
-        decisions: ordered(brief.decisions)
-            .into_iter()
-            .map(|i| i.by(&sessions, reader))
-            .collect(),
-        work_started: brief.work_started,
-        work_finished: brief.work_finished,
-        open_questions: still_open(open_questions, brief.open_questions, &sessions, reader),
-        next_steps: still_open(next_steps, brief.next_steps, &sessions, reader),
+        decisions: handed(
+            ordered(brief.decisions)
+                .into_iter()
+                .map(|i| i.by(&sessions, reader))
+                .collect(),
+        )?,
+        work_started: handed(brief.work_started)?,
+        work_finished: handed(brief.work_finished)?,
+        open_questions: handed(still_open(
+            open_questions,
+            brief.open_questions,
+            &sessions,
+            reader,
+        ))?,
+        next_steps: handed(still_open(next_steps, brief.next_steps, &sessions, reader))?,
         sessions: answered,
-        records,
-        organization_activity,
+        records: crate::handover::screened(records).map_err(screened)?,
+        organization_activity: crate::handover::screened(organization_activity)
+            .map_err(screened)?,
         exposures: Vec::new(),
         more,
     })

@@ -13,6 +13,7 @@ pub mod cursor;
 pub mod db;
 pub mod error;
 pub mod flags;
+pub mod handover;
 pub mod hook;
 pub mod http;
 pub mod ids;

@@ -35,12 +35,18 @@ pub fn counted(n: i64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Appends one bullet line, `- {prefix}{text}`, with `text` made [`inert`].
+/// Appends one bullet line, `- {prefix}{text}`, with `text` as a hand-off carries it
+/// ([`crate::handover::text`]) and made [`inert`].
 pub fn bullet(out: &mut String, prefix: &str, text: &str) {
     out.push_str("- ");
     out.push_str(prefix);
-    out.push_str(&inert(text));
+    out.push_str(&handed(text));
     out.push('\n');
+}
+
+/// Earlier text as a hand-off carries it ([`crate::handover::text`]), made [`inert`].
+pub fn handed(text: &str) -> String {
+    inert(&crate::handover::text(text))
 }
 
 #[cfg(test)]

@@ -22,7 +22,6 @@ use crate::error::Result;
 use crate::ids::{ItemId, SessionId};
 use crate::journal::handoff::{Carried, DecisionState, Line, Replaced, Replacing};
 use crate::journal::views::Session;
-use crate::markdown::inert;
 use crate::summarize::InForce;
 use crate::summarize::marked::item_key;
 use chrono::{DateTime, Utc};
@@ -413,8 +412,8 @@ impl Decisions {
     /// One current decision of `session`: the reader's own as its note, another account's as
     /// that account's words (as "Still open" names them); what it replaced after it.
     fn section_line(&self, session: SessionId, item: &Loop) -> String {
-        let text = inert(&item.text);
-        let replaces = replaces_note(&self.replaces(session, item), inert);
+        let text = crate::markdown::handed(&item.text);
+        let replaces = replaces_note(&self.replaces(session, item), crate::markdown::handed);
         match item.written_by {
             Some(author) if !item.own => format!(
                 "- Written by account {author}, not by you; their decision: “{text}”{replaces} · {}\n",

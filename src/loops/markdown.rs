@@ -4,7 +4,6 @@
 //! owner's own notes ("Next: run the cleanup script…").
 
 use super::{Loop, LoopKind};
-use crate::markdown::inert;
 
 const OWN_HEAD: &str = "## Still open\n";
 const OTHERS_HEAD: &str =
@@ -57,7 +56,7 @@ fn line(item: &Loop) -> String {
         1 => "open 1 day".to_owned(),
         n => format!("open {n} days"),
     };
-    let text = inert(&item.text);
+    let text = crate::markdown::handed(&item.text);
     match item.written_by {
         Some(author) if !item.own => {
             let what = if next { "next step" } else { "open question" };
