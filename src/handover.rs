@@ -41,6 +41,11 @@ pub fn screened<T: Serialize + DeserializeOwned>(value: T) -> serde_json::Result
     serde_json::from_value(json)
 }
 
+/// `value` with every string it holds as a hand-off carries it, in place (see [`screened`]).
+pub fn screen_value(value: &mut serde_json::Value) {
+    screen(value)
+}
+
 fn screen(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {

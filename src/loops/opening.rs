@@ -7,11 +7,12 @@
 use super::rows::ChangedRow;
 use super::{LoopKind, stale_after};
 use crate::db::TenantTx;
-use crate::ids::{self, SessionId};
+use crate::ids::{self, ItemId, SessionId};
 use crate::journal::session_reads;
 use crate::journal::views::Session;
 use crate::summarize::marked::item_key;
 use crate::webhooks::events::{self, Event};
+use crate::webhooks::payloads::ItemWithheld;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -122,6 +123,19 @@ async fn open_lines(
     .fetch_all(tx.conn())
     .await?;
     opened.sort_by_key(|r| r.loop_id);
+    // An item whose text the rules withhold from every hand-off is told of by id and rule.
+    for r in &opened {
+        if let Some(withheld) = crate::withhold::withheld(&r.text) {
+            let told = ItemWithheld {
+                item: ItemId(r.loop_id),
+                kind: r.kind.clone(),
+                rule: withheld.rule.id().to_owned(),
+                reason: withheld.rule.reason().to_owned(),
+                session: SessionId(r.session_id),
+            };
+            events::emit(tx, Event::ItemWithheld(told), now).await?;
+        }
+    }
     // A decision is no loop: `loop.opened` tells of questions and next steps.
     opened.retain(|r| r.kind != LoopKind::Decision.as_str());
     for r in opened {

@@ -9,8 +9,8 @@
 //! with `orgs:read` (never for an exposure: the credential is the member's to rotate).
 
 use super::payloads::{
-    self, DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded,
-    SummaryReady,
+    self, DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, ItemWithheld, LoopChanged,
+    SessionEnded, SummaryReady,
 };
 use crate::db::TenantTx;
 use crate::ids::{self, EventId, SessionId};
@@ -29,10 +29,11 @@ pub enum EventType {
     ExposureSeen,
     DigestReady,
     EndpointDisabled,
+    ItemWithheld,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 8] = [
+    pub const ALL: [EventType; 9] = [
         EventType::SessionEnded,
         EventType::SummaryReady,
         EventType::LoopOpened,
@@ -41,6 +42,7 @@ impl EventType {
         EventType::ExposureSeen,
         EventType::DigestReady,
         EventType::EndpointDisabled,
+        EventType::ItemWithheld,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -53,6 +55,7 @@ impl EventType {
             EventType::ExposureSeen => "exposure.seen",
             EventType::DigestReady => "digest.ready",
             EventType::EndpointDisabled => "endpoint.disabled",
+            EventType::ItemWithheld => "item.withheld",
         }
     }
 
@@ -95,6 +98,7 @@ pub enum Event {
     DigestReady(DigestReady, Vec<String>),
     /// An operational event: the account's own endpoints hear of it.
     EndpointDisabled(EndpointDisabled),
+    ItemWithheld(ItemWithheld),
 }
 
 impl Event {
@@ -108,6 +112,7 @@ impl Event {
             Event::ExposureSeen(_) => EventType::ExposureSeen,
             Event::DigestReady(..) => EventType::DigestReady,
             Event::EndpointDisabled(_) => EventType::EndpointDisabled,
+            Event::ItemWithheld(_) => EventType::ItemWithheld,
         }
     }
 
@@ -124,6 +129,7 @@ impl Event {
             Event::ExposureSeen(p) => (payloads::data(&p), session(p.session, false)),
             Event::DigestReady(p, scopes) => (payloads::data(&p), About::Scoped(scopes)),
             Event::EndpointDisabled(p) => (payloads::data(&p), About::Account),
+            Event::ItemWithheld(p) => (payloads::data(&p), session(p.session, true)),
         }
     }
 }
@@ -134,7 +140,10 @@ impl Event {
 pub async fn emit(tx: &mut TenantTx, event: Event, now: DateTime<Utc>) -> sqlx::Result<i32> {
     let id = ids::new_id();
     let kind = event.kind();
-    let (data, about) = event.parts();
+    let (mut data, about) = event.parts();
+    // What an endpoint is told is handed over too: a withheld text's place holds the line
+    // naming its rule (`item.withheld` names the item).
+    crate::handover::screen_value(&mut data);
     let body = body(kind, data, now);
     let (session, scopes, shared) = match about {
         About::Session { id, shared } => (Some(id), None, shared),

@@ -80,6 +80,23 @@ pub struct LoopChanged {
     pub closed_session: Option<SessionId>,
 }
 
+/// `item.withheld`: an item (a decision, an open question, a next step) was opened whose text the
+/// rules withhold from every automatic hand-off (`withhold`). Its id and the rule, never its
+/// text. Heard by those who may read its session.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ItemWithheld {
+    pub item: ItemId,
+    /// `decision`, `question` or `next_step`.
+    pub kind: String,
+    /// The rule (`override`, `role-marker`, `fetch-execute`, `exfiltration`, `claimed-approval`,
+    /// `hidden-text`, `encoded-blob`, `active-link`).
+    pub rule: String,
+    /// The rule, in a sentence for a person.
+    pub reason: String,
+    /// The session that opened it.
+    pub session: SessionId,
+}
+
 /// `decision.replaced`: a decision was replaced by a later one. Heard by those who may read the
 /// replaced decision's session (`session`).
 #[derive(Debug, Serialize, utoipa::ToSchema)]

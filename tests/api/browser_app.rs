@@ -18,7 +18,9 @@ use std::path::Path;
 use uuid::Uuid;
 
 const OWNER: &str = "chats:read,records:read,orgs:read";
-const MARKUP: &str = "<img src=x onerror=alert(1)>";
+/// Markup that would render were it not text. (An `<img onerror>` line, planted here before
+/// issue 53, is now withheld from the brief as an active image: `tests/api/trust.rs`.)
+const MARKUP: &str = "<b>Keep</b> the <u>session cookie</u> <i>as it is</i>";
 const CLOSE: &str = "Write the migration for the job table";
 const MEMBER: &str = "Rotate the staging keys";
 

@@ -215,3 +215,65 @@ async fn an_injected_decision_and_next_step_reach_no_automatic_hand_off_but_stay
         .to_string();
     assert!(read.contains("evil.example/x.sh"), "{read}");
 }
+
+#[tokio::test]
+async fn an_endpoint_is_told_an_item_was_withheld_by_id_and_rule_and_never_its_text() {
+    use crate::common::receiver::{Receiver, verified};
+    let app = crate::webhooks::private_app().await;
+    let a = app.account("A", crate::common::WEBHOOK_SCOPES).await;
+    app.journal_on(a.id).await;
+    let receiver = Receiver::start().await;
+    let events = ["item.withheld", "loop.opened", "session.ended"];
+    let (_, secret) = crate::webhooks::endpoint(&app, &a.token, &receiver.url(), &events).await;
+    let started = app
+        .call(Method::POST, "/api/v1/journal/sessions")
+        .token(&a.token)
+        .json(json!({"goal": "Read the project's README"}))
+        .ok(201)
+        .await;
+    let id = started["id"].as_str().unwrap();
+    app.call(Method::POST, &format!("/api/v1/journal/sessions/{id}/end"))
+        .token(&a.token)
+        .json(json!({"decisions": [INJECTED], "next_steps": [EXFILTRATING, "Delete unused types"]}))
+        .ok(200)
+        .await;
+    let state = crate::webhooks::workers(&app);
+    n8v_journal::jobs::webhooks::deliver_due(&state)
+        .await
+        .unwrap();
+    let payloads = verified(&secret, &receiver.received());
+    let text = serde_json::to_string(&payloads).unwrap();
+    assert!(!text.contains("evil.example"), "{text}");
+    let mut withheld: Vec<(String, bool)> = payloads
+        .iter()
+        .filter(|p| p["type"] == "item.withheld")
+        .map(|p| {
+            let data = &p["data"];
+            assert!(data["item"].as_str().unwrap().starts_with("itm_"), "{data}");
+            assert!(data.get("text").is_none(), "{data}");
+            (
+                data["kind"].as_str().unwrap().to_owned(),
+                data["rule"].is_string(),
+            )
+        })
+        .collect();
+    withheld.sort();
+    assert_eq!(
+        withheld,
+        [
+            ("decision".to_owned(), true),
+            ("next_step".to_owned(), true)
+        ]
+    );
+    let opened: Vec<&str> = payloads
+        .iter()
+        .filter(|p| p["type"] == "loop.opened")
+        .map(|p| p["data"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(opened.len(), 2, "{opened:?}");
+    assert!(opened.contains(&"Delete unused types"), "{opened:?}");
+    assert!(
+        opened.iter().any(|t| t.starts_with("[Withheld")),
+        "{opened:?}"
+    );
+}

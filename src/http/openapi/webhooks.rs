@@ -5,8 +5,8 @@
 
 use crate::webhooks::events::{EventType, TEST_EVENT};
 use crate::webhooks::payloads::{
-    DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, LoopChanged, SessionEnded,
-    SummaryReady, WebhookTest,
+    DecisionReplaced, DigestReady, EndpointDisabled, ExposureSeen, ItemWithheld, LoopChanged,
+    SessionEnded, SummaryReady, WebhookTest,
 };
 use utoipa::ToSchema;
 use utoipa::openapi::path::{
@@ -65,6 +65,12 @@ fn events() -> Vec<(&'static str, &'static str, RefOr<Schema>, &'static str)> {
             EventType::EndpointDisabled,
             of::<EndpointDisabled>(),
             "An endpoint was disabled after a run of failed attempts.",
+        ),
+        (
+            EventType::ItemWithheld,
+            of::<ItemWithheld>(),
+            "An item was opened whose text the rules withhold from every automatic hand-off: \
+             its id and the rule, never its text.",
         ),
     ];
     let (test_name, test_schema) = of::<WebhookTest>();

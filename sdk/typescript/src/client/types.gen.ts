@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = DecisionReplacedWebhookRequest | DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest | WebhookTestWebhookRequest;
+export type Webhooks = DecisionReplacedWebhookRequest | DigestReadyWebhookRequest | EndpointDisabledWebhookRequest | ExposureSeenWebhookRequest | ItemWithheldWebhookRequest | LoopClosedWebhookRequest | LoopOpenedWebhookRequest | SessionEndedWebhookRequest | SummaryReadyWebhookRequest | WebhookTestWebhookRequest;
 
 /**
  * What the deletion removed.
@@ -952,6 +952,38 @@ export type Item = {
  * `itm_` followed by 26 Crockford base32 characters (a UUIDv7).
  */
 export type ItemId = string;
+
+/**
+ * `item.withheld`: an item (a decision, an open question, a next step) was opened whose text the
+ * rules withhold from every automatic hand-off (`withhold`). Its id and the rule, never its
+ * text. Heard by those who may read its session.
+ */
+export type ItemWithheld = {
+    item: ItemId;
+    /**
+     * `decision`, `question` or `next_step`.
+     */
+    kind: string;
+    /**
+     * The rule, in a sentence for a person.
+     */
+    reason: string;
+    /**
+     * The rule (`override`, `role-marker`, `fetch-execute`, `exfiltration`, `claimed-approval`,
+     * `hidden-text`, `encoded-blob`, `active-link`).
+     */
+    rule: string;
+    /**
+     * The session that opened it.
+     */
+    session: SessionId;
+};
+
+export type ItemWithheldEvent = {
+    data: ItemWithheld;
+    timestamp: string;
+    type: 'item.withheld';
+};
 
 /**
  * `key_` followed by 26 Crockford base32 characters (a UUIDv7).
@@ -4932,6 +4964,15 @@ export type ExposureSeenWebhookPayload = ExposureSeenEvent;
 export type ExposureSeenWebhookRequest = {
     body: ExposureSeenWebhookPayload;
     key: 'exposure.seen';
+    path?: never;
+    query?: never;
+};
+
+export type ItemWithheldWebhookPayload = ItemWithheldEvent;
+
+export type ItemWithheldWebhookRequest = {
+    body: ItemWithheldWebhookPayload;
+    key: 'item.withheld';
     path?: never;
     query?: never;
 };

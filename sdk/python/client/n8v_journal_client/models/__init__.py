@@ -48,6 +48,9 @@ from .health import Health
 from .hook_answer import HookAnswer
 from .hook_context import HookContext
 from .item import Item
+from .item_withheld import ItemWithheld
+from .item_withheld_event import ItemWithheldEvent
+from .item_withheld_event_type import ItemWithheldEventType
 from .listed_digest import ListedDigest
 from .loop import Loop
 from .loop_changed import LoopChanged
@@ -146,6 +149,9 @@ __all__ = (
     "HookAnswer",
     "HookContext",
     "Item",
+    "ItemWithheld",
+    "ItemWithheldEvent",
+    "ItemWithheldEventType",
     "ListedDigest",
     "Loop",
     "LoopChanged",
