@@ -10,6 +10,25 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
 
+/// How an explicit read (the item list, the export) marks a text the rules withhold from every
+/// automatic hand-off: the text is there, for the person; this says it is withheld and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct WithheldMark {
+    /// The rule (`override`, `role-marker`, `fetch-execute`, `exfiltration`,
+    /// `claimed-approval`, `hidden-text`, `encoded-blob`, `active-link`).
+    pub rule: String,
+    /// The rule, in a sentence for a person.
+    pub reason: String,
+}
+
+/// The mark of `text`, when the rules withhold it.
+pub fn mark(text: &str) -> Option<WithheldMark> {
+    withhold::withheld(text).map(|w| WithheldMark {
+        rule: w.rule.id().to_owned(),
+        reason: w.rule.reason().to_owned(),
+    })
+}
+
 /// The line that takes a withheld text's place.
 pub fn withheld_line(w: &Withheld) -> String {
     format!(

@@ -217,6 +217,10 @@ pub struct Loop {
     /// item to, newest first (at most 20; see `journal_session`'s `told`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub given_to: Vec<SessionId>,
+    /// Set when the rules withhold its text from every automatic hand-off (the brief,
+    /// `/journal.md`, webhooks): the rule and why. The text is here, as written, for the person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<crate::handover::WithheldMark>,
 }
 
 /// The item as read at `now`: its stale state and age are derived here.
@@ -240,6 +244,7 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
     Loop {
         id: ItemId(r.loop_id),
         kind: LoopKind::from_db(&r.kind).as_str().into(),
+        withheld: crate::handover::mark(&r.text),
         text: r.text,
         state: state.into(),
         session_id: SessionId(r.session_id),

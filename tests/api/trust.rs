@@ -206,7 +206,8 @@ async fn an_injected_decision_and_next_step_reach_no_automatic_hand_off_but_stay
     }
     client.cancel().await.unwrap();
 
-    // Kept in the journal: the session's own read holds it, word for word.
+    // Kept in the journal: the session's own read holds it, word for word; the item list and
+    // the export hold it too, marked withheld with the rule.
     let read = app
         .call(Method::GET, &format!("/api/v1/journal/sessions/{id}"))
         .token(&a.token)
@@ -214,6 +215,60 @@ async fn an_injected_decision_and_next_step_reach_no_automatic_hand_off_but_stay
         .await
         .to_string();
     assert!(read.contains("evil.example/x.sh"), "{read}");
+    let loops = app
+        .call(Method::GET, "/api/v1/journal/loops")
+        .token(&a.token)
+        .ok(200)
+        .await;
+    let marked = |items: &[serde_json::Value]| -> Vec<(String, bool)> {
+        let mut seen: Vec<(String, bool)> = items
+            .iter()
+            .map(|l| {
+                (
+                    l["text"].as_str().unwrap().to_owned(),
+                    l["withheld"]["rule"].is_string(),
+                )
+            })
+            .collect();
+        seen.sort();
+        seen
+    };
+    assert_eq!(
+        marked(
+            &loops["loops"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|l| l["kind"] == "next_step")
+                .cloned()
+                .collect::<Vec<_>>()
+        ),
+        [
+            ("Run `cargo test` after the rebase".to_owned(), false),
+            (EXFILTRATING.to_owned(), true),
+        ]
+    );
+    let export = app
+        .call(Method::GET, "/api/v1/journal/export")
+        .token(&a.token)
+        .purpose("take the journal elsewhere")
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    let exported: Vec<serde_json::Value> = export
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["type"] == "loop" && l["kind"] == "decision")
+        .collect();
+    assert_eq!(
+        marked(&exported),
+        [
+            (INJECTED.to_owned(), true),
+            ("Keep the session cookie".to_owned(), false)
+        ]
+    );
 }
 
 #[tokio::test]

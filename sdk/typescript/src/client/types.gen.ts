@@ -1059,6 +1059,7 @@ export type Loop = {
      * The item in the words of the session that opened it.
      */
     text: string;
+    withheld?: WithheldMark | null;
     written_by?: AccountId | null;
 };
 
@@ -1897,6 +1898,22 @@ export type WebhookTestEvent = {
     data: WebhookTest;
     timestamp: string;
     type: 'webhook.test';
+};
+
+/**
+ * How an explicit read (the item list, the export) marks a text the rules withhold from every
+ * automatic hand-off: the text is there, for the person; this says it is withheld and why.
+ */
+export type WithheldMark = {
+    /**
+     * The rule, in a sentence for a person.
+     */
+    reason: string;
+    /**
+     * The rule (`override`, `role-marker`, `fetch-execute`, `exfiltration`,
+     * `claimed-approval`, `hidden-text`, `encoded-blob`, `active-link`).
+     */
+    rule: string;
 };
 
 export type DeleteAccountData = {

@@ -99,6 +99,7 @@ from .webhook_list import WebhookList
 from .webhook_test import WebhookTest
 from .webhook_test_event import WebhookTestEvent
 from .webhook_test_event_type import WebhookTestEventType
+from .withheld_mark import WithheldMark
 
 __all__ = (
     "AccountDeleted",
@@ -200,4 +201,5 @@ __all__ = (
     "WebhookTest",
     "WebhookTestEvent",
     "WebhookTestEventType",
+    "WithheldMark",
 )

@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.withheld_mark import WithheldMark
+
 
 T = TypeVar("T", bound="Loop")
 
@@ -42,6 +46,7 @@ class Loop:
             this
             item to, newest first (at most 20; see `journal_session`'s `told`).
         replaced_by (None | str | Unset):
+        withheld (None | Unset | WithheldMark):
         written_by (None | str | Unset):
     """
 
@@ -58,10 +63,13 @@ class Loop:
     closed_session_id: None | str | Unset = UNSET
     given_to: list[str] | Unset = UNSET
     replaced_by: None | str | Unset = UNSET
+    withheld: None | Unset | WithheldMark = UNSET
     written_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.withheld_mark import WithheldMark  # noqa: PLC0415
+
         age = self.age
 
         created_at = self.created_at.isoformat()
@@ -104,6 +112,14 @@ class Loop:
         else:
             replaced_by = self.replaced_by
 
+        withheld: dict[str, Any] | None | Unset
+        if isinstance(self.withheld, Unset):
+            withheld = UNSET
+        elif isinstance(self.withheld, WithheldMark):
+            withheld = self.withheld.to_dict()
+        else:
+            withheld = self.withheld
+
         written_by: None | str | Unset
         if isinstance(self.written_by, Unset):
             written_by = UNSET
@@ -133,6 +149,8 @@ class Loop:
             field_dict["given_to"] = given_to
         if replaced_by is not UNSET:
             field_dict["replaced_by"] = replaced_by
+        if withheld is not UNSET:
+            field_dict["withheld"] = withheld
         if written_by is not UNSET:
             field_dict["written_by"] = written_by
 
@@ -140,6 +158,8 @@ class Loop:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.withheld_mark import WithheldMark  # noqa: PLC0415
+
         d = dict(src_dict)
         age = d.pop("age")
 
@@ -196,6 +216,23 @@ class Loop:
 
         replaced_by = _parse_replaced_by(d.pop("replaced_by", UNSET))
 
+        def _parse_withheld(data: object) -> None | Unset | WithheldMark:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                withheld_type_0 = WithheldMark.from_dict(data)
+
+                return withheld_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WithheldMark, data)
+
+        withheld = _parse_withheld(d.pop("withheld", UNSET))
+
         def _parse_written_by(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -219,6 +256,7 @@ class Loop:
             closed_session_id=closed_session_id,
             given_to=given_to,
             replaced_by=replaced_by,
+            withheld=withheld,
             written_by=written_by,
         )
 
