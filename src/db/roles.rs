@@ -28,7 +28,7 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // The session read model, read with the caller's rights (0025).
     ("journal_session_reads", "SELECT"),
     ("journal_calls", "SELECT, INSERT, DELETE"),
-    ("session_summaries", "SELECT, INSERT, UPDATE, DELETE"),
+    ("session_summaries", "SELECT, INSERT, DELETE"),
     ("summary_budget", "SELECT, INSERT, UPDATE"),
     ("journal_digests", "SELECT, INSERT, UPDATE, DELETE"),
     // Leases on paid model work and a summary's parts as they arrive (0036).

@@ -164,7 +164,7 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("organizations", "SELECT"),
         ("record_entries", "INSERT SELECT"),
         ("records", "SELECT"),
-        ("session_summaries", "DELETE INSERT SELECT UPDATE"),
+        ("session_summaries", "DELETE INSERT SELECT"),
         ("summary_budget", "INSERT SELECT UPDATE"),
         // Leases on paid model work and a summary's parts as they arrive (0036).
         ("model_leases", "DELETE INSERT SELECT UPDATE"),
