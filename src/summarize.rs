@@ -215,7 +215,16 @@ struct Paid<'a> {
     budget: &'a dyn Budget,
 }
 
-impl Paid<'_> {
+impl<'a> Paid<'a> {
+    /// `provider`, its calls reserved from `limits`' budget at its rates.
+    fn of(provider: &'a dyn Provider, limits: &Limits<'a>) -> Self {
+        Paid {
+            provider,
+            rates: limits.rates,
+            budget: limits.budget,
+        }
+    }
+
     /// One model call, reserved first when the provider charges. `Err(None)`: the budget
     /// refused it, nothing was called.
     async fn generate(

@@ -128,13 +128,9 @@ async fn make(
     let Some(id) = digests::claim(&mut tx, period, start, end, now).await? else {
         return Ok(None); // stored by another run
     };
-    let calls = lease::calls(&mut tx, &subject)
+    let note = lease::calls(&mut tx, &subject)
         .await?
-        .note(outcome.cost_usd);
-    let note = match (outcome.fallback.as_deref(), calls) {
-        (Some(why), Some(calls)) => Some(format!("{why}; {calls}")),
-        (why, calls) => why.map(str::to_owned).or(calls),
-    };
+        .note(outcome.fallback.clone(), outcome.cost_usd);
     digests::store(&mut tx, id, &inputs, &outcome, note.as_deref(), now).await?;
     lease::end(&mut tx, &subject).await?;
     tx.commit().await?;

@@ -46,13 +46,22 @@ pub async fn summarize_session(state: &WorkerState, job: &SummarizeSession) -> R
     let Some((lease, loaded, held)) = claim(state, job).await? else {
         return Ok(false);
     };
-    match summarize_claimed(state, job, &lease, &loaded, held).await {
+    // Which calls each part holds: the same for every run of the snapshot.
+    let plan = Plan::of(&loaded.facts, state.config.summaries.max_parts);
+    let run = Run {
+        state,
+        job,
+        lease: &lease,
+        loaded: &loaded,
+        plan: &plan,
+    };
+    match summarize_claimed(&run, held).await {
         Ok(stored) => Ok(stored),
         Err(e) if lease.claims >= lease::CLAIMS => {
             // The last run failed: code writes what the model did not, if the database lets it.
             tracing::warn!(session = %job.session_id, error = %e, "summary run failed; storing code's");
             let why = format!("the summary failed {} times", lease.claims);
-            finish(state, job, &lease, &loaded, None, &why).await
+            finish(&run, None, &why).await
         }
         Err(e) => {
             // Let the retry claim at once; if even this fails, the lease expires.
@@ -109,38 +118,39 @@ fn subject(job: &SummarizeSession) -> String {
     format!("summary:{}:{}", job.session_id, job.snapshot)
 }
 
+/// One run of the summary job, with its lease on the snapshot.
+struct Run<'a> {
+    state: &'a WorkerState,
+    job: &'a SummarizeSession,
+    lease: &'a Lease,
+    loaded: &'a Loaded,
+    plan: &'a Plan,
+}
+
 /// Drafts the parts missing, each stored as it arrives, then stores the summary.
-async fn summarize_claimed(
-    state: &WorkerState,
-    job: &SummarizeSession,
-    lease: &Lease,
-    loaded: &Loaded,
-    held: Vec<(usize, HeldPart)>,
-) -> Result<bool> {
+async fn summarize_claimed(run: &Run<'_>, held: Vec<(usize, HeldPart)>) -> Result<bool> {
+    let Run {
+        state,
+        job,
+        lease,
+        loaded,
+        plan,
+    } = *run;
     let config = &state.config.summaries;
     let chosen = match loaded.journal_only {
         true => None,
         false => model_for(config, &loaded.account_kind),
     };
     let facts = &loaded.facts;
-    let plan = Plan::of(facts, config.max_parts);
     let Some(provider) = chosen.as_deref() else {
-        return finish(
-            state,
-            job,
-            lease,
-            loaded,
-            None,
-            "no model provider is configured",
-        )
-        .await;
+        return finish(run, None, "no model provider is configured").await;
     };
     if plan.is_empty() {
-        return finish(state, job, lease, loaded, None, "the session has no calls").await;
+        return finish(run, None, "the session has no calls").await;
     }
     if lease.claims > lease::CLAIMS {
         let why = format!("the summary was claimed {} times", lease.claims);
-        return finish(state, job, lease, loaded, Some(provider.model()), &why).await;
+        return finish(run, Some(provider.model()), &why).await;
     }
     let budget = MonthlyBudget::of(&state.db, config, job.account_id, state.clock.now())
         .for_work(&lease.subject);
@@ -150,7 +160,7 @@ async fn summarize_claimed(
     let lost = AtomicBool::new(false);
     let drafted = futures_util::stream::iter((0..plan.len()).filter(|i| !have.contains(i)))
         .map(|index| {
-            let (plan, limits, stop, lost) = (&plan, &limits, &stop, &lost);
+            let (limits, stop, lost) = (&limits, &stop, &lost);
             async move {
                 if stop.load(Ordering::SeqCst) {
                     return Ok(None);
@@ -184,7 +194,7 @@ async fn summarize_claimed(
     failures.sort();
     let why = failures.into_iter().next().map(|(_, why)| why);
     let why = why.unwrap_or_default();
-    finish(state, job, lease, loaded, Some(provider.model()), &why).await
+    finish(run, Some(provider.model()), &why).await
 }
 
 /// Stores one part if this run still holds the lease, renewing it. `false`: lost.
@@ -207,21 +217,20 @@ async fn store_part(
 /// Stores the summary from the parts stored (the model's, `model`) and code's for the rest,
 /// its note naming what the ledger holds that it does not; `why`: why some or all of it is
 /// code's. `false`: the lease or the summary was another run's.
-async fn finish(
-    state: &WorkerState,
-    job: &SummarizeSession,
-    lease: &Lease,
-    loaded: &Loaded,
-    model: Option<&str>,
-    why: &str,
-) -> Result<bool> {
+async fn finish(run: &Run<'_>, model: Option<&str>, why: &str) -> Result<bool> {
+    let Run {
+        state,
+        job,
+        lease,
+        loaded,
+        plan,
+    } = *run;
     let now = state.clock.now();
     let mut tx = TenantTx::begin(&state.db, &Tenant::service(job.account_id)).await?;
     if !lease::renew(&mut tx, lease, now).await? {
         return Ok(false);
     }
     let held = parts::held(&mut tx, job.session_id, job.snapshot).await?;
-    let plan = Plan::of(&loaded.facts, state.config.summaries.max_parts);
     let mut by_part: Vec<Option<HeldPart>> = vec![None; plan.len()];
     for (index, part) in held {
         if let Some(slot) = by_part.get_mut(index) {
@@ -229,20 +238,13 @@ async fn finish(
         }
     }
     let why = (!why.is_empty()).then(|| why.to_owned());
-    let outcome = match plan.is_empty() {
-        true => summarize::code_outcome(&loaded.facts, why.as_deref().unwrap_or_default()),
-        false => summarize::assemble(
-            &plan,
-            &loaded.facts,
-            model.unwrap_or(CODE_MODEL),
-            &by_part,
-            why,
-        ),
-    };
+    // Without a part held (an empty plan among them), code's summary of the whole session.
+    let model = model.unwrap_or(CODE_MODEL);
+    let outcome = summarize::assemble(plan, &loaded.facts, model, &by_part, why);
     let calls = lease::calls(&mut tx, &lease.subject).await?;
-    let note = note(loaded, &outcome, calls.note(outcome.cost_usd));
+    let note = calls.note(why_code(loaded, &outcome), outcome.cost_usd);
     if let Some(why) = &outcome.fallback
-        && model.is_some()
+        && model != CODE_MODEL
     {
         tracing::warn!(session = %job.session_id, reason = %why, "summary fell back to code");
     }
@@ -264,18 +266,13 @@ async fn finish(
     Ok(true)
 }
 
-/// The stored summary's note: why code wrote it (or some of it), and what the ledger holds for
-/// it that it does not.
-fn note(loaded: &Loaded, outcome: &Outcome, calls: Option<String>) -> Option<String> {
-    let why = match outcome.fallback.as_deref() {
+/// Why code wrote the stored summary, or some of it: its note's first words.
+fn why_code(loaded: &Loaded, outcome: &Outcome) -> Option<String> {
+    match outcome.fallback.as_deref() {
         _ if loaded.journal_only => Some(JOURNAL_ONLY_NOTE.to_owned()),
         Some(why) if outcome.model != CODE_MODEL => Some(why.to_owned()),
         Some(why) if why.ends_with(BUDGET_SPENT) => Some(BUDGET_NOTE.to_owned()),
         Some(why) => Some(format!("summary written by code: {why}")),
         None => None,
-    };
-    match (why, calls) {
-        (Some(why), Some(calls)) => Some(format!("{why}; {calls}")),
-        (why, calls) => why.or(calls),
     }
 }

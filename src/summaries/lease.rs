@@ -176,10 +176,11 @@ pub struct Calls {
 }
 
 impl Calls {
-    /// What the stored result's note says of the calls it does not hold, given what it holds
-    /// (`held_usd`); `None` when it holds every call paid.
-    pub fn note(&self, held_usd: Decimal) -> Option<String> {
-        let mut said = Vec::new();
+    /// The stored result's note: `why` (why code wrote some or all of it), then what it says
+    /// of the calls it does not hold, given what it holds (`held_usd`); `None` when there is no
+    /// `why` and it holds every call paid.
+    pub fn note(&self, why: Option<String>, held_usd: Decimal) -> Option<String> {
+        let mut said: Vec<String> = why.into_iter().collect();
         let lost = self.reserved - self.settled;
         if lost > 0 {
             said.push(format!(

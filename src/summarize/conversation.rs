@@ -113,11 +113,7 @@ pub async fn conversation_entry(
     let failed = match provider {
         None => "no model provider is configured".to_owned(),
         Some(provider) => {
-            let paid = Paid {
-                provider,
-                rates: limits.rates,
-                budget: limits.budget,
-            };
+            let paid = Paid::of(provider, limits);
             let mut text = format!("{about}\n{}", super::render::in_force(in_force));
             if total > 1 {
                 text.push_str(&format!(

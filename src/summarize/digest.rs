@@ -37,11 +37,7 @@ pub async fn digest(
         let json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
         prompt.push_str(&format!("{}: {json}\n", entry.label));
     }
-    let paid = Paid {
-        provider,
-        rates: limits.rates,
-        budget: limits.budget,
-    };
+    let paid = Paid::of(provider, limits);
     let answer = match paid
         .generate(prompt::DIGEST_SYSTEM, &prompt, &summary_schema())
         .await

@@ -82,11 +82,7 @@ pub async fn draft_part(
     plan: &Plan,
     index: usize,
 ) -> Result<HeldPart, String> {
-    let paid = Paid {
-        provider,
-        rates: limits.rates,
-        budget: limits.budget,
-    };
+    let paid = Paid::of(provider, limits);
     let prompt = render::draft_prompt(facts, &plan.parts[index], index, plan.total);
     let shown = &facts.decisions_in_force;
     let mut spent = Spent::default();
