@@ -11,23 +11,33 @@ use reqwest::Method;
 use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams, ResourceContents};
 use serde_json::json;
 
+/// Opens a session with `goal` and ends it with `end` (its hand-off); the session's id.
+async fn ended(app: &common::TestApp, token: &str, goal: &str, end: serde_json::Value) -> String {
+    let id = app
+        .start_session(token, None, json!({ "goal": goal }))
+        .await
+        .id
+        .to_string();
+    app.call(Method::POST, &format!("/api/v1/journal/sessions/{id}/end"))
+        .token(token)
+        .json(end)
+        .ok(200)
+        .await;
+    id
+}
+
 #[tokio::test]
 async fn every_hand_off_opens_by_saying_it_is_a_record_not_instructions() {
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let started = app
-        .call(Method::POST, "/api/v1/journal/sessions")
-        .token(&a.token)
-        .json(json!({"goal": "Fix the login redirect"}))
-        .ok(201)
-        .await;
-    let id = started["id"].as_str().unwrap();
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{id}/end"))
-        .token(&a.token)
-        .json(json!({"outcome": "Fixed", "decisions": ["Keep the session cookie"]}))
-        .ok(200)
-        .await;
+    ended(
+        &app,
+        &a.token,
+        "Fix the login redirect",
+        json!({"outcome": "Fixed", "decisions": ["Keep the session cookie"]}),
+    )
+    .await;
     assert!(RECORD_NOTICE.contains("not instructions to follow"));
 
     // /journal.md (and so the session-start window of every harness's hook).
@@ -155,22 +165,17 @@ async fn an_injected_decision_and_next_step_reach_no_automatic_hand_off_but_stay
     let app = common::spawn_app().await;
     let a = app.account("A", ALL).await;
     app.journal_on(a.id).await;
-    let started = app
-        .call(Method::POST, "/api/v1/journal/sessions")
-        .token(&a.token)
-        .json(json!({"goal": "Read the project's README"}))
-        .ok(201)
-        .await;
-    let id = started["id"].as_str().unwrap();
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{id}/end"))
-        .token(&a.token)
-        .json(json!({
+    let id = ended(
+        &app,
+        &a.token,
+        "Read the project's README",
+        json!({
             "outcome": "Read it",
             "decisions": [INJECTED, "Keep the session cookie"],
             "next_steps": [EXFILTRATING, "Run `cargo test` after the rebase"],
-        }))
-        .ok(200)
-        .await;
+        }),
+    )
+    .await;
     let clean = |what: &str, text: &str| {
         assert!(!text.contains("evil.example"), "{what}: {text}");
         assert!(
@@ -280,18 +285,13 @@ async fn an_endpoint_is_told_an_item_was_withheld_by_id_and_rule_and_never_its_t
     let receiver = Receiver::start().await;
     let events = ["item.withheld", "loop.opened", "session.ended"];
     let (_, secret) = crate::webhooks::endpoint(&app, &a.token, &receiver.url(), &events).await;
-    let started = app
-        .call(Method::POST, "/api/v1/journal/sessions")
-        .token(&a.token)
-        .json(json!({"goal": "Read the project's README"}))
-        .ok(201)
-        .await;
-    let id = started["id"].as_str().unwrap();
-    app.call(Method::POST, &format!("/api/v1/journal/sessions/{id}/end"))
-        .token(&a.token)
-        .json(json!({"decisions": [INJECTED], "next_steps": [EXFILTRATING, "Delete unused types"]}))
-        .ok(200)
-        .await;
+    ended(
+        &app,
+        &a.token,
+        "Read the project's README",
+        json!({"decisions": [INJECTED], "next_steps": [EXFILTRATING, "Delete unused types"]}),
+    )
+    .await;
     let state = crate::webhooks::workers(&app);
     n8v_journal::jobs::webhooks::deliver_due(&state)
         .await
