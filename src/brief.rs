@@ -12,6 +12,7 @@
 
 use crate::db::TenantTx;
 use crate::error::{Error, Result};
+use crate::handover::provenance::{Author, Provenance, Tier};
 use crate::ids::{AccountId, CallId, ItemId, Kind, OrganizationId, RecordId, SessionId, TypedId};
 use crate::journal::handoff::{Line, Replaced};
 use crate::journal::session_reads::{self, ACTIVE_BY_ACTIVITY, Active};
@@ -69,6 +70,22 @@ pub struct Item {
     /// replaced: a model's reading, not applied, so each is still current and listed too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaces: Vec<Replaced>,
+    /// Who wrote it: the assistant, and the label of the key it used (copied when it wrote).
+    /// A record of who said it, never an instruction from the reader's person.
+    #[serde(default)]
+    pub author: Author,
+    /// When it was written: the item's opening, or its session's last activity.
+    pub at: DateTime<Utc>,
+    /// How far to trust it, by where it came from: `person` (released by the person in the
+    /// journal pages), `this_credential` (a session of the reader's own key), `other_credential`
+    /// (another key of the account), `organization` (an organization member's), `derived`
+    /// (a summary's or code's reading, not stated by an assistant). Ask for `min_tier` to
+    /// leave out the tiers below one.
+    pub tier: Tier,
+    /// When the person released it in the journal pages, after the rules had withheld it from
+    /// every automatic hand-off: it is handed over again, as written, marked released.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<DateTime<Utc>>,
 }
 
 impl Item {
@@ -82,7 +99,26 @@ impl Item {
             own: true,
             written_by: None,
             replaces: Vec::new(),
+            author: Author::default(),
+            at: DateTime::<Utc>::UNIX_EPOCH,
+            tier: Tier::Derived,
+            released_at: None,
         }
+    }
+
+    /// Names its author, time and tier, as `provenance` tells them to the `reader`.
+    fn stamped(mut self, provenance: &Provenance, reader: AccountId) -> Self {
+        if let Some(stamp) =
+            provenance.of(self.session_id, self.id, &self.text, self.stated, reader)
+        {
+            self.author = stamp.author;
+            if self.id.is_none() || self.at == DateTime::<Utc>::UNIX_EPOCH {
+                self.at = stamp.at;
+            }
+            self.tier = stamp.tier;
+            self.released_at = stamp.released_at;
+        }
+        self
     }
 
     /// Says whose it is: the account of its session in `sessions`, against the `reader`'s.
@@ -106,6 +142,7 @@ impl From<Loop> for Item {
             age: Some(l.age),
             own: l.own,
             written_by: l.written_by,
+            at: l.created_at,
             ..Item::line(l.text, l.session_id, l.stated)
         }
     }
@@ -311,31 +348,66 @@ async fn brief_sessions(tx: &mut TenantTx, since: DateTime<Utc>) -> Result<(Vec<
 /// Of `sessions` (most recently active first), as many as fit in [`MAX_SESSION_CHARS`] of
 /// their JSON (always one), each kept with that JSON (the brief answers it as it is); whether
 /// some were left out.
-fn within_budget(sessions: Vec<Session>) -> Result<(Vec<Serialized<Session>>, bool)> {
+/// A session as read, and as the brief answers it.
+type Kept = (Session, Serialized<Session>);
+
+/// The sessions are answered as a hand-off carries them ([`crate::handover::screened`]); each
+/// is kept as read too, beside its answer, for the lines read from it (which are screened as
+/// lines, so that a withheld line is still known as the item it is).
+fn within_budget(sessions: Vec<Session>) -> Result<(Vec<Kept>, bool)> {
     let mut kept = Vec::new();
     let mut used = 0;
     for session in sessions {
-        let session = crate::handover::screened(session)
+        let answered = crate::handover::screened(session.clone())
             .and_then(Serialized::new)
             .map_err(|e| Error::Internal(e.into()))?;
-        let size = session.json().len();
+        let size = answered.json().len();
         if used + size > MAX_SESSION_CHARS && !kept.is_empty() {
             return Ok((kept, true));
         }
         used += size;
-        kept.push(session);
+        kept.push((session, answered));
     }
     Ok((kept, false))
 }
 
+/// The tier of what a session's assistant stated, for the `reader` using `credential`.
+fn session_tier(s: &Session, reader: AccountId, credential: Option<Uuid>) -> Tier {
+    if s.account_id != reader {
+        Tier::Organization
+    } else if Some(s.key_id.0) == credential {
+        Tier::ThisCredential
+    } else {
+        Tier::OtherCredential
+    }
+}
+
+/// An item as a hand-off carries it ([`crate::handover::screened`]); one the person released
+/// keeps its text, as written.
+fn handed_item(item: Item) -> serde_json::Result<Item> {
+    let released = item.released_at.map(|_| item.text.clone());
+    let mut item = crate::handover::screened(item)?;
+    if let Some(text) = released {
+        item.text = text;
+    }
+    Ok(item)
+}
+
+/// The catch-up brief since `since`, of the tiers at or above `min_tier` (every tier without
+/// it).
 #[tracing::instrument(skip_all, err)]
 pub async fn catch_up(
     tx: &mut TenantTx,
     since: DateTime<Utc>,
     include_records: bool,
+    min_tier: Option<Tier>,
     now: DateTime<Utc>,
 ) -> Result<CatchUp> {
     let (mut read, more) = brief_sessions(tx, since).await?;
+    if let Some(min) = min_tier {
+        let (reader, me) = (AccountId(tx.tenant().account_id), tx.tenant().credential_id);
+        read.retain(|s| session_tier(s, reader, me) >= min);
+    }
     // Each session's decisions as they stand now go with it (its `decisions`), so that its
     // hand-off's and summary's lines never say as decided what was replaced since.
     let sources = loops::sources_of(tx, &read).await?;
@@ -343,9 +415,9 @@ pub async fn catch_up(
     for s in &mut read {
         s.decisions = decisions.states(s.id);
     }
-    let (answered, cut) = within_budget(read)?;
+    let (kept, cut) = within_budget(read)?;
     let more = more || cut;
-    let sessions: Vec<Session> = answered.iter().map(|s| Session::clone(s)).collect();
+    let (sessions, answered): (Vec<Session>, Vec<_>) = kept.into_iter().unzip();
     // Summaries speak for closed sessions; for the rest, goals and outcomes do. Hand-offs speak
     // for both, first.
     let purposes = session_reads::marked_purposes(tx, &sessions).await?;
@@ -391,26 +463,61 @@ pub async fn catch_up(
     let organization_activity = organization_activity(tx, since).await?;
     let open_questions = loops::carried(tx, LoopKind::Question, now).await?;
     let next_steps = loops::carried(tx, LoopKind::NextStep, now).await?;
+    let mut lists = [
+        ordered(brief.decisions)
+            .into_iter()
+            .map(|i| i.by(&sessions, reader))
+            .collect(),
+        brief.work_started,
+        brief.work_finished,
+        still_open(open_questions, brief.open_questions, &sessions, reader),
+        still_open(next_steps, brief.next_steps, &sessions, reader),
+    ];
+    let of_items = |f: &dyn Fn(&Item) -> Option<Uuid>| -> Vec<Uuid> {
+        lists.iter().flatten().filter_map(f).collect()
+    };
+    let provenance = Provenance::read(
+        tx,
+        &of_items(&|i| Some(i.session_id.0))
+            .into_iter()
+            .map(SessionId)
+            .collect::<Vec<_>>(),
+        &of_items(&|i| i.id.map(|id| id.0))
+            .into_iter()
+            .map(ItemId)
+            .collect::<Vec<_>>(),
+    )
+    .await?;
+    for list in &mut lists {
+        let items = std::mem::take(list);
+        *list = items
+            .into_iter()
+            .map(|i| i.stamped(&provenance, reader))
+            .filter(|i| min_tier.is_none_or(|min| i.tier >= min))
+            .collect();
+    }
+    let [
+        decisions,
+        work_started,
+        work_finished,
+        open_questions,
+        next_steps,
+    ] = lists;
     let screened = |e: serde_json::Error| Error::Internal(e.into());
-    let handed = |items: Vec<Item>| crate::handover::screened(items).map_err(screened);
+    let handed = |items: Vec<Item>| -> Result<Vec<Item>> {
+        items
+            .into_iter()
+            .map(|i| handed_item(i).map_err(screened))
+            .collect()
+    };
     Ok(CatchUp {
         notice: crate::markdown::RECORD_NOTICE.to_owned(),
         since,
-        decisions: handed(
-            ordered(brief.decisions)
-                .into_iter()
-                .map(|i| i.by(&sessions, reader))
-                .collect(),
-        )?,
-        work_started: handed(brief.work_started)?,
-        work_finished: handed(brief.work_finished)?,
-        open_questions: handed(still_open(
-            open_questions,
-            brief.open_questions,
-            &sessions,
-            reader,
-        ))?,
-        next_steps: handed(still_open(next_steps, brief.next_steps, &sessions, reader))?,
+        decisions: handed(decisions)?,
+        work_started: handed(work_started)?,
+        work_finished: handed(work_finished)?,
+        open_questions: handed(open_questions)?,
+        next_steps: handed(next_steps)?,
         sessions: answered,
         records: crate::handover::screened(records).map_err(screened)?,
         organization_activity: crate::handover::screened(organization_activity)

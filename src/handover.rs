@@ -5,6 +5,8 @@
 //!
 //! The rules run as the text is handed over, so text stored before them is covered too.
 
+pub mod provenance;
+
 use crate::withhold::{self, Withheld};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,7 +34,8 @@ pub fn mark(text: &str) -> Option<WithheldMark> {
 /// The line that takes a withheld text's place.
 pub fn withheld_line(w: &Withheld) -> String {
     format!(
-        "[Withheld from this hand-off ({}): {} It stays in the journal, for the person to read.]",
+        "[Withheld from this hand-off ({}): {} It stays in the journal; the person can read it \
+         there and release it in the journal pages.]",
         w.rule.id(),
         w.rule.reason()
     )
@@ -42,7 +45,7 @@ pub fn withheld_line(w: &Withheld) -> String {
 pub fn text(text: &str) -> Cow<'_, str> {
     match withhold::withheld(text) {
         Some(w) => {
-            tracing::info!(rule = w.rule.id(), "a text was withheld from a hand-off");
+            tracing::debug!(rule = w.rule.id(), "a text was withheld from a hand-off");
             Cow::Owned(withheld_line(&w))
         }
         None => Cow::Borrowed(text),

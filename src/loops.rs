@@ -32,6 +32,7 @@
 use crate::cursor::Cursor;
 use crate::db::TenantTx;
 use crate::error::Result;
+use crate::handover::provenance::{Provenance, Stamp};
 use crate::ids::{AccountId, ItemId, SessionId};
 use crate::journal::handoff::{Carried, Line};
 use crate::journal::views::Session;
@@ -48,6 +49,7 @@ mod markdown;
 mod opening;
 pub mod replacing;
 mod rows;
+pub mod withheld;
 pub use closing::{close, resolve};
 pub use markdown::markdown;
 pub use opening::open_from_closed;
@@ -221,6 +223,9 @@ pub struct Loop {
     /// `/journal.md`, webhooks): the rule and why. The text is here, as written, for the person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withheld: Option<crate::handover::WithheldMark>,
+    /// Who wrote it and its tier, when read for a hand-off (`Provenance::stamp_loops`).
+    #[serde(skip)]
+    pub stamp: Option<Stamp>,
 }
 
 /// The item as read at `now`: its stale state and age are derived here.
@@ -257,6 +262,30 @@ fn view(r: LoopRow, now: DateTime<Utc>) -> Loop {
         written_by: (!r.own).then_some(AccountId(r.account_id)),
         replaced_by: r.replaced_by.map(ItemId),
         given_to: Vec::new(),
+        stamp: None,
+    }
+}
+
+/// Stamps each of `items` with its author, opening time and tier, as `provenance` tells them
+/// to the `reader`.
+pub fn stamp<'a>(
+    items: impl IntoIterator<Item = &'a mut Loop>,
+    provenance: &Provenance,
+    reader: AccountId,
+) {
+    for item in items {
+        item.stamp = provenance
+            .of(
+                item.session_id,
+                Some(item.id),
+                &item.text,
+                item.stated,
+                reader,
+            )
+            .map(|stamp| Stamp {
+                at: item.created_at,
+                ..stamp
+            });
     }
 }
 

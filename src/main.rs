@@ -176,7 +176,8 @@ enum AdminCommand {
         #[arg(
             long,
             help = "Comma-separated: chats:read, chats:delete, records:read, records:write, \
-                    orgs:read, account:delete, webhooks:write"
+                    orgs:read, account:delete, webhooks:write, chats:release (the person's own, \
+                    for the journal pages: release or delete a withheld item)"
         )]
         scopes: String,
         /// Restrict the key to one repository.

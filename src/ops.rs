@@ -20,6 +20,7 @@ mod kinds;
 pub mod loops;
 pub mod oauth;
 pub mod records;
+pub mod releases;
 pub mod search;
 mod specs;
 pub mod token;

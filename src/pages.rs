@@ -43,6 +43,8 @@ pub fn routes(state: &Services) -> Router<Services> {
         .route("/journal/delete", post(journal::delete))
         .route("/journal/loops/close", post(loops::close))
         .route("/journal/loops/dismiss", post(loops::dismiss))
+        .route("/journal/items/release", post(loops::release))
+        .route("/journal/items/delete", post(loops::delete))
         .route(
             "/journal/exposures/{id}/acknowledge",
             post(exposures::acknowledge),

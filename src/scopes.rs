@@ -18,10 +18,27 @@ pub enum Scope {
     AccountDelete,
     /// Manages the account's webhook endpoints (`/api/v1/webhooks`).
     WebhooksWrite,
+    /// The person's own: releases an item the withholding rules keep out of every hand-off, or
+    /// deletes it, in the journal pages' signed-in forms only (no API route does either).
+    /// OAuth grants never carry it; a key holds it only when made with it.
+    ChatsRelease,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 7] = [
+    pub const ALL: [Scope; 8] = [
+        Scope::ChatsRead,
+        Scope::ChatsDelete,
+        Scope::RecordsRead,
+        Scope::RecordsWrite,
+        Scope::OrgsRead,
+        Scope::AccountDelete,
+        Scope::WebhooksWrite,
+        Scope::ChatsRelease,
+    ];
+
+    /// The scopes an OAuth grant may carry: all but the person's own (`chats:release`), so an
+    /// assistant that signed in can never release what the rules withheld from it.
+    pub const GRANTABLE: [Scope; 7] = [
         Scope::ChatsRead,
         Scope::ChatsDelete,
         Scope::RecordsRead,
@@ -40,6 +57,7 @@ impl Scope {
             Scope::OrgsRead => "orgs:read",
             Scope::AccountDelete => "account:delete",
             Scope::WebhooksWrite => "webhooks:write",
+            Scope::ChatsRelease => "chats:release",
         }
     }
 
@@ -70,12 +88,16 @@ impl Scope {
             Scope::WebhooksWrite => {
                 "Add, change and remove the webhook endpoints your events are sent to."
             }
+            Scope::ChatsRelease => {
+                "Release, in the journal pages, an item withheld from assistants because it \
+                 reads as an instruction to them, or delete it; never granted to an assistant."
+            }
         }
     }
 
     /// A scope's name, as input schemas state it: one of [`Scope::ALL`]'s (a unit test holds
     /// the two together).
-    pub const PATTERN: &str = "^(chats:read|chats:delete|records:read|records:write|orgs:read|account:delete|webhooks:write)$";
+    pub const PATTERN: &str = "^(chats:read|chats:delete|records:read|records:write|orgs:read|account:delete|webhooks:write|chats:release)$";
 
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.as_str() == text.trim())
@@ -167,6 +189,15 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn grants_carry_every_scope_but_the_persons_own() {
+        let all: Vec<Scope> = Scope::ALL
+            .into_iter()
+            .filter(|s| *s != Scope::ChatsRelease)
+            .collect();
+        assert_eq!(all, Scope::GRANTABLE);
+    }
 
     #[test]
     fn every_scope_has_its_sentence() {

@@ -30,6 +30,12 @@ pub async fn create_key(
     {
         bail!("--repo must be 1 to 200 printable characters");
     }
+    if reserved_label(name) {
+        bail!(
+            "--name {name:?} is the person's: the journal names the person \"you\", and no key's \
+             label may read as it; choose another name"
+        );
+    }
     let key = NewKey {
         key_id: ids::new_id(),
         token: keys::generate(),
@@ -50,6 +56,14 @@ pub async fn create_key(
     .await?;
     tx.commit().await?;
     Ok(key)
+}
+
+/// Whether `label` reads as "you", the word the journal keeps for the person (as
+/// `n8v_key_label()` reads it, migration 0038: case, spaces, quotes and a final stop aside).
+pub fn reserved_label(label: &str) -> bool {
+    label
+        .trim_matches(|c: char| c.is_whitespace() || "\"'“”‘’.:".contains(c))
+        .eq_ignore_ascii_case("you")
 }
 
 #[tracing::instrument(skip_all, err)]

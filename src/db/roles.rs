@@ -34,11 +34,14 @@ pub const TENANT_GRANTS: &[(&str, &str)] = &[
     // Leases on paid model work and a summary's parts as they arrive (0036).
     ("model_leases", "SELECT, INSERT, UPDATE, DELETE"),
     ("summary_parts", "SELECT, INSERT, DELETE"),
-    // Open loops: opened and closed by tenant work; deleted only with their sessions (0018).
-    ("journal_loops", "SELECT, INSERT, UPDATE"),
+    // Open loops: opened and closed by tenant work; deleted with their sessions (0018), or
+    // one by one by the person, with `chats:release` (0038).
+    ("journal_loops", "SELECT, INSERT, UPDATE, DELETE"),
     ("journal_loop_sources", "SELECT, INSERT"),
     // A reader's dismissals of members' items: made, never changed (0021).
     ("journal_loop_dismissals", "SELECT, INSERT"),
+    // The person's releases of withheld items: made, never changed (0038).
+    ("journal_releases", "SELECT, INSERT"),
     // Exposures go only with their sightings, and sightings with their sessions (0019).
     ("journal_exposures", "SELECT, INSERT, UPDATE"),
     ("journal_exposure_sightings", "SELECT, INSERT, UPDATE"),
@@ -93,6 +96,8 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_marked(text)",
     // The assistant a session belongs to, as its sessions keep it (0017).
     "n8v_agent(text)",
+    // The calling key's label, copied onto the sessions it writes (0038).
+    "n8v_key_label()",
     // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).
     "n8v_exposure_key()",
     // Deleting sessions locks them, then their items and exposures, in one order (0020).

@@ -19,7 +19,8 @@ use super::rows::{LoopRow, loop_rows, loops_seen};
 use super::{Loop, view};
 use crate::db::TenantTx;
 use crate::error::Result;
-use crate::ids::{ItemId, SessionId};
+use crate::handover::provenance::{Provenance, Stamp, Tier};
+use crate::ids::{AccountId, ItemId, SessionId};
 use crate::journal::handoff::{Carried, DecisionState, Line, Replaced, Replacing};
 use crate::journal::views::Session;
 use crate::summarize::InForce;
@@ -284,6 +285,21 @@ fn said(
 }
 
 impl Decisions {
+    /// The sessions and ids of the decisions it holds (what their provenance is read for).
+    pub fn sessions_and_items(&self) -> (Vec<SessionId>, Vec<ItemId>) {
+        let items = self.of.values().flat_map(|m| m.values());
+        items.map(|i| (i.session_id, i.id)).unzip()
+    }
+
+    /// Stamps every decision it holds with its author, time and tier for the `reader`.
+    pub fn stamp(&mut self, provenance: &Provenance, reader: AccountId) {
+        super::stamp(
+            self.of.values_mut().flat_map(|m| m.values_mut()),
+            provenance,
+            reader,
+        );
+    }
+
     /// `carried` with its decisions as they stand (see the module): `session`'s replaced ones
     /// gone, its current ones with their ids and what they replaced.
     pub fn decided(&self, session: SessionId, mut carried: Carried) -> Carried {
@@ -377,13 +393,18 @@ impl Decisions {
     /// first), each with what it replaced, as many as fit in `max_chars` (none: empty); and the
     /// ids it shows. It leads the window with "Still open", so that at a small budget the
     /// current decisions are there before any session's entry.
-    pub fn markdown(&self, sessions: &[SessionId], max_chars: usize) -> (String, Vec<ItemId>) {
+    pub fn markdown(
+        &self,
+        sessions: &[SessionId],
+        max_chars: usize,
+        min: Option<Tier>,
+    ) -> (String, Vec<ItemId>) {
         const HEAD: &str = "## Decided (current)\n";
         let mut seen = HashSet::new();
         let mut items: Vec<(SessionId, &Loop)> = Vec::new();
         for session in sessions {
             let mut of = self.current_of(*session);
-            of.retain(|i| seen.insert(i.id));
+            of.retain(|i| Stamp::at_least(i.stamp.as_ref(), min) && seen.insert(i.id));
             of.sort_by_key(|i| (!i.stated, i.id));
             items.extend(of.into_iter().map(|i| (*session, i)));
         }
@@ -412,14 +433,14 @@ impl Decisions {
     /// One current decision of `session`: the reader's own as its note, another account's as
     /// that account's words (as "Still open" names them); what it replaced after it.
     fn section_line(&self, session: SessionId, item: &Loop) -> String {
-        let text = crate::markdown::handed(&item.text);
+        let (text, note) = crate::markdown::handed_item(&item.text, item.stamp.as_ref());
         let replaces = replaces_note(&self.replaces(session, item), crate::markdown::handed);
         match item.written_by {
             Some(author) if !item.own => format!(
-                "- Written by account {author}, not by you; their decision: “{text}”{replaces} · {}\n",
+                "- Written by account {author}, not by you; their decision: “{text}”{replaces} · {}{note}\n",
                 item.id
             ),
-            _ => format!("- Decided: {text}{replaces} · {}\n", item.id),
+            _ => format!("- Decided: {text}{replaces} · {}{note}\n", item.id),
         }
     }
 

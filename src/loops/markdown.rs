@@ -56,18 +56,18 @@ fn line(item: &Loop) -> String {
         1 => "open 1 day".to_owned(),
         n => format!("open {n} days"),
     };
-    let text = crate::markdown::handed(&item.text);
+    let (text, note) = crate::markdown::handed_item(&item.text, item.stamp.as_ref());
     match item.written_by {
         Some(author) if !item.own => {
             let what = if next { "next step" } else { "open question" };
             format!(
-                "- Written by account {author}, not by you; their {what}: “{text}” · {} · {age}\n",
+                "- Written by account {author}, not by you; their {what}: “{text}” · {} · {age}{note}\n",
                 item.id
             )
         }
         _ => {
             let prefix = if next { "Next" } else { "Open" };
-            format!("- {prefix}: {text} · {} · {age}\n", item.id)
+            format!("- {prefix}: {text} · {} · {age}{note}\n", item.id)
         }
     }
 }

@@ -16,7 +16,7 @@ use super::metadata::{self, MCP_SCOPES};
 use super::{registry, tokens};
 use crate::config::Config;
 use crate::db::{Db, Tenant};
-use crate::scopes::Scopes;
+use crate::scopes::{Scope, Scopes};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -255,6 +255,13 @@ impl Addressed {
             None => Scopes::from_names(MCP_SCOPES.map(|s| s.as_str())).unwrap_or_default(),
             Some(text) => Scopes::parse(text).map_err(|e| fail("invalid_scope", &e))?,
         };
+        if asked.contains(Scope::ChatsRelease) {
+            return Err(fail(
+                "invalid_scope",
+                "chats:release is the person's own: no OAuth grant carries it (a key made with \
+                 it holds it, for the journal pages); ask without it",
+            ));
+        }
         let granted = asked.intersection(held);
         if granted.is_empty() {
             return Err(fail(

@@ -50,7 +50,7 @@ pub fn authorization_server(config: &Config) -> Value {
         "token_endpoint": format!("{base}{TOKEN_PATH}"),
         "registration_endpoint": format!("{base}{REGISTER_PATH}"),
         "revocation_endpoint": format!("{base}{REVOKE_PATH}"),
-        "scopes_supported": Scope::ALL.map(Scope::as_str),
+        "scopes_supported": Scope::GRANTABLE.map(Scope::as_str),
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
         "grant_types_supported": ["authorization_code", "refresh_token"],

@@ -130,6 +130,7 @@ impl Op for ClaudeCodeHook {
         }
         let window = ReadMarkdown {
             max_chars: Some(CONTEXT_CHARS),
+            min_tier: None,
         };
         let markdown = window.run(op, services).await?;
         Ok(HookAnswer {

@@ -18,6 +18,7 @@ use crate::ops::journal::{
 };
 use crate::ops::loops::ListLoops;
 use crate::ops::parse_date;
+use crate::ops::releases::ListWithheld;
 use crate::ops::search::SearchJournal;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -219,6 +220,10 @@ pub struct TimelineQuery {
     closed: Option<String>,
     #[serde(default)]
     dismissed: Option<String>,
+    #[serde(default)]
+    released: Option<String>,
+    #[serde(default)]
+    deleted_item: Option<String>,
 }
 
 /// A period on the timeline: a day of sessions, or a week or month digest.
@@ -315,6 +320,15 @@ pub async fn timeline(
             Err(e) => return error_page(&e, true),
         },
     };
+    // What the rules withhold from assistants, for the person to release or delete.
+    let withheld = match &q.cursor {
+        Some(_) => Vec::new(),
+        None => match user.run(&state, ListWithheld).await.result {
+            Ok(items) => items,
+            Err(e) => return error_page(&e, true),
+        },
+    };
+    let withheld: Vec<serde_json::Value> = withheld.iter().map(withheld_card).collect();
     let unacknowledged = ListExposures {
         unacknowledged: Some(true),
     };
@@ -342,10 +356,31 @@ pub async fn timeline(
             "closed": q.closed.is_some(),
             "dismissed": q.dismissed.is_some(),
             "loops": loops,
+            "withheld": withheld,
+            "can_release": user.principal.scopes().contains(crate::auth::Scope::ChatsRelease),
+            "released": q.released.is_some(),
+            "deleted_item": q.deleted_item.is_some(),
             "today": today.to_string(),
             "oldest": oldest.to_string(),
         }),
     )
+}
+
+/// A withheld item as its card shows it: the text, for the person, with why it is withheld,
+/// who wrote it and when, and whether the person released it.
+fn withheld_card(item: &crate::loops::Loop) -> serde_json::Value {
+    let stamp = item.stamp.as_ref();
+    json!({
+        "id": item.id,
+        "kind": item.kind,
+        "text": item.text,
+        "session_id": item.session_id,
+        "reason": item.withheld.as_ref().map(|w| w.reason.clone()),
+        "rule": item.withheld.as_ref().map(|w| w.rule.clone()),
+        "author": stamp.map(|s| s.author.line()),
+        "at": item.created_at.format("%Y-%m-%d %H:%M").to_string(),
+        "released_at": stamp.and_then(|s| s.released_at).map(|at| at.format("%Y-%m-%d %H:%M").to_string()),
+    })
 }
 
 /// The open loops the page shows: 50 not closed (stale ones included), the account's own first,

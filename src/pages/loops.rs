@@ -8,6 +8,7 @@ use super::user::{PageUser, csrf_refused};
 use crate::ops::Services;
 
 use crate::ops::loops::{CloseLoop, DismissLoop};
+use crate::ops::releases::{DeleteItem, ReleaseItem};
 use axum::Extension;
 use axum::Form;
 use axum::extract::State;
@@ -65,6 +66,49 @@ pub async fn dismiss(
     let input = DismissLoop { item: form.target };
     match user.run(&state, input).await.result {
         Ok(_) => Redirect::to("/journal?dismissed=1#loops").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ItemForm {
+    #[serde(default)]
+    csrf: String,
+    /// The withheld item (`itm_…`).
+    target: String,
+}
+
+/// Releases a withheld item, from its form on the journal page: the person's own act, in the
+/// signed-in session only (`chats:release`; see `ops::releases`).
+pub async fn release(
+    State(state): State<Services>,
+    user: PageUser,
+    Extension(key): Extension<CsrfKey>,
+    Form(form): Form<ItemForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = ReleaseItem { item: form.target };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal?released=1#withheld").into_response(),
+        Err(e) => error_page(&e, true),
+    }
+}
+
+/// Deletes a withheld item for good, from its form on the journal page.
+pub async fn delete(
+    State(state): State<Services>,
+    user: PageUser,
+    Extension(key): Extension<CsrfKey>,
+    Form(form): Form<ItemForm>,
+) -> Response {
+    if !user.csrf_ok(&key, &form.csrf) {
+        return error_page(&csrf_refused(), true);
+    }
+    let input = DeleteItem { item: form.target };
+    match user.run(&state, input).await.result {
+        Ok(_) => Redirect::to("/journal?deleted_item=1#withheld").into_response(),
         Err(e) => error_page(&e, true),
     }
 }

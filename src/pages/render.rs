@@ -19,6 +19,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("entry.html", include_str!("../../templates/entry.html")),
     ("audit.html", include_str!("../../templates/audit.html")),
     ("journal.html", include_str!("../../templates/journal.html")),
+    (
+        "withheld.html",
+        include_str!("../../templates/withheld.html"),
+    ),
     ("search.html", include_str!("../../templates/search.html")),
     ("error.html", include_str!("../../templates/error.html")),
     ("consent.html", include_str!("../../templates/consent.html")),

@@ -4,6 +4,7 @@
 
 use crate::db::TenantTx;
 use crate::error::Result;
+use crate::handover::provenance::{Provenance, Stamp, Tier};
 use crate::ids::{AccountId, ItemId, SessionId};
 use crate::journal::handoff::{Carried, DecisionState, Line};
 use crate::journal::session_reads::{self, ACTIVE_BY_START, Active};
@@ -12,6 +13,7 @@ use crate::loops::{self, LoopKind};
 use crate::markdown::{bullet, counted, inert};
 use crate::summaries::digests::{self, Digest};
 use chrono::{DateTime, Duration, Utc};
+use std::collections::HashMap;
 
 pub const MIN_CHARS: usize = 1_000;
 pub const MAX_CHARS: usize = 400_000;
@@ -43,21 +45,35 @@ fn footer(left_out: usize) -> String {
 /// `Session::carried`): decisions, open questions, next steps. A session of another
 /// account (an organization member's, read by the organization's owner) says whose it is, so a
 /// hook never presents it as the reader's own notes.
-pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
+pub fn entry(
+    s: &Session,
+    reader: AccountId,
+    carried: &Carried,
+    stamp: Option<&Stamp>,
+    min: Option<Tier>,
+) -> String {
     let end = s.ended_at.unwrap_or(s.last_activity_at);
     let project = s
         .repository
         .clone()
         .or(s.organization_id.map(|o| o.to_string()))
         .unwrap_or_else(|| "-".into());
+    // Who wrote it: the key's label and the tier after the assistant and project.
+    let by = stamp.map_or_else(String::new, |st| {
+        let key = st.author.key.as_deref().map_or_else(String::new, |k| {
+            format!(" · key “{}”", crate::markdown::handed(k))
+        });
+        format!("{key} {}", st.tier.mark())
+    });
     let mut out = format!(
-        "## {} {}–{} · {} · {}\n",
+        "## {} {}–{} · {} · {}{by}\n",
         s.started_at.format("%Y-%m-%d"),
         s.started_at.format("%H:%M"),
         end.format("%H:%M"),
-        inert(&s.assistant),
+        crate::markdown::handed(&s.assistant),
         inert(&project)
     );
+    let derived_too = min.is_none_or(|m| m <= Tier::Derived);
     if s.account_id != reader {
         let organization = s
             .organization_id
@@ -69,7 +85,9 @@ pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
     }
     let mut put = |prefix: &str, text: &str| bullet(&mut out, prefix, text);
     match &s.summary {
-        Some(summary) if !summary.summary.is_empty() => put("", &summary.summary),
+        Some(summary) if !summary.summary.is_empty() && derived_too => {
+            put(Tier::Derived.mark(), &format!(" {}", summary.summary))
+        }
         Some(_) => {}
         None => {
             if let Some(goal) = &s.goal {
@@ -97,23 +115,40 @@ pub fn entry(s: &Session, reader: AccountId, carried: &Carried) -> String {
             }
         }
     }
-    fn texts(lines: &[Line]) -> Vec<&str> {
-        lines.iter().map(|l| l.text.as_str()).collect()
-    }
+    // A line no assistant stated (a summary's or code's reading) is marked derived, or left out
+    // for a reader asking for more.
+    let texts = |lines: &[Line]| -> Vec<(bool, String)> {
+        lines
+            .iter()
+            .filter(|l| l.stated || derived_too)
+            .map(|l| (l.stated, l.text.clone()))
+            .collect()
+    };
     let done = s.summary.as_ref().map_or(&[][..], |x| &x.work_finished);
     // Each replaced decision once, as "replaces: …" under the decision that replaced it.
     // What only a summary says it replaced stays current, and says so.
-    for decision in &carried.decisions {
-        let note = loops::decided::replaces_note(&decision.replaces, str::to_owned);
-        put("Decided: ", &format!("{}{note}", decision.text));
-    }
+    let decided = carried.decisions.iter().filter(|d| d.stated || derived_too);
+    let decided: Vec<(bool, String)> = decided
+        .map(|d| {
+            let note = loops::decided::replaces_note(&d.replaces, str::to_owned);
+            (d.stated, format!("{}{note}", d.text))
+        })
+        .collect();
+    let done = done
+        .iter()
+        .filter(|_| derived_too)
+        .map(|t| (false, t.clone()));
     let sections = [
-        ("Done: ", done.iter().map(String::as_str).collect()),
+        ("Decided: ", decided),
+        ("Done: ", done.collect()),
         ("Open: ", texts(&carried.open_questions)),
         ("Next: ", texts(&carried.next_steps)),
     ];
     for (prefix, items) in sections {
-        items.into_iter().for_each(|text: &str| put(prefix, text));
+        for (stated, text) in items {
+            let mark = if stated { "" } else { "[derived] " };
+            put(&format!("{mark}{prefix}"), &text);
+        }
     }
     out.push('\n');
     out
@@ -134,18 +169,46 @@ pub fn window_sql() -> String {
 /// ("Decided (current)", in up to a quarter) lead; a session's entry leaves their lines to
 /// them.
 #[tracing::instrument(skip_all, err)]
-pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> Result<Window> {
+pub async fn render(
+    tx: &mut TenantTx,
+    now: DateTime<Utc>,
+    max_chars: usize,
+    min: Option<Tier>,
+) -> Result<Window> {
     let since = now - Duration::days(WINDOW_DAYS);
     let sessions = session_reads::active(tx, since, MAX_SESSIONS, Active::ByStart).await?;
     let reader = AccountId(tx.tenant().account_id);
     let purposes = crate::journal::session_reads::marked_purposes(tx, &sessions).await?;
     let sources = loops::sources_of(tx, &sessions).await?;
-    let decisions = loops::decided::of_sessions(tx, &sessions, &sources, now).await?;
+    let mut decisions = loops::decided::of_sessions(tx, &sessions, &sources, now).await?;
+    let mut open = loops::carried(tx, LoopKind::Question, now).await?;
+    open.extend(loops::carried(tx, LoopKind::NextStep, now).await?);
+    // Who wrote each session, decision and open item, read once.
+    let (mut of_sessions, mut of_items) = decisions.sessions_and_items();
+    of_sessions.extend(
+        sessions
+            .iter()
+            .map(|s| s.id)
+            .chain(open.iter().map(|i| i.session_id)),
+    );
+    of_items.extend(open.iter().map(|i| i.id));
+    let provenance = Provenance::read(tx, &of_sessions, &of_items).await?;
+    decisions.stamp(&provenance, reader);
+    loops::stamp(&mut open, &provenance, reader);
+    open.retain(|i| Stamp::at_least(i.stamp.as_ref(), min));
+    let stamps: HashMap<SessionId, Stamp> = sessions
+        .iter()
+        .filter_map(|s| provenance.of_session(s.id, reader).map(|st| (s.id, st)))
+        .collect();
+    let sessions: Vec<Session> = sessions
+        .into_iter()
+        .filter(|s| Stamp::at_least(stamps.get(&s.id), min))
+        .collect();
     let keys = sources.keys;
     // The current decisions lead, in a quarter of the budget (a small window keeps them); a
     // session's entry leaves those to the lead.
     let order: Vec<SessionId> = sessions.iter().map(|s| s.id).collect();
-    let (decided, decided_shown) = decisions.markdown(&order, max_chars / 4);
+    let (decided, decided_shown) = decisions.markdown(&order, max_chars / 4, min);
     let led: std::collections::HashSet<ItemId> = decided_shown.iter().copied().collect();
     let entries: Vec<String> = sessions
         .iter()
@@ -156,11 +219,9 @@ pub async fn render(tx: &mut TenantTx, now: DateTime<Utc>, max_chars: usize) -> 
             carried
                 .decisions
                 .retain(|d| d.id.is_none_or(|id| !led.contains(&id)));
-            entry(s, reader, &carried)
+            entry(s, reader, &carried, stamps.get(&s.id), min)
         })
         .collect();
-    let mut open = loops::carried(tx, LoopKind::Question, now).await?;
-    open.extend(loops::carried(tx, LoopKind::NextStep, now).await?);
     // The reader's own first (members' items never push them out of the budget), each newest
     // first.
     open.sort_by(|a, b| {

@@ -97,7 +97,9 @@ impl Fixture {
     fn arguments(&self, tool: &str) -> Value {
         let (session, record) = (&self.session, &self.record);
         let mut args = match tool {
-            "journal_catch_up" => json!({"since": "2026-11-01T00:00:00Z"}),
+            "journal_catch_up" => {
+                json!({"since": "2026-11-01T00:00:00Z", "min_tier": "derived"})
+            }
             "session_start" => json!({"goal": "g", "repository": "acme/web", "organization": null}),
             "session_end" => json!({
                 "outcome": "o", "decisions": ["d"], "next_steps": ["n"],

@@ -99,7 +99,7 @@ async fn said_not_applied(app: &TestApp, token: &str, locks: &str) {
         "{md}"
     );
     assert!(
-        md.contains(&format!("- Decided: {LOCKS} · {locks}\n")),
+        md.contains(&format!("- Decided: {LOCKS} · {locks} · ")),
         "{md}"
     );
 }

@@ -219,7 +219,11 @@ async fn stated_items_and_a_models_items_merge_without_duplicates() {
     let md = window(&app, &a.token, 9_500).await;
     assert_eq!(md.matches("ache layer 1").count(), 1, "{md}");
     assert_eq!(md.matches("configurable").count(), 1, "{md}");
-    assert!(md.contains("- Decided: Move the cron to 02:00"), "{md}");
+    // The model's line, marked as its reading.
+    assert!(
+        md.contains("- [derived] Decided: Move the cron to 02:00"),
+        "{md}"
+    );
 }
 
 #[tokio::test]

@@ -124,7 +124,7 @@ async fn a_resolved_next_step_leaves_the_brief_and_an_old_open_question_stays() 
     let md = window(&app, &a.token).await;
     assert!(
         md.contains(&format!(
-            "## Still open\n- Open: Should the retry policy be configurable? · {question} · open 10 days\n"
+            "## Still open\n- Open: Should the retry policy be configurable? · {question} · open 10 days · "
         )),
         "{md}"
     );

@@ -80,6 +80,7 @@ mod summarize;
 mod summary_costs;
 mod tenancy;
 mod trust;
+mod trust_tiers;
 mod unavailable;
 mod visibility;
 mod walkthrough;

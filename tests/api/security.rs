@@ -150,9 +150,12 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
         ("feature_flags", "SELECT"),
         ("journal_calls", "DELETE INSERT SELECT"),
         ("journal_digests", "DELETE INSERT SELECT UPDATE"),
-        // Open loops: opened and closed by tenant work, deleted only with their sessions.
+        // Open loops: opened and closed by tenant work, deleted with their sessions, or one by
+        // one by the person (with chats:release).
         ("journal_loop_sources", "INSERT SELECT"),
-        ("journal_loops", "INSERT SELECT UPDATE"),
+        ("journal_loops", "DELETE INSERT SELECT UPDATE"),
+        // The person's releases of withheld items: made, never changed.
+        ("journal_releases", "INSERT SELECT"),
         // A reader's dismissals of members' items: made, never changed.
         ("journal_loop_dismissals", "INSERT SELECT"),
         ("journal_exposure_sightings", "INSERT SELECT UPDATE"),
@@ -179,6 +182,8 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     let functions = [
         "n8v_account()",
         "n8v_agent(text)",
+        // The calling key's label, copied onto the sessions it writes.
+        "n8v_key_label()",
         "n8v_begin(uuid,uuid,text,boolean)",
         "n8v_call_matches(tsquery,timestamp with time zone)",
         "n8v_credential()",

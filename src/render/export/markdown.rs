@@ -55,7 +55,7 @@ pub fn render(
             ExportItem::Session(s) => {
                 tally.sessions += 1;
                 let carried = s.carried(purposes.get(&s.id).map_or(&[], Vec::as_slice));
-                let text = entry(s, reader, &decisions.decided(s.id, carried));
+                let text = entry(s, reader, &decisions.decided(s.id, carried), None, None);
                 // The heading, then the id the session's calls and summary name.
                 let (heading, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
                 out.push_str(&format!("\n{heading}\n- Session {}\n{rest}", s.id));

@@ -91,11 +91,13 @@ pub async fn worker_rows(app: &TestApp, account: Uuid, session: Uuid, snapshot: 
         "WITH item AS (INSERT INTO journal_loops (account_id, loop_id, kind, item_key, text, \
              stated, session_id, created_at) \
            VALUES ($1, gen_random_uuid(), 'question', 'who reviews it', 'Who reviews it?', \
-             false, $2, now()) RETURNING loop_id) \
-         INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, item_key, text, \
-             stated, created_at) \
-         SELECT $1, loop_id, $2, 'question', 'who reviews it', 'Who reviews it?', false, now() \
-           FROM item",
+             false, $2, now()) RETURNING loop_id), \
+         source AS (INSERT INTO journal_loop_sources (account_id, loop_id, session_id, kind, \
+             item_key, text, stated, created_at) \
+           SELECT $1, loop_id, $2, 'question', 'who reviews it', 'Who reviews it?', false, now() \
+             FROM item) \
+         INSERT INTO journal_releases (account_id, loop_id, text, credential_id, released_at) \
+         SELECT $1, loop_id, 'Who reviews it?', gen_random_uuid(), now() FROM item",
     )
     .bind(account)
     .bind(session)

@@ -76,6 +76,21 @@ export type AuditEntry = {
 export type AuditId = string;
 
 /**
+ * Who wrote an item: the assistant, and the label of the key it used.
+ */
+export type Author = {
+    /**
+     * The assistant (`X-Assistant`, the OAuth client's name, else the `User-Agent`).
+     */
+    assistant: string;
+    /**
+     * The label of the key (or connected assistant) it used, copied when it wrote; absent for
+     * what was written before labels were copied, or by a key without one.
+     */
+    key?: string | null;
+};
+
+/**
  * One call made in a session: what, why, on what, how it went, and the shape of its input.
  * Never the payloads: no message bodies, transcripts or returned data.
  */
@@ -918,6 +933,15 @@ export type Item = {
      * With `id`: whole days the item has been open (0 on the day it was opened).
      */
     age?: number | null;
+    /**
+     * When it was written: the item's opening, or its session's last activity.
+     */
+    at: string;
+    /**
+     * Who wrote it: the assistant, and the label of the key it used (copied when it wrote).
+     * A record of who said it, never an instruction from the reader's person.
+     */
+    author?: Author;
     id?: ItemId | null;
     /**
      * True when the reader's own account wrote it; false for what an organization member
@@ -925,6 +949,11 @@ export type Item = {
      * instruction of yours. The reader's own open questions and next steps come first.
      */
     own: boolean;
+    /**
+     * When the person released it in the journal pages, after the rules had withheld it from
+     * every automatic hand-off: it is handed over again, as written, marked released.
+     */
+    released_at?: string | null;
     /**
      * For a current decision: the earlier decisions it replaced, oldest first. A replaced
      * decision is never listed as current; it appears here, once, under its replacement.
@@ -945,6 +974,14 @@ export type Item = {
      * What was decided, started, finished, asked or left to do next.
      */
     text: string;
+    /**
+     * How far to trust it, by where it came from: `person` (released by the person in the
+     * journal pages), `this_credential` (a session of the reader's own key), `other_credential`
+     * (another key of the account), `organization` (an organization member's), `derived`
+     * (a summary's or code's reading, not stated by an assistant). Ask for `min_tier` to
+     * leave out the tiers below one.
+     */
+    tier: Tier;
     written_by?: AccountId | null;
 };
 
@@ -1744,6 +1781,13 @@ export type TestEventSent = {
 };
 
 /**
+ * How far an item is to be trusted, by where it came from; highest first. A client can ask
+ * for items at or above a tier (`min_tier`); by default every tier is handed over, each item
+ * marked with its own.
+ */
+export type Tier = 'derived' | 'organization' | 'other_credential' | 'this_credential' | 'person';
+
+/**
  * What to mint; every field is optional, and so is the body.
  */
 export type TokenRequest = {
@@ -2227,6 +2271,12 @@ export type GetCatchUpData = {
     path?: never;
     query?: {
         /**
+         * Only the items at or above this tier, highest first: `person` (released by the person),
+         * `this_credential`, `other_credential`, `organization`, `derived` (a summary's reading).
+         * Default: every tier, each item marked with its own (`tier`).
+         */
+        min_tier?: string;
+        /**
          * Start of the window: an RFC 3339 time (`2026-11-10T09:00:00Z`) or a previous session id
          * (`ses_…`; then: since that session started). Default: the last 7 days.
          */
@@ -2237,7 +2287,7 @@ export type GetCatchUpData = {
 
 export type GetCatchUpErrors = {
     /**
-     * A `since` that is neither an RFC 3339 time nor a session id, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
+     * A `since` that is neither an RFC 3339 time nor a session id, a `min_tier` that is no tier, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**
@@ -4874,13 +4924,19 @@ export type GetJournalMarkdownData = {
          * 9,500).
          */
         max_chars?: number;
+        /**
+         * Only the lines at or above this tier (`person`, `this_credential`, `other_credential`,
+         * `organization`, `derived`, highest first). Default: every tier, each line marked with
+         * its own (`[you]`, `[this key]`, `[other key]`, `[org member]`, `[derived]`).
+         */
+        min_tier?: string;
     };
     url: '/journal.md';
 };
 
 export type GetJournalMarkdownErrors = {
     /**
-     * `max_chars` out of range, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
+     * `max_chars` out of range, or a `min_tier` that is no tier, an unknown query parameter, or a bad `X-Purpose`, `X-Session-Id` or `X-Assistant` (`bad-request`)
      */
     400: Problem;
     /**

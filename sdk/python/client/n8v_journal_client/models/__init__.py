@@ -4,6 +4,7 @@ from .account_deleted import AccountDeleted
 from .account_deleted_deleted import AccountDeletedDeleted
 from .append_request import AppendRequest
 from .audit_entry import AuditEntry
+from .author import Author
 from .call import Call
 from .catch_up import CatchUp
 from .claude_code_hook_input import ClaudeCodeHookInput
@@ -90,6 +91,7 @@ from .summary_ready_event import SummaryReadyEvent
 from .summary_ready_event_type import SummaryReadyEventType
 from .summary_ready_summary_type_0 import SummaryReadySummaryType0
 from .test_event_sent import TestEventSent
+from .tier import Tier
 from .token_request import TokenRequest
 from .token_response import TokenResponse
 from .told import Told
@@ -106,6 +108,7 @@ __all__ = (
     "AccountDeletedDeleted",
     "AppendRequest",
     "AuditEntry",
+    "Author",
     "Call",
     "CatchUp",
     "ClaudeCodeHookInput",
@@ -192,6 +195,7 @@ __all__ = (
     "SummaryReadyEventType",
     "SummaryReadySummaryType0",
     "TestEventSent",
+    "Tier",
     "TokenRequest",
     "TokenResponse",
     "Told",

@@ -12,6 +12,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
+    min_tier: str | Unset = UNSET,
     since: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -28,6 +29,8 @@ def _get_kwargs(
         headers["X-Assistant"] = x_assistant
 
     params: dict[str, Any] = {}
+
+    params["min_tier"] = min_tier
 
     params["since"] = since
 
@@ -107,6 +110,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    min_tier: str | Unset = UNSET,
     since: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -121,6 +125,7 @@ def sync_detailed(
     Records of organizations you own. Needs `chats:read`.
 
     Args:
+        min_tier (str | Unset):
         since (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -135,6 +140,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        min_tier=min_tier,
         since=since,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -151,6 +157,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    min_tier: str | Unset = UNSET,
     since: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -165,6 +172,7 @@ def sync(
     Records of organizations you own. Needs `chats:read`.
 
     Args:
+        min_tier (str | Unset):
         since (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -180,6 +188,7 @@ def sync(
 
     return sync_detailed(
         client=client,
+        min_tier=min_tier,
         since=since,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -190,6 +199,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    min_tier: str | Unset = UNSET,
     since: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -204,6 +214,7 @@ async def asyncio_detailed(
     Records of organizations you own. Needs `chats:read`.
 
     Args:
+        min_tier (str | Unset):
         since (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -218,6 +229,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        min_tier=min_tier,
         since=since,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
@@ -232,6 +244,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    min_tier: str | Unset = UNSET,
     since: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
@@ -246,6 +259,7 @@ async def asyncio(
     Records of organizations you own. Needs `chats:read`.
 
     Args:
+        min_tier (str | Unset):
         since (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
@@ -262,6 +276,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            min_tier=min_tier,
             since=since,
             x_purpose=x_purpose,
             x_session_id=x_session_id,

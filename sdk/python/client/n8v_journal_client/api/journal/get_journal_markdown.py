@@ -12,6 +12,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     max_chars: int | Unset = UNSET,
+    min_tier: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -29,6 +30,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["max_chars"] = max_chars
+
+    params["min_tier"] = min_tier
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -106,6 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    min_tier: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -117,6 +121,7 @@ def sync_detailed(
 
     Args:
         max_chars (int | Unset):
+        min_tier (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -131,6 +136,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         max_chars=max_chars,
+        min_tier=min_tier,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -147,6 +153,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    min_tier: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -158,6 +165,7 @@ def sync(
 
     Args:
         max_chars (int | Unset):
+        min_tier (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -173,6 +181,7 @@ def sync(
     return sync_detailed(
         client=client,
         max_chars=max_chars,
+        min_tier=min_tier,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -183,6 +192,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    min_tier: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -194,6 +204,7 @@ async def asyncio_detailed(
 
     Args:
         max_chars (int | Unset):
+        min_tier (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -208,6 +219,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         max_chars=max_chars,
+        min_tier=min_tier,
         x_purpose=x_purpose,
         x_session_id=x_session_id,
         x_assistant=x_assistant,
@@ -222,6 +234,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     max_chars: int | Unset = UNSET,
+    min_tier: str | Unset = UNSET,
     x_purpose: str | Unset = UNSET,
     x_session_id: str | Unset = UNSET,
     x_assistant: str | Unset = UNSET,
@@ -233,6 +246,7 @@ async def asyncio(
 
     Args:
         max_chars (int | Unset):
+        min_tier (str | Unset):
         x_purpose (str | Unset):
         x_session_id (str | Unset):
         x_assistant (str | Unset):
@@ -249,6 +263,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             max_chars=max_chars,
+            min_tier=min_tier,
             x_purpose=x_purpose,
             x_session_id=x_session_id,
             x_assistant=x_assistant,
