@@ -172,6 +172,10 @@ try {
     const text = await row.textContent();
     check(text.includes(item.text), `${item.id} shows its text`);
     check(text.includes(item.age === 0 ? "open today" : `open ${item.age} day`), `${item.id} shows its age: ${text}`);
+    const tiers = { this_credential: "this key", other_credential: "other key", organization: "org member",
+      derived: "derived", person: "released by you" };
+    check(text.includes(tiers[item.tier]) && text.includes(item.author.assistant),
+      `${item.id} names its author and tier (${item.tier}): ${text}`);
     const buttons = await row.locator("button").allTextContents();
     const expected = item.own ? ["Close", "Drop"] : ["Dismiss"];
     check(JSON.stringify(buttons) === JSON.stringify(expected), `${item.id}'s buttons: ${buttons}`);
