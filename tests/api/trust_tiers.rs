@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use crate::common::oauth;
 use crate::common::page::{client, csrf, sign_in};
 use n8v_journal::admin;
 use n8v_journal::scopes::Scopes;
@@ -356,6 +357,28 @@ async fn only_the_person_releases_or_deletes_a_withheld_item_in_the_pages() {
     // The person, signed in with a key made with chats:release.
     let (_, person_key) = app.key(a.id, "chats:read,chats:release", None).await;
     let person = sign_in(&app, &person_key).await;
+    // Even that key cannot grant it to an assistant over OAuth.
+    let client_id = oauth::register(&app, "Tool", oauth::REDIRECT).await;
+    let path = oauth::authorize_path(
+        &client_id,
+        oauth::REDIRECT,
+        Some("chats:read chats:release"),
+        &oauth::pkce().challenge,
+        &app,
+    );
+    let asked = client()
+        .get(app.url(&path))
+        .header(ACCEPT, "text/html")
+        .header(COOKIE, &person)
+        .send()
+        .await
+        .unwrap();
+    let refusal = oauth::redirect_params(&asked);
+    assert_eq!(refusal["error"], "invalid_scope", "{refusal:?}");
+    assert!(
+        refusal["error_description"].contains("person's own"),
+        "{refusal:?}"
+    );
     let page = journal_page(&app, &person).await;
     assert!(page.contains("/journal/items/release"), "{page}");
     let token = csrf(&page);
