@@ -35,10 +35,15 @@ pub fn router(state: Services) -> Router {
             state.clone(),
             mcp::authenticate,
         ))
-        // Outermost of /mcp: a foreign page is refused before its credentials are looked at.
+        // A foreign page is refused before its credentials are looked at.
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             mcp::origin::check,
+        ))
+        // Outermost of /mcp: a host name the deployment does not list, named with its setting.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            mcp::host::check,
         ));
     let console = pages::console::router(state.clone());
     let config = state.config.clone();
