@@ -3,8 +3,8 @@
 //!
 //! Stateless (no `Mcp-Session-Id`): any replica can answer any request, so no sticky routing.
 //! `N8V_MCP_ALLOWED_HOSTS` lists the names the service is deployed under (`*` allows any):
-//! `host::check` refuses others before authentication, naming the setting (rmcp checks the
-//! same list again inside the service). Browser origins are checked next, also before
+//! `host::check` refuses others once the caller is authenticated, naming the setting (rmcp
+//! checks the same list again inside the service). Browser origins are checked first, before
 //! authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
 
 mod app;

@@ -1,6 +1,7 @@
 //! The `Host` check of `/mcp` (DNS-rebinding protection, as the MCP transport specification
-//! asks): a request for a host name not in `N8V_MCP_ALLOWED_HOSTS` is a `403` problem that
-//! names the setting, before authentication. rmcp makes the same check inside the service, but
+//! asks): an authenticated request for a host name not in `N8V_MCP_ALLOWED_HOSTS` is a `403`
+//! problem that names the setting (where rmcp's check was: a client without a token is first
+//! told how to get one). rmcp makes the same check inside the service, but
 //! answers in plain text ("Forbidden: Host header is not allowed"), which leaves the person who
 //! deployed the service guessing; this one runs first with rmcp's rule (a name without a port
 //! allows any port, `name:port` that port only, names compared without case or IPv6 brackets),
