@@ -601,3 +601,48 @@ async fn a_key_the_journal_would_refuse_is_refused_at_sign_in_saying_why() {
     );
     assert!(!page.contains("Back to the journal"), "{page}");
 }
+
+/// Day one: one entry of one call reads in the singular, on the journal and in Settings, and
+/// the page says why there is no timeline yet instead of drawing an empty line.
+#[tokio::test]
+async fn day_one_reads_in_the_singular_and_says_why_there_is_no_timeline_yet() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    app.call(
+        reqwest::Method::POST,
+        &format!("/api/v1/records/{record}/entries"),
+    )
+    .token(&a.token)
+    .purpose("Note the plan")
+    .json(serde_json::json!({"line": "The plan"}))
+    .ok(201)
+    .await;
+    let browser = Browser::new(&app);
+    let cookie = common::page::sign_in(&app, &a.token).await;
+    let journal = browser.get("/journal", &cookie).await.text().await.unwrap();
+    assert!(journal.contains(" · 1 call</div>"), "{journal}");
+    assert!(
+        !journal.contains("1 calls") && !journal.contains("1 writes"),
+        "{journal}"
+    );
+    assert!(journal.contains("journal-body single"), "{journal}");
+    assert!(
+        journal.contains(
+            "the timeline appears beside the entries once the journal holds a second day"
+        ),
+        "{journal}"
+    );
+    let settings = browser
+        .get("/journal/settings", &cookie)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(settings.contains("1 call, 1 write"), "{settings}");
+    assert!(
+        !settings.contains("1 calls") && !settings.contains("1 writes"),
+        "{settings}"
+    );
+}
