@@ -7,6 +7,8 @@
 #   N8V_CLAUDE_CLI  Claude Code's CLI (default /var/tmp/claude-cli)
 #   N8V_CONFORMANCE_TOOLS  the MCP conformance suite and its Node 22 (.ci/conformance; default
 #                   /var/tmp/n8v-journal-conformance)
+#   N8V_MDBOOK      mdBook, which builds the book in docs/ (.ci/docs-check; default
+#                   /var/tmp/n8v-journal-mdbook, the binary in bin/)
 # Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
 # With N8V_TOOLS_READY=1 (.ci/run sets it once its background install is done) it only exports.
 # The Debian packages (chromium, pgbouncer, …) are .ci/packages'.
@@ -18,7 +20,9 @@ export N8V_BROWSER_MODULES="${N8V_BROWSER_MODULES:-/var/tmp/n8v-journal-browser}
 export N8V_MCP_NODE_MODULES="${N8V_MCP_NODE_MODULES:-/var/tmp/n8v-journal-mcp-node}"
 export N8V_CLAUDE_CLI="${N8V_CLAUDE_CLI:-/var/tmp/claude-cli}"
 export N8V_CONFORMANCE_TOOLS="${N8V_CONFORMANCE_TOOLS:-/var/tmp/n8v-journal-conformance}"
+export N8V_MDBOOK="${N8V_MDBOOK:-/var/tmp/n8v-journal-mdbook}"
 claude_cli_version=2.1.197
+mdbook_version=0.5.4
 
 # npm ci of a lock file into a cache directory, unless it holds that lock file's install.
 npm_cached() { # source dir, cache dir, a package that must be there
@@ -52,6 +56,15 @@ tools_install() {
         npm install --prefix "$N8V_CLAUDE_CLI" --no-audit --no-fund --loglevel=error \
             "@anthropic-ai/claude-code@$claude_cli_version" >/dev/null
     fi
+    # mdBook for .ci/docs-check, from crates.io, pinned: built once (about two minutes on two
+    # cores, .ci/README.md) into its own cache with its own target dir, never CARGO_TARGET_DIR
+    # (the crate's build would wait for it). Without its server and file watcher: only `build`.
+    if [ "$("$N8V_MDBOOK/bin/mdbook" --version 2>/dev/null)" != "mdbook v$mdbook_version" ]; then
+        cargo install mdbook --locked --quiet --version "$mdbook_version" \
+            --no-default-features --features search \
+            --root "$N8V_MDBOOK" --target-dir "$N8V_MDBOOK/target"
+        rm -rf "$N8V_MDBOOK/target"
+    fi
 }
 [ "${N8V_TOOLS_READY:-}" = 1 ] || tools_install
 
@@ -65,3 +78,4 @@ export HELM_BIN="$N8V_NODE_TOOLS/node_modules/.bin/helm"
 export NODE_BIN_DIR="$N8V_NODE_TOOLS/node_modules/.bin"
 
 export CLAUDE_BIN="$N8V_CLAUDE_CLI/node_modules/.bin/claude"
+export MDBOOK_BIN="$N8V_MDBOOK/bin/mdbook"

@@ -7,4 +7,4 @@ pub mod actions;
 mod flag;
 pub mod operator;
 
-pub use flag::{Flag, enabled};
+pub use flag::{Flag, enabled, enabled_for};

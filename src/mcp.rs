@@ -2,14 +2,16 @@
 //! credentials as REST, each tool running as one journalled operation (see `operation`).
 //!
 //! Stateless (no `Mcp-Session-Id`): any replica can answer any request, so no sticky routing.
-//! rmcp refuses `Host` headers it does not know; `N8V_MCP_ALLOWED_HOSTS` lists the names the
-//! service is deployed under (`*` allows any). Browser origins are checked before that, and
-//! before authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
+//! `N8V_MCP_ALLOWED_HOSTS` lists the names the service is deployed under (`*` allows any):
+//! `host::check` refuses others once the caller is authenticated, naming the setting (rmcp
+//! checks the same list again inside the service). Browser origins are checked first, before
+//! authentication, by `origin::check` (`N8V_MCP_ALLOWED_ORIGINS`).
 
 mod app;
 mod args;
 mod call;
 mod handler;
+pub mod host;
 pub mod origin;
 mod prompts;
 mod resources;

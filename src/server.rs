@@ -31,6 +31,13 @@ pub fn router(state: Services) -> Router {
         .layer(axum::middleware::from_fn(move |req, next| {
             mcp::read_body(max_body, req, next)
         }))
+        // A host name the deployment does not list, named with its setting: after
+        // authentication, where rmcp's own check was (a client without a token is told how to
+        // get one, whatever name it used, as discovery answers every name).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            mcp::host::check,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             mcp::authenticate,

@@ -139,9 +139,10 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
         match resolve(parts, &Arc::<AuthContext>::from_ref(state)).await? {
             Resolved::Operator(o) => Ok(o),
-            Resolved::Account(_) => Err(Error::Forbidden(
-                "this endpoint needs an operator credential (n8v-journal admin create-operator-key)"
-                    .into(),
+            // The console's existence is an operator's matter: an account's credential is
+            // answered as for any address that does not exist, in the JSON API as in the pages.
+            Resolved::Account(_) => Err(Error::NotFound(
+                "no such endpoint; GET / lists the entry points, /openapi.json the API".into(),
             )),
         }
     }

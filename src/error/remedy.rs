@@ -54,7 +54,7 @@ impl Remedy {
                 )
             }
             Self::DismissItem(_) => {
-                "it may dismiss it from its own view on the journal page (Settings › Journal) \
+                "it may dismiss it from its own view on the journal page (/journal) \
                  or over the REST API"
                     .into()
             }

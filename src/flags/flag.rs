@@ -1,6 +1,6 @@
 //! Feature flags: a global value and per-account overrides. Unknown flags are refused.
 
-use crate::db::TenantTx;
+use crate::db::{Db, Tenant, TenantTx};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flag {
@@ -46,4 +46,12 @@ pub async fn enabled(tx: &mut TenantTx, flag: Flag) -> sqlx::Result<bool> {
     .await
     .inspect_err(|e| tracing::error!(error = %e, "db.flags.enabled failed"))?;
     Ok(value.unwrap_or(flag.default_value()))
+}
+
+/// The flag's value for the tenant's account, in a read of its own (the journal pages' sign-in
+/// asks it before letting a key in). Never the cached value: a flag just turned on must not
+/// refuse the sign-in that follows, and a sign-in is rare enough to read it.
+pub async fn enabled_for(db: &Db, tenant: &Tenant, flag: Flag) -> sqlx::Result<bool> {
+    let mut tx = TenantTx::begin(db, tenant).await?;
+    enabled(&mut tx, flag).await
 }

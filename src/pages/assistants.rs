@@ -1,4 +1,4 @@
-//! Settings › Journal's connected assistants: the OAuth grants of the account (client, scopes,
+//! Settings' connected assistants: the OAuth grants of the account (client, scopes,
 //! when connected, when last given a token), each with a revoke button.
 
 use super::CsrfKey;
@@ -35,6 +35,22 @@ pub async fn connected(state: &Services, user: &PageUser) -> Vec<Value> {
             Vec::new()
         }
     }
+}
+
+/// Each scope the connected assistants hold, once, with what it lets an assistant do: the page
+/// says it once, not for every grant.
+pub fn scope_meanings(assistants: &[Value]) -> Vec<Value> {
+    let mut seen = Vec::new();
+    for scope in assistants
+        .iter()
+        .filter_map(|a| a["scopes"].as_array())
+        .flatten()
+    {
+        if !seen.iter().any(|s: &Value| s["name"] == scope["name"]) {
+            seen.push(scope.clone());
+        }
+    }
+    seen
 }
 
 #[derive(Deserialize)]

@@ -338,7 +338,7 @@ async fn sign_in(
     let operator = match Operator::from_request_parts(&mut probe, state).await {
         Ok(o) => o,
         // An account's key: the console does not exist for it.
-        Err(Error::Forbidden(_)) => return not_found(),
+        Err(Error::NotFound(_)) => return not_found(),
         Err(Error::Unauthorized(reason)) => {
             return sign_in_form(headers, key, StatusCode::UNAUTHORIZED, Some(&reason));
         }

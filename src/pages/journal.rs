@@ -94,6 +94,7 @@ pub async fn sessions(
             "sessions.html",
             json!({
                 "csrf": user.csrf,
+                "scope_meanings": super::assistants::scope_meanings(&assistants),
                 "assistants": assistants,
                 "webhooks": webhooks,
                 "sessions": list.sessions.iter().map(session_view).collect::<Vec<_>>(),
@@ -129,7 +130,10 @@ fn session_view(s: &Session) -> serde_json::Value {
         s.goal
             .clone()
             .or_else(|| s.summary.as_ref().map(|m| m.summary.clone()))
-            .unwrap_or_else(|| format!("{} calls by {}", s.call_count, s.assistant))
+            .unwrap_or_else(|| {
+                let calls = if s.call_count == 1 { "call" } else { "calls" };
+                format!("{} {calls} by {}", s.call_count, s.assistant)
+            })
     );
     value
 }
@@ -336,7 +340,10 @@ pub async fn timeline(
         Ok(list) => list.exposures,
         Err(e) => return error_page(&e, true),
     };
-    let periods = periods(&list, &digests);
+    let mut periods = periods(&list, &digests);
+    if let Some(loops) = &loops {
+        shown_once(&mut periods, loops);
+    }
     let today = Utc::now().date_naive();
     let oldest = periods
         .iter()
@@ -381,6 +388,30 @@ fn withheld_card(item: &crate::loops::Loop) -> serde_json::Value {
         "at": item.created_at.format("%Y-%m-%d %H:%M").to_string(),
         "released_at": stamp.and_then(|s| s.released_at).map(|at| at.format("%Y-%m-%d %H:%M").to_string()),
     })
+}
+
+/// Each open question and next step on the page once: an entry leaves out what "Still open"
+/// lists (compared as the brief compares items, `item_key`), and says how many it handed on
+/// that are still open there.
+fn shown_once(periods: &mut [Period], loops: &crate::ops::loops::LoopList) {
+    use crate::summarize::marked::item_key;
+    let open: std::collections::HashSet<String> =
+        loops.loops.iter().map(|l| item_key(&l.text)).collect();
+    if open.is_empty() {
+        return;
+    }
+    for session in periods.iter_mut().flat_map(|p| p.sessions.iter_mut()) {
+        let carried = &mut session["carried"];
+        let mut still_open = 0;
+        for list in ["open_questions", "next_steps"] {
+            if let Some(items) = carried[list].as_array_mut() {
+                let before = items.len();
+                items.retain(|i| !open.contains(&item_key(i["text"].as_str().unwrap_or_default())));
+                still_open += before - items.len();
+            }
+        }
+        carried["still_open"] = json!(still_open);
+    }
 }
 
 /// The open loops the page shows: 50 not closed (stale ones included), the account's own first,

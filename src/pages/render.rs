@@ -99,6 +99,9 @@ pub fn error_page(error: &Error, signed_in: bool) -> Response {
             "title": status.canonical_reason().unwrap_or("Error"),
             "detail": detail,
             "journal_off": matches!(error, Error::JournalOff),
+            // The key signed in is refused by every journal page: "Back to the journal" would
+            // lead to the same refusal, so the way on is another key.
+            "key_refused": matches!(error, Error::JournalOff | Error::MissingScope(_)),
             "signed_in": signed_in,
         }),
     )

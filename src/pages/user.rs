@@ -218,6 +218,17 @@ pub async fn sign_in(State(state): State<Services>, request: Request) -> Respons
         }
         Err(Refusal::Page(e)) => return error_page(&e, false),
     };
+    // Going to the journal (not back to an OAuth consent, which Record scopes alone may
+    // approve): a key the journal would refuse on the next page is refused here, saying why.
+    if next.is_none() {
+        match journal_refusal(&state, &principal).await {
+            Ok(None) => {}
+            Ok(Some(reason)) => {
+                return sign_in_form(&headers, &key, StatusCode::FORBIDDEN, Some(&reason), next);
+            }
+            Err(e) => return error_page(&e, false),
+        }
+    }
     let minted = ops::run(
         &state,
         &principal.tenant,
@@ -234,6 +245,34 @@ pub async fn sign_in(State(state): State<Services>, request: Request) -> Respons
         Ok(token) => signed_in(&headers, &token, next),
         Err(e) => sign_in_form(&headers, &key, e.status(), Some(&e.to_string()), next),
     }
+}
+
+/// Why the journal would refuse this key (its account's journal is off, or the key lacks
+/// `chats:read`), in words that say what to do; `None` when it would not. Checked at sign-in,
+/// so that a person is not let in to a page whose only link leads back to the same refusal.
+async fn journal_refusal(state: &Services, principal: &Principal) -> Result<Option<String>, Error> {
+    let account = crate::ids::format(crate::ids::Kind::Account, principal.tenant.account_id);
+    let on = crate::flags::enabled_for(
+        &state.db,
+        &principal.tenant,
+        crate::flags::Flag::AssistantJournal,
+    )
+    .await?;
+    if !on {
+        return Ok(Some(format!(
+            "The assistant journal is off for this key's account ({account}). Whoever runs this \
+             service turns it on with the command n8v-journal admin flag set assistantJournal on \
+             --account {account}, or in the operator console (/internal/admin/feature-flags)."
+        )));
+    }
+    if !principal.scopes().contains(crate::auth::Scope::ChatsRead) {
+        return Ok(Some(format!(
+            "This key lacks the chats:read scope, which reading the journal needs. Sign in with a \
+             key that holds it; one is made with the command n8v-journal admin create-key --account \
+             {account} --scopes chats:read,records:read,records:write."
+        )));
+    }
+    Ok(None)
 }
 
 /// Why a key did not sign in: shown on the form again, or (anything else) as an error page.

@@ -1,4 +1,4 @@
-//! Settings › Journal's webhooks: the account's endpoints with their recent deliveries, and
+//! Settings' webhooks: the account's endpoints with their recent deliveries, and
 //! "send a test event" for each; an endpoint whose maker was revoked says so, and offers to be
 //! handed to the signed-in key. Shown when the signed-in key holds `webhooks:write`.
 

@@ -40,8 +40,9 @@ fn account_param(text: Option<&str>) -> Result<Option<uuid::Uuid>> {
         (status = 200, description = "Every feature flag's value", body = Vec<FlagValue>),
         (status = 400, description = "`account` is not an account id, or an unknown query \
             parameter (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Not an operator credential: the console's API does not \
+            exist for an account's credential (`not-found`)", body = Problem,
+            content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -83,9 +84,9 @@ pub struct SetFlag {
             account if one was given", body = Vec<FlagValue>),
         (status = 400, description = "Malformed JSON, or `account` is not an account id \
             (`bad-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an operator credential (`forbidden`)",
-            body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such feature flag, or no such account (`not-found`)",
+        (status = 404, description = "No such feature flag, or no such account, or not an \
+            operator credential: the console's API does not exist for an account's credential \
+            (`not-found`)",
             body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts \
             (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),

@@ -208,10 +208,11 @@ async fn operator_keys_alone_reach_the_admin_endpoints() {
         .await
         .unwrap();
 
+    // An account's key finds no console: a 404, as in the pages.
     expect_problem(
         app.get(&a.token, "/internal/admin/feature-flags").await,
-        403,
-        "forbidden",
+        404,
+        "not-found",
     )
     .await;
     expect_problem(

@@ -91,7 +91,7 @@ pub fn screenshots() -> PathBuf {
 }
 
 /// A closed session of the account's key, started `days` ago, as the owner writes it.
-async fn seed_session(
+pub(crate) async fn seed_session(
     app: &common::TestApp,
     account: Uuid,
     key: Uuid,

@@ -153,6 +153,7 @@ async fn the_catch_up_renders_and_acts_as_an_mcp_app_through_the_official_bridge
         "the view renders the brief",
         "an item's markup shows as text",
         "a replaced decision shows under what replaced it",
+        "the view fits a 340 px host",
         "Close and Dismiss act through the host",
         "the host's theme reaches the view",
     ] {
@@ -222,7 +223,7 @@ async fn the_catch_up_renders_and_acts_as_an_mcp_app_through_the_official_bridge
     .await
     .unwrap();
     assert_eq!(dismissals, 1);
-    for name in ["light", "dark", "replaces"] {
+    for name in ["light", "dark", "replaces", "340"] {
         let shot = shots().join(format!("app-{name}.png"));
         assert!(shot.exists(), "no screenshot {}", shot.display());
     }

@@ -10,6 +10,7 @@ mod bad_input_text;
 mod browser;
 mod browser_app;
 mod browser_consent;
+mod browser_phone;
 mod browser_volume;
 mod cli;
 mod decision_races;

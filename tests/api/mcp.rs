@@ -46,12 +46,12 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
             "session_start"
         ]
     );
-    // The README says the list once, in its MCP paragraph, with the count in words.
-    let readme = include_str!("../../README.md");
-    let paragraph = readme
+    // The book's MCP chapter says the list once, in its first paragraph, with the count in words.
+    let chapter = include_str!("../../docs/mcp.md");
+    let paragraph = chapter
         .split("\n\n")
         .find(|p| p.starts_with("**MCP** at `/mcp`"))
-        .expect("the README's MCP paragraph");
+        .expect("the MCP chapter's first paragraph (docs/mcp.md)");
     let mut listed: Vec<&str> = paragraph
         .split('`')
         .skip(1)
@@ -64,10 +64,7 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
         .collect();
     listed.sort();
     listed.dedup();
-    assert_eq!(
-        listed, names,
-        "the README's MCP paragraph lists other tools"
-    );
+    assert_eq!(listed, names, "docs/mcp.md lists other tools");
     let words = [
         "",
         "one",
@@ -93,7 +90,7 @@ async fn an_assistant_works_a_whole_conversation_through_mcp() {
     ];
     assert!(
         paragraph.contains(&format!("serves {} tools", words[names.len()])),
-        "the README's tool count: {paragraph}"
+        "docs/mcp.md's tool count: {paragraph}"
     );
     for tool in &tools {
         let schema = Value::Object((*tool.input_schema).clone());
@@ -509,4 +506,55 @@ async fn mcp_refuses_pages_of_foreign_origins() {
         let text = served.text().await.unwrap();
         assert!(text.contains("journal_catch_up"), "{origin:?}: {text}");
     }
+}
+
+/// A host name the deployment does not list (`N8V_MCP_ALLOWED_HOSTS`) is refused with a problem
+/// that names the setting and the name (rmcp's own answer was plain text naming neither); a
+/// client without a token is first told how to get one (`401`), as before. Listed, the same
+/// name is served.
+#[tokio::test]
+async fn a_host_name_not_allowed_is_refused_naming_the_setting() {
+    let list = |app: &common::TestApp, host: &'static str, token: Option<String>| {
+        let mut request = app
+            .http
+            .post(app.url("/mcp"))
+            .header("host", host)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send()
+    };
+    let app = common::spawn_app().await;
+    let a = app.account("A", "chats:read,records:read").await;
+    app.journal_on(a.id).await;
+    let refused = list(&app, "journal.example.com", Some(a.token.clone()))
+        .await
+        .unwrap();
+    let body = common::expect_problem(refused, 403, "forbidden").await;
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("N8V_MCP_ALLOWED_HOSTS") && detail.contains("journal.example.com"),
+        "{detail}"
+    );
+    let anonymous = list(&app, "journal.example.com", None).await.unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let served = list(&app, "localhost", Some(a.token.clone()))
+        .await
+        .unwrap();
+    assert_eq!(served.status(), 200);
+
+    let listed = common::spawn_app_configured(|config| {
+        config.mcp_allowed_hosts = Some(vec!["journal.example.com".into()]);
+    })
+    .await;
+    let b = listed.account("B", "chats:read,records:read").await;
+    listed.journal_on(b.id).await;
+    let served = list(&listed, "journal.example.com", Some(b.token.clone()))
+        .await
+        .unwrap();
+    assert_eq!(served.status(), 200);
+    assert!(served.text().await.unwrap().contains("journal_catch_up"));
 }

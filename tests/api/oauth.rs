@@ -202,6 +202,9 @@ async fn registration_is_rate_limited_per_address_and_unused_registrations_expir
     // A registration no grant was approved for is gone a day later.
     let app = spawn_app().await;
     let account = app.account("a", "chats:read").await;
+    // Signed in to the journal first (not through the authorization request): the
+    // journal must be on for the key to sign in there.
+    app.journal_on(account.id).await;
     let unused = oauth::register(&app, "Unused", REDIRECT).await;
     app.clock.advance(chrono::Duration::hours(25));
     let path = authorize_path(&unused, REDIRECT, None, &pkce().challenge, &app);
@@ -222,6 +225,7 @@ async fn a_bad_client_or_redirect_uri_is_an_error_page_never_a_redirect() {
     let app = spawn_app().await;
     let account = app.account("a", "chats:read").await;
     let client_id = oauth::register(&app, "Tool", REDIRECT).await;
+    app.journal_on(account.id).await;
     let cookie = common::page::sign_in(&app, &account.token).await;
     let challenge = pkce().challenge;
     for (path, says) in [
@@ -374,6 +378,9 @@ async fn the_consent_page_shows_the_client_and_keeps_the_pages_protections() {
 async fn the_sign_in_form_continues_only_to_the_authorization_endpoint() {
     let app = spawn_app().await;
     let account = app.account("a", "chats:read").await;
+    // Signed in to the journal first (not through the authorization request): the
+    // journal must be on for the key to sign in there.
+    app.journal_on(account.id).await;
     for next in [
         "https://evil.example.com/",
         "//evil.example.com/x",

@@ -105,6 +105,7 @@ async fn registration_takes_https_loopback_http_and_private_use_schemes_only() {
         &pkce().challenge,
         &app,
     );
+    app.journal_on(account.id).await;
     let cookie = crate::common::page::sign_in(&app, &account.token).await;
     let page = client()
         .get(app.url(&path))

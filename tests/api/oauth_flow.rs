@@ -66,7 +66,7 @@ async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name
         "{problem}"
     );
 
-    // Settings › Journal lists it.
+    // Settings lists it.
     let cookie = common::page::sign_in(&app, &account.token).await;
     let settings = common::page::client()
         .get(app.url("/journal/settings"))
@@ -78,16 +78,29 @@ async fn a_registered_client_connects_end_to_end_and_its_sessions_carry_its_name
         .await
         .unwrap();
     assert!(settings.contains("Connected assistants"));
-    // By its name, marked as the client's own, with each scope the grant holds.
+    // By its name, marked as the client's own, with each scope the grant holds; what each
+    // scope lets it do is said once for the page.
     assert!(
         settings.contains("<span class=\"title\">“Claude”</span>"),
         "{settings}"
     );
     assert!(settings.contains("a self-declared name"), "{settings}");
+    let may_use = settings
+        .split("May use: ")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .expect("the grant's scopes");
     for scope in ["chats:read", "records:read", "records:write"] {
         assert!(
-            settings.contains(&format!("<code>{scope}</code></li>")),
-            "{scope}: {settings}"
+            may_use.contains(&format!("<code>{scope}</code>")),
+            "{scope}: {may_use}"
+        );
+        assert_eq!(
+            settings
+                .matches(&format!("<dt><code>{scope}</code></dt>"))
+                .count(),
+            1,
+            "{scope}'s meaning once: {settings}"
         );
     }
 
@@ -323,7 +336,7 @@ async fn a_grant_never_exceeds_the_approving_keys_scopes_and_repository() {
         .await
         .unwrap();
     assert_eq!(first.status(), 303);
-    let cookie = common::page::sign_in(&app, &orgs_only).await;
+    let cookie = common::page::sign_in_to(&app, &orgs_only, Some(&path)).await;
     let answer = common::page::client()
         .get(app.url(&path))
         .header(ACCEPT, "text/html")

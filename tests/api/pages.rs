@@ -252,9 +252,10 @@ async fn customers_cannot_reach_the_console_and_operators_no_journal_page() {
     assert!(shown.contains("operator sign-in"), "{shown}");
     assert!(!shown.contains("no such endpoint") && !shown.contains("private goal"));
     assert!(!shown.contains("assistantJournal"), "{shown}");
-    // Scripts keep the JSON API (a customer key there: 403 as before).
+    // Scripts keep the JSON API, where a customer key gets the same 404: the console's
+    // existence is an operator's matter.
     let json = app.get(&a.token, console).await;
-    assert_eq!(json.status(), 403);
+    common::expect_problem(json, 404, "not-found").await;
 
     // The operator signs in to the console.
     let op = browser
@@ -535,5 +536,113 @@ async fn the_pages_own_calls_are_recorded_but_form_no_session_anyone_is_shown() 
     assert!(
         !timeline.contains("n8v journal pages"),
         "the timeline shows the pages' session"
+    );
+}
+
+/// A key the journal would refuse on its first page is refused at sign-in instead, saying what
+/// to do: the account's journal off names the flag and the command that turns it on; a key
+/// without `chats:read` names the scope. Once signed in, a page refused for the same reasons
+/// (the flag turned off meanwhile) leads to signing in with another key, not back to itself.
+#[tokio::test]
+async fn a_key_the_journal_would_refuse_is_refused_at_sign_in_saying_why() {
+    let app = common::spawn_app().await;
+    let browser = Browser::new(&app);
+    let sign_in = |key: String| {
+        let browser = &browser;
+        async move {
+            browser
+                .sign_in("/journal/sign-in", "/journal/sign-in", &key, &[])
+                .await
+        }
+    };
+
+    let off = app.account("Off", "chats:read").await;
+    let refused = sign_in(off.token.clone()).await;
+    assert_eq!(refused.status(), 403);
+    assert!(set_cookie(&refused, "n8v_journal").is_none());
+    let text = refused.text().await.unwrap();
+    assert!(
+        text.contains("journal is off")
+            && text.contains("admin flag set assistantJournal on")
+            && text.contains(&off.ext),
+        "{text}"
+    );
+
+    let narrow = app.account("Narrow", "records:read").await;
+    app.journal_on(narrow.id).await;
+    let refused = sign_in(narrow.token.clone()).await;
+    assert_eq!(refused.status(), 403);
+    assert!(set_cookie(&refused, "n8v_journal").is_none());
+    let text = refused.text().await.unwrap();
+    assert!(
+        text.contains("lacks the chats:read scope") && text.contains("admin create-key"),
+        "{text}"
+    );
+
+    let ok = app.account("Ok", "chats:read").await;
+    app.journal_on(ok.id).await;
+    let signed = sign_in(ok.token.clone()).await;
+    assert_eq!(signed.status(), 303);
+    let cookie = value(&set_cookie(&signed, "n8v_journal").unwrap());
+    n8v_journal::admin::set_flag(
+        &app.owner,
+        n8v_journal::flags::Flag::AssistantJournal,
+        false,
+        Some(ok.id),
+    )
+    .await
+    .unwrap();
+    let page = browser.get("/journal", &cookie).await;
+    assert_eq!(page.status(), 404);
+    let page = page.text().await.unwrap();
+    assert!(
+        page.contains("href=\"/journal/sign-in\">Sign in with another key"),
+        "{page}"
+    );
+    assert!(!page.contains("Back to the journal"), "{page}");
+}
+
+/// Day one: one entry of one call reads in the singular, on the journal and in Settings, and
+/// the page says why there is no timeline yet instead of drawing an empty line.
+#[tokio::test]
+async fn day_one_reads_in_the_singular_and_says_why_there_is_no_timeline_yet() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
+    app.journal_on(a.id).await;
+    let record = app.record_of(a.id).await;
+    app.call(
+        reqwest::Method::POST,
+        &format!("/api/v1/records/{record}/entries"),
+    )
+    .token(&a.token)
+    .purpose("Note the plan")
+    .json(serde_json::json!({"line": "The plan"}))
+    .ok(201)
+    .await;
+    let browser = Browser::new(&app);
+    let cookie = common::page::sign_in(&app, &a.token).await;
+    let journal = browser.get("/journal", &cookie).await.text().await.unwrap();
+    assert!(journal.contains(" · 1 call</div>"), "{journal}");
+    assert!(
+        !journal.contains("1 calls") && !journal.contains("1 writes"),
+        "{journal}"
+    );
+    assert!(journal.contains("journal-body single"), "{journal}");
+    assert!(
+        journal.contains(
+            "the timeline appears beside the entries once the journal holds a second day"
+        ),
+        "{journal}"
+    );
+    let settings = browser
+        .get("/journal/settings", &cookie)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(settings.contains("1 call, 1 write"), "{settings}");
+    assert!(
+        !settings.contains("1 calls") && !settings.contains("1 writes"),
+        "{settings}"
     );
 }

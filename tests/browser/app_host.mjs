@@ -217,6 +217,29 @@ try {
   await replacing.page.screenshot({ path: `${setup.shots}/app-replaces.png`, fullPage: true });
   step("a replaced decision shows under what replaced it");
 
+  // On a phone (a host 340 px wide), every card holds its text and ids: none runs past it,
+  // and the view scrolls no way but down.
+  const phone = await host("light", 340);
+  await show(phone.bridge, "journal_catch_up", { purpose: "Catch up on a phone in the app test" });
+  await phone.frame.waitForSelector("#loops li[data-item]");
+  const spill = await phone.frame.evaluate(() => {
+    const out = [];
+    if (document.documentElement.scrollWidth > window.innerWidth) {
+      out.push(`the view: ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+    }
+    for (const card of document.querySelectorAll(".items > li")) {
+      const edge = card.getBoundingClientRect().right;
+      for (const e of card.querySelectorAll("*")) {
+        const right = e.getBoundingClientRect().right;
+        if (right > edge + 0.5) out.push(`${e.className || e.tagName} in ${card.dataset.item || card.dataset.decision}: ${right} > ${edge}`);
+      }
+    }
+    return out;
+  });
+  await phone.page.screenshot({ path: `${setup.shots}/app-340.png`, fullPage: true });
+  check(spill.length === 0, "at 340 px something runs past its card: " + spill.slice(0, 5).join("; "));
+  step("the view fits a 340 px host");
+
   // 4. Close one of the reader's loops, dismiss a member's, through the host's tools/call. A
   // second view, showing journal_loops, still offers the loop; closing it there afterwards is
   // refused, and that view says why.

@@ -38,9 +38,18 @@ pub fn csrf(html: &str) -> String {
 
 /// Signs in at `/journal/sign-in` with `key`; the `Cookie` header to send afterwards.
 pub async fn sign_in(app: &TestApp, key: &str) -> String {
+    sign_in_to(app, key, None).await
+}
+
+/// Signs in with `key` on the way to `next` (an OAuth authorization request: the sign-in does
+/// not hold such a key to what the journal pages need, `chats:read` and the flag).
+pub async fn sign_in_to(app: &TestApp, key: &str, next: Option<&str>) -> String {
     let http = client();
+    let query = next
+        .map(|n| format!("?{}", serde_urlencoded::to_string([("next", n)]).unwrap()))
+        .unwrap_or_default();
     let form = http
-        .get(app.url("/journal/sign-in"))
+        .get(app.url(&format!("/journal/sign-in{query}")))
         .header(ACCEPT, "text/html")
         .send()
         .await
@@ -52,7 +61,15 @@ pub async fn sign_in(app: &TestApp, key: &str) -> String {
         .header(ACCEPT, "text/html")
         .header(COOKIE, pre)
         .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("key", key), ("csrf", csrf.as_str())]).unwrap())
+        .body(
+            serde_urlencoded::to_string(
+                [("key", key), ("csrf", csrf.as_str())]
+                    .into_iter()
+                    .chain(next.map(|n| ("next", n)))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        )
         .send()
         .await
         .unwrap();

@@ -4804,9 +4804,9 @@ export type ListFeatureFlagsErrors = {
      */
     401: Problem;
     /**
-     * Not an operator credential (`forbidden`)
+     * Not an operator credential: the console's API does not exist for an account's credential (`not-found`)
      */
-    403: Problem;
+    404: Problem;
     /**
      * The path and query are longer than 2 KiB (`uri-too-long`).
      */
@@ -4857,11 +4857,7 @@ export type SetFeatureFlagErrors = {
      */
     401: Problem;
     /**
-     * Not an operator credential (`forbidden`)
-     */
-    403: Problem;
-    /**
-     * No such feature flag, or no such account (`not-found`)
+     * No such feature flag, or no such account, or not an operator credential: the console's API does not exist for an account's credential (`not-found`)
      */
     404: Problem;
     /**
