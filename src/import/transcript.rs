@@ -105,10 +105,18 @@ fn project_of(cwd: &str) -> Option<String> {
     (!clean.is_empty()).then_some(clean)
 }
 
+/// The recap a harness writes in the user's place when it compacts a long conversation
+/// (Claude Code's "This session is being continued from a previous conversation …"): it only
+/// repeats what was already captured.
+fn recap(text: &str) -> bool {
+    text.trim_start()
+        .starts_with("This session is being continued from a previous conversation")
+}
+
 impl Episode {
     fn turn(&mut self, role: &str, parts: Vec<String>, at: Option<&str>) {
         let joined = parts.join("\n");
-        if joined.trim().is_empty() || (role == "user" && injected(&joined)) {
+        if joined.trim().is_empty() || (role == "user" && (injected(&joined) || recap(&joined))) {
             return;
         }
         self.turns.push((role.to_owned(), joined));
@@ -121,9 +129,15 @@ impl Episode {
     }
 
     /// Claude Code: one message per line, `type` user|assistant; content parts of type text
-    /// are kept, tool_use / tool_result / thinking dropped; sidechains and meta lines skipped.
+    /// are kept, tool_use / tool_result / thinking dropped; sidechains, meta lines and the
+    /// compaction recap (`isCompactSummary`, shown in the transcript only) skipped.
     fn claude_code_line(&mut self, v: &Value, at: Option<&str>) {
-        if v["isSidechain"] == Value::Bool(true) || v["isMeta"] == Value::Bool(true) {
+        let flagged = |key: &str| v[key] == Value::Bool(true);
+        if flagged("isSidechain")
+            || flagged("isMeta")
+            || flagged("isCompactSummary")
+            || flagged("isVisibleInTranscriptOnly")
+        {
             return;
         }
         if self.id.is_empty()

@@ -92,6 +92,10 @@ pub const CLAUDE_CODE: &str =
     "claude-code/-home-ada-acme-web/5f1c2a7e-0b1d-4a9e-9c3e-2f7a1b6d8e01.jsonl";
 pub const CLAUDE_CODE_NO_REPLY: &str =
     "claude-code/-home-ada-acme-web/9a8b7c6d-1111-4222-8333-444455556666.jsonl";
+/// A Claude Code session compacted once: its recap (flagged, and an older unflagged form)
+/// stands in the user's place between the turns.
+pub const CLAUDE_CODE_COMPACTED: &str =
+    "claude-code-compacted/-home-ada-acme-web/7e2d4c1b-3a5f-4e6d-8b9c-0a1b2c3d4e5f.jsonl";
 pub const CODEX: &str =
     "codex/2026/11/10/rollout-2026-11-10T10-00-00-0c9d7e3a-2b4f-4c1d-8e5a-6f7b8c9d0e1f.jsonl";
 
