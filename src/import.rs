@@ -80,8 +80,13 @@ impl HermesCapture {
         }
     }
 
-    /// Whether a conversation from `surface` (Hermes' `platform` / `source`) is posted.
+    /// Whether a conversation from `surface` (Hermes' `platform` / `source`) is posted. A
+    /// delegated subagent's (`subagent`) never is: it is part of its parent's work, as Claude
+    /// Code's sidechains are.
     pub fn posts(self, surface: &str) -> bool {
+        if surface == "subagent" {
+            return false;
+        }
         match self {
             Self::All => true,
             Self::Off => false,

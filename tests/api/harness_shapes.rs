@@ -224,6 +224,7 @@ os.environ.pop("N8V_HERMES_CAPTURE", None)
 out = {"cli": p._captures("cli"), "tui": p._captures("tui"), "telegram": p._captures("telegram")}
 os.environ["N8V_HERMES_CAPTURE"] = "all"
 out["all_telegram"] = p._captures("telegram")
+out["all_subagent"] = p._captures("subagent")
 os.environ["N8V_HERMES_CAPTURE"] = "off"
 out["off_cli"] = p._captures("cli")
 history = [
@@ -242,7 +243,8 @@ state.window = "# Assistant journal\nW"
 state.loading = __import__("threading").Thread(target=lambda: None); state.loading.start()
 p._sessions["s"] = state
 req = {"messages": [{"role": "system", "content": "You are Hermes"}, {"role": "user", "content": "hi"}]}
-out["request"] = p.add_window(request=req, session_id="s")["request"]
+out["request"] = p.add_window(request=req, session_id="s", platform="cli")["request"]
+out["subagent_request"] = p.add_window(request=req, session_id="s", platform="subagent")
 print(json.dumps(out))
 "##;
     let out = tokio::process::Command::new("python3")
@@ -265,6 +267,10 @@ print(json.dumps(out))
         "a gateway's conversations: off by default"
     );
     assert_eq!(got["all_telegram"], true);
+    assert_eq!(
+        got["all_subagent"], false,
+        "a subagent's is its parent's work"
+    );
     assert_eq!(got["off_cli"], false);
     // Tool messages and calls stay in Hermes; the compaction summary goes with its flag, and
     // the binary leaves it out (`the_turns_…` above, and `hook`'s unit tests).
@@ -282,6 +288,11 @@ print(json.dumps(out))
         ])
     );
     assert_eq!(got["timed"], true);
+    assert_eq!(
+        got["subagent_request"],
+        Value::Null,
+        "no window for a subagent"
+    );
     assert_eq!(
         got["request"]["messages"],
         json!([{"role": "system", "content": "You are Hermes\n\n# Assistant journal\nW"},

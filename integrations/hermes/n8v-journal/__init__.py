@@ -31,6 +31,8 @@ HOOK_TIMEOUT_S = 30
 log = logging.getLogger("n8v-journal")
 # The surfaces where the person at the keyboard is the one talking.
 LOCAL_PLATFORMS = {"", "cli", "tui", "local", "acp"}
+# The platform of a delegated subagent (tools/delegate_tool.py): no window, never posted.
+SUBAGENT = "subagent"
 # How Hermes flags the summary it puts in place of compacted turns (agent/context_compressor.py).
 RECAP_KEY = "_compressed_summary"
 
@@ -40,6 +42,9 @@ def _off():
 
 
 def _captures(platform):
+    # A subagent's conversation is part of its parent's work (Claude Code's sidechains).
+    if platform == SUBAGENT:
+        return False
     mode = os.environ.get("N8V_HERMES_CAPTURE", "cli").strip() or "cli"
     if mode == "off":
         return False
@@ -141,13 +146,13 @@ def _post(event, session_id, messages):
 
 
 def on_session_start(session_id=None, platform=None, **_):
-    if session_id:
+    if session_id and platform != SUBAGENT:
         _load(session_id)
 
 
-def add_window(request=None, session_id=None, **_):
+def add_window(request=None, session_id=None, platform=None, **_):
     """``llm_request`` middleware: the window after Hermes' own system prompt."""
-    if not session_id or not isinstance(request, dict):
+    if not session_id or not isinstance(request, dict) or platform == SUBAGENT:
         return None
     _load(session_id).join(HOOK_TIMEOUT_S)
     window = _session(session_id).window
