@@ -429,7 +429,20 @@ async fn pi_loads_the_window_once_and_posts_its_conversation() {
         .await;
     let requests = conversation(&world.chat);
     window_held(&requests, &window);
+    assert!(
+        world.chat.requests().iter().any(chat::is_compaction),
+        "Pi compacted the conversation"
+    );
     assert_eq!(world.reads().await, reads + 1, "fetched once");
+    let sessions = agent.join("sessions");
+    let files: Vec<String> = common::hook::files_under(&sessions)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.contains(chat::RECAP)),
+        "Pi kept its recap in the session file (and it is not posted, below)"
+    );
     let episodes = world.episodes("pi").await;
     assert_eq!(episodes.len(), 1, "{episodes:?}");
     assert_eq!(episodes[0].1.as_deref(), Some(world.project().as_str()));
@@ -457,7 +470,7 @@ async fn pi_loads_the_window_once_and_posts_its_conversation() {
     assert_eq!(world.episodes("pi").await.len(), 1, "nothing posted");
 
     // Pi's session files, imported: the captured session is there already, the other one new.
-    let imported = world.import("pi", &agent.join("sessions")).await;
+    let imported = world.import("pi", &sessions).await;
     assert_eq!(
         imported,
         json!({"files": 2, "imported": 1, "already_there": 1, "skipped": 0, "failed": 0})
