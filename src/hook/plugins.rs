@@ -91,14 +91,12 @@ pub fn harness_dir(harness: Harness) -> anyhow::Result<PathBuf> {
     })
 }
 
-/// Writes `text` to `path` through a file beside it, so a reader never sees half of it.
+/// [`super::install::write`], making the folder first.
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let tmp = path.with_extension("n8v-journal.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    super::install::write(path, text)
 }
 
 /// `existing` opencode.json with the MCP server `n8v` added when it has none (`None`: kept).

@@ -4,7 +4,7 @@
 //! the harness and the project by the rules (the git repository, else the folder; Hermes only
 //! in a repository). `tests/api/harnesses.rs` runs the harnesses themselves.
 
-use crate::common::hook::{BIN, Fake, fake_service, fixture, hook};
+use crate::common::hook::{BIN, Fake, fake_service, fixture, hook, import};
 use serde_json::{Value, json};
 
 const PI: &str =
@@ -28,21 +28,7 @@ async fn pis_session_file_is_posted_as_its_current_branch_of_prose() {
     .to_string();
     let ran = hook(&["stop", "--harness", "pi"], &url, Some("n8v_sk_x"), &input).await;
     assert!(ran.quiet().is_empty());
-    let dir = fixture("pi");
-    let out = tokio::process::Command::new(BIN)
-        .args(["import", "--harness", "pi", &dir])
-        .env("N8V_URL", &url)
-        .env("N8V_TOKEN", "n8v_sk_x")
-        .output()
-        .await
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let summary = import(&url, "n8v_sk_x", "pi", &fixture("pi")).await;
     assert_eq!(summary["imported"], 1, "{summary}");
     let seen = seen.lock().unwrap().clone();
     assert_eq!(seen.len(), 2);

@@ -178,20 +178,8 @@ impl World {
 
     /// `n8v-journal import --harness <harness> <path>` against the service; its summary.
     async fn import(&self, harness: &str, path: &Path) -> Value {
-        let out = tokio::process::Command::new(common::hook::BIN)
-            .args(["import", "--harness", harness])
-            .arg(path)
-            .env("N8V_URL", &self.app.base)
-            .env("N8V_TOKEN", &self.token)
-            .output()
-            .await
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap()
+        let path = path.to_str().unwrap();
+        common::hook::import(&self.app.base, &self.token, harness, path).await
     }
 
     /// How often the window was read from the service.

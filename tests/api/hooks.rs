@@ -346,18 +346,7 @@ async fn claude_codes_compaction_recap_is_posted_by_neither_the_hooks_nor_the_im
         .await;
         assert!(ran.quiet().is_empty());
     }
-    let out = tokio::process::Command::new(common::hook::BIN)
-        .args(["import", "--harness", "claude-code", &file])
-        .env("N8V_URL", &url)
-        .env("N8V_TOKEN", "n8v_sk_x")
-        .output()
-        .await
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::hook::import(&url, "n8v_sk_x", "claude-code", &file).await;
     let seen = seen.lock().unwrap().clone();
     assert_eq!(seen.len(), 3);
     for s in &seen {

@@ -77,6 +77,23 @@ pub async fn hook(args: &[&str], url: &str, token: Option<&str>, input: &str) ->
     run(BIN, &all, &env, input).await
 }
 
+/// `n8v-journal import --harness <harness> <path>` against `url` with `token`: its summary.
+pub async fn import(url: &str, token: &str, harness: &str, path: &str) -> Value {
+    let out = tokio::process::Command::new(BIN)
+        .args(["import", "--harness", harness, path])
+        .env("N8V_URL", url)
+        .env("N8V_TOKEN", token)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap()
+}
+
 /// A hook's input naming `transcript`, as both harnesses send it.
 pub fn input(event: &str, transcript: &str) -> String {
     json!({"session_id": "s-1", "transcript_path": transcript, "cwd": "/home/ada/acme/web",
