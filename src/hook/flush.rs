@@ -52,7 +52,10 @@ pub struct Skip {
 
 /// Where the harness keeps its transcripts: Claude Code's `$CLAUDE_CONFIG_DIR/projects` (else
 /// `~/.claude/projects`, one `<session>.jsonl` per conversation in a folder per project),
-/// Codex's `$CODEX_HOME/sessions` (else `~/.codex/sessions`, `YYYY/MM/DD/rollout-…-<id>.jsonl`).
+/// Codex's `$CODEX_HOME/sessions` (else `~/.codex/sessions`, `YYYY/MM/DD/rollout-…-<id>.jsonl`),
+/// Pi's `$PI_CODING_AGENT_DIR/sessions` (else `~/.pi/agent/sessions`,
+/// `--<cwd>--/<time>_<id>.jsonl`). OpenCode and Hermes keep no transcript files (a database):
+/// their integrations post the conversation marked ended themselves.
 pub fn transcripts_dir(harness: Harness) -> Option<PathBuf> {
     let from_env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     let home = || from_env("HOME").map(PathBuf::from);
@@ -65,6 +68,11 @@ pub fn transcripts_dir(harness: Harness) -> Option<PathBuf> {
             .map(PathBuf::from)
             .or_else(|| home().map(|h| h.join(".codex")))
             .map(|d| d.join("sessions")),
+        Harness::Pi => from_env("PI_CODING_AGENT_DIR")
+            .map(PathBuf::from)
+            .or_else(|| home().map(|h| h.join(".pi").join("agent")))
+            .map(|d| d.join("sessions")),
+        Harness::OpenCode | Harness::Hermes => None,
     }
 }
 

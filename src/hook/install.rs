@@ -169,7 +169,7 @@ pub fn merge_config(existing: &str, url: &str) -> anyhow::Result<Config> {
 }
 
 /// Writes `text` to `path` through a file beside it, so a reader never sees half of it.
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(super) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     let tmp = path.with_extension("n8v-journal.tmp");
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))

@@ -4,7 +4,8 @@
 
 use crate::common;
 use crate::common::hook::{
-    CLAUDE_CODE, CLAUDE_CODE_NO_REPLY, CODEX, Fake, closed_port, fake_service, fixture, hook, input,
+    CLAUDE_CODE, CLAUDE_CODE_COMPACTED, CLAUDE_CODE_NO_REPLY, CODEX, Fake, closed_port,
+    fake_service, fixture, hook, input,
 };
 use serde_json::json;
 
@@ -329,4 +330,35 @@ async fn a_codex_conversation_posted_after_each_turn_sends_all_its_turns_so_far(
         "a turn is not the end"
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn claude_codes_compaction_recap_is_posted_by_neither_the_hooks_nor_the_import() {
+    let (url, seen) = fake_service(Fake::Current).await;
+    let file = fixture(CLAUDE_CODE_COMPACTED);
+    for event in ["pre-compact", "session-end"] {
+        let ran = hook(
+            &[event, "--harness", "claude-code"],
+            &url,
+            Some("n8v_sk_x"),
+            &input("Any", &file),
+        )
+        .await;
+        assert!(ran.quiet().is_empty());
+    }
+    common::hook::import(&url, "n8v_sk_x", "claude-code", &file).await;
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3);
+    for s in &seen {
+        assert_eq!(
+            s.body["turns"],
+            json!([
+                {"role": "user", "text": "Make the login page load faster."},
+                {"role": "assistant", "text": "The bundle was split; the page loads in half the time."},
+                {"role": "user", "text": "Thanks, also run the linter."},
+                {"role": "assistant", "text": "The linter is clean."},
+            ]),
+            "the recap is left out, the turns on either side of it kept"
+        );
+    }
 }

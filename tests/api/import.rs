@@ -14,19 +14,7 @@ async fn fake_gemini() -> (String, common::model::Model) {
 
 async fn import(base: &str, token: &str, harness: &str, dir: &str) -> Value {
     let path = format!("{}/tests/fixtures/import/{dir}", env!("CARGO_MANIFEST_DIR"));
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_n8v-journal"))
-        .args(["import", "--harness", harness, &path])
-        .env("N8V_URL", base)
-        .env("N8V_TOKEN", token)
-        .output()
-        .await
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap()
+    common::hook::import(base, token, harness, &path).await
 }
 
 #[tokio::test]

@@ -30,6 +30,8 @@ mod fleet_limits;
 mod fleet_traffic;
 mod front_door;
 mod handoffs;
+mod harness_shapes;
+mod harnesses;
 mod hooks;
 mod hooks_catch_up;
 mod hooks_http;

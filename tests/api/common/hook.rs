@@ -77,6 +77,23 @@ pub async fn hook(args: &[&str], url: &str, token: Option<&str>, input: &str) ->
     run(BIN, &all, &env, input).await
 }
 
+/// `n8v-journal import --harness <harness> <path>` against `url` with `token`: its summary.
+pub async fn import(url: &str, token: &str, harness: &str, path: &str) -> Value {
+    let out = tokio::process::Command::new(BIN)
+        .args(["import", "--harness", harness, path])
+        .env("N8V_URL", url)
+        .env("N8V_TOKEN", token)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap()
+}
+
 /// A hook's input naming `transcript`, as both harnesses send it.
 pub fn input(event: &str, transcript: &str) -> String {
     json!({"session_id": "s-1", "transcript_path": transcript, "cwd": "/home/ada/acme/web",
@@ -92,6 +109,10 @@ pub const CLAUDE_CODE: &str =
     "claude-code/-home-ada-acme-web/5f1c2a7e-0b1d-4a9e-9c3e-2f7a1b6d8e01.jsonl";
 pub const CLAUDE_CODE_NO_REPLY: &str =
     "claude-code/-home-ada-acme-web/9a8b7c6d-1111-4222-8333-444455556666.jsonl";
+/// A Claude Code session compacted once: its recap (flagged, and an older unflagged form)
+/// stands in the user's place between the turns.
+pub const CLAUDE_CODE_COMPACTED: &str =
+    "claude-code-compacted/-home-ada-acme-web/7e2d4c1b-3a5f-4e6d-8b9c-0a1b2c3d4e5f.jsonl";
 pub const CODEX: &str =
     "codex/2026/11/10/rollout-2026-11-10T10-00-00-0c9d7e3a-2b4f-4c1d-8e5a-6f7b8c9d0e1f.jsonl";
 
@@ -177,4 +198,21 @@ pub async fn closed_port() -> String {
     let url = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     url
+}
+
+/// Every file under `dir`, at any depth.
+pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
 }

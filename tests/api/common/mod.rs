@@ -5,6 +5,7 @@
 
 pub mod bulk;
 mod call;
+pub mod chat;
 pub mod cluster;
 pub mod hook;
 pub mod journal;
