@@ -38,7 +38,10 @@ pub const DEFAULT_WINDOW_DAYS: i64 = 7;
     "text": "Fix ready for review; tests passed",
     "session_id": "ses_01M72AZ1M0ETFB59TDWH9EDD1R",
     "stated": false,
-    "own": true
+    "own": true,
+    "author": {"assistant": "claude-code", "key": "laptop"},
+    "at": "2026-11-10T09:30:00Z",
+    "tier": "derived"
 }))]
 pub struct Item {
     /// What was decided, started, finished, asked or left to do next.

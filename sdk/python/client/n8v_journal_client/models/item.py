@@ -23,8 +23,9 @@ class Item:
     """One line of the brief.
 
     Example:
-        {'own': True, 'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'stated': False, 'text': 'Fix ready for review;
-            tests passed'}
+        {'at': '2026-11-10T09:30:00Z', 'author': {'assistant': 'claude-code', 'key': 'laptop'}, 'own': True,
+            'session_id': 'ses_01M72AZ1M0ETFB59TDWH9EDD1R', 'stated': False, 'text': 'Fix ready for review; tests passed',
+            'tier': 'derived'}
 
     Attributes:
         at (datetime.datetime): When it was written: the item's opening, or its session's last activity.
