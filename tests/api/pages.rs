@@ -646,3 +646,36 @@ async fn day_one_reads_in_the_singular_and_says_why_there_is_no_timeline_yet() {
         "{settings}"
     );
 }
+
+#[tokio::test]
+async fn codes_summary_that_says_the_outcome_is_not_followed_by_it_again() {
+    let app = common::spawn_app().await;
+    let a = app.account("Ada", crate::common::JOURNAL_SCOPES).await;
+    app.journal_on(a.id).await;
+    let outcome = "Fixed the login redirect and shipped it";
+    let id = app
+        .start_session(&a.token, None, json!({"goal": "Fix the login redirect"}))
+        .await
+        .id
+        .to_string();
+    app.end_session(&a.token, &id, json!({"outcome": outcome}))
+        .ok(200)
+        .await;
+    // No model is configured: code writes the summary, which says the outcome.
+    let state = app.workers(|_| {});
+    for job in app.queued_summaries().await {
+        n8v_journal::jobs::summary::summarize_session(&state, &job)
+            .await
+            .unwrap();
+    }
+    let cookie = common::page::sign_in(&app, &a.token).await;
+    let journal = Browser::new(&app)
+        .get("/journal", &cookie)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(journal.contains("Summary by"), "{journal}");
+    assert_eq!(journal.matches(outcome).count(), 1, "{journal}");
+    assert!(!journal.contains("<strong>Outcome:</strong>"), "{journal}");
+}
