@@ -374,17 +374,6 @@ fn within_budget(sessions: Vec<Session>) -> Result<(Vec<Kept>, bool)> {
     Ok((kept, false))
 }
 
-/// The tier of what a session's assistant stated, for the `reader` using `credential`.
-fn session_tier(s: &Session, reader: AccountId, credential: Option<Uuid>) -> Tier {
-    if s.account_id != reader {
-        Tier::Organization
-    } else if Some(s.key_id.0) == credential {
-        Tier::ThisCredential
-    } else {
-        Tier::OtherCredential
-    }
-}
-
 /// An item as a hand-off carries it ([`crate::handover::screened`]); one the person released
 /// keeps its text, as written.
 fn handed_item(item: Item) -> serde_json::Result<Item> {
@@ -409,7 +398,7 @@ pub async fn catch_up(
     let (mut read, more) = brief_sessions(tx, since).await?;
     if let Some(min) = min_tier {
         let (reader, me) = (AccountId(tx.tenant().account_id), tx.tenant().credential_id);
-        read.retain(|s| session_tier(s, reader, me) >= min);
+        read.retain(|s| Tier::stated(s.account_id, Some(s.key_id.0) == me, reader) >= min);
     }
     // Each session's decisions as they stand now go with it (its `decisions`), so that its
     // hand-off's and summary's lines never say as decided what was replaced since.
@@ -476,21 +465,9 @@ pub async fn catch_up(
         still_open(open_questions, brief.open_questions, &sessions, reader),
         still_open(next_steps, brief.next_steps, &sessions, reader),
     ];
-    let of_items = |f: &dyn Fn(&Item) -> Option<Uuid>| -> Vec<Uuid> {
-        lists.iter().flatten().filter_map(f).collect()
-    };
-    let provenance = Provenance::read(
-        tx,
-        &of_items(&|i| Some(i.session_id.0))
-            .into_iter()
-            .map(SessionId)
-            .collect::<Vec<_>>(),
-        &of_items(&|i| i.id.map(|id| id.0))
-            .into_iter()
-            .map(ItemId)
-            .collect::<Vec<_>>(),
-    )
-    .await?;
+    let sessions_named: Vec<SessionId> = lists.iter().flatten().map(|i| i.session_id).collect();
+    let items_named: Vec<ItemId> = lists.iter().flatten().filter_map(|i| i.id).collect();
+    let provenance = Provenance::read(tx, &sessions_named, &items_named).await?;
     for list in &mut lists {
         let items = std::mem::take(list);
         *list = items

@@ -23,6 +23,8 @@ mod words;
 pub use csrf::CsrfKey;
 
 use crate::ops::Services;
+use crate::ops::loops::{CloseLoop, DismissLoop};
+use crate::ops::releases::{DeleteItem, ReleaseItem};
 use crate::ops::webhooks::{SendTestEvent, TakeOverWebhook};
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -41,10 +43,10 @@ pub fn routes(state: &Services) -> Router<Services> {
         .route("/journal/audit/{id}", get(journal::audit))
         .route("/journal/export", get(export::download))
         .route("/journal/delete", post(journal::delete))
-        .route("/journal/loops/close", post(loops::close))
-        .route("/journal/loops/dismiss", post(loops::dismiss))
-        .route("/journal/items/release", post(loops::release))
-        .route("/journal/items/delete", post(loops::delete))
+        .route("/journal/loops/close", post(loops::press::<CloseLoop>))
+        .route("/journal/loops/dismiss", post(loops::press::<DismissLoop>))
+        .route("/journal/items/release", post(loops::press::<ReleaseItem>))
+        .route("/journal/items/delete", post(loops::press::<DeleteItem>))
         .route(
             "/journal/exposures/{id}/acknowledge",
             post(exposures::acknowledge),

@@ -78,6 +78,18 @@ impl Tier {
         }
     }
 
+    /// The tier of what an assistant stated in a session of `account`, with the reader's own
+    /// credential or not, read by `reader`.
+    pub fn stated(account: AccountId, this_credential: bool, reader: AccountId) -> Tier {
+        if account != reader {
+            Tier::Organization
+        } else if this_credential {
+            Tier::ThisCredential
+        } else {
+            Tier::OtherCredential
+        }
+    }
+
     /// A tier's name as a query or tool argument gives it; `None` for an unknown one.
     pub fn parse(text: &str) -> Option<Tier> {
         Tier::ALL.into_iter().find(|t| t.as_str() == text.trim())
@@ -226,12 +238,8 @@ impl Provenance {
             Tier::Person
         } else if !stated {
             Tier::Derived
-        } else if written.account != reader {
-            Tier::Organization
-        } else if written.this_credential {
-            Tier::ThisCredential
         } else {
-            Tier::OtherCredential
+            Tier::stated(written.account, written.this_credential, reader)
         };
         Some(Stamp {
             author: written.author.clone(),

@@ -2,14 +2,13 @@
 //! when connected, when last given a token), each with a revoke button.
 
 use super::CsrfKey;
-use super::render::error_page;
-use super::user::{PageUser, csrf_refused};
+use super::user::PageUser;
 use crate::ids::{KeyId, TypedId};
 use crate::ops::Services;
 use crate::ops::oauth::{ListGrants, RevokeGrant};
 use axum::Form;
 use axum::extract::State;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -69,14 +68,15 @@ pub async fn revoke(
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<RevokeForm>,
 ) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
     let input = RevokeGrant {
         grant: KeyId::arg(&form.grant),
     };
-    match user.run(&state, input).await.result {
-        Ok(()) => Redirect::to("/journal/settings#assistants").into_response(),
-        Err(e) => error_page(&e, true),
-    }
+    user.press(
+        &state,
+        &key,
+        &form.csrf,
+        input,
+        "/journal/settings#assistants",
+    )
+    .await
 }

@@ -1,114 +1,80 @@
-//! The journal page's open loops: closing one of your own, or dismissing a member's, from its
-//! form (the list itself is on the timeline, `journal::timeline`). The same operations as
-//! `POST /api/v1/journal/loops/{id}/close` and `…/dismiss`, as the signed-in user.
+//! The journal page's item buttons: closing one of your own items, or dismissing a member's,
+//! from its form (the list itself is on the timeline, `journal::timeline`), and releasing or
+//! deleting a withheld one. The same operations as `POST /api/v1/journal/loops/{id}/close` and
+//! `…/dismiss`, as the signed-in user; release and delete are the person's own, page-only acts
+//! (`chats:release`; see `ops::releases`).
 
 use super::CsrfKey;
-use super::render::error_page;
-use super::user::{PageUser, csrf_refused};
-use crate::ops::Services;
-
+use super::user::PageUser;
 use crate::ops::loops::{CloseLoop, DismissLoop};
 use crate::ops::releases::{DeleteItem, ReleaseItem};
+use crate::ops::{Op, Services};
 use axum::Extension;
 use axum::Form;
 use axum::extract::State;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::Response;
 use serde::Deserialize;
 
-#[derive(Deserialize)]
-pub struct CloseForm {
-    #[serde(default)]
-    csrf: String,
-    /// The item (`itm_…`).
-    target: String,
-    /// `done`, `answered` or `dropped`.
-    state: String,
-}
-
-/// Closes one item from its form on the journal page.
-pub async fn close(
-    State(state): State<Services>,
-    user: PageUser,
-    Extension(key): Extension<CsrfKey>,
-    Form(form): Form<CloseForm>,
-) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    let input = CloseLoop {
-        item: form.target,
-        state: form.state,
-    };
-    match user.run(&state, input).await.result {
-        Ok(_) => Redirect::to("/journal?closed=1#loops").into_response(),
-        Err(e) => error_page(&e, true),
-    }
-}
-
-#[derive(Deserialize)]
-pub struct DismissForm {
-    #[serde(default)]
-    csrf: String,
-    /// The member's item (`itm_…`).
-    target: String,
-}
-
-/// Dismisses a member's item from the signed-in account's view, from its form on the page.
-pub async fn dismiss(
-    State(state): State<Services>,
-    user: PageUser,
-    Extension(key): Extension<CsrfKey>,
-    Form(form): Form<DismissForm>,
-) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    let input = DismissLoop { item: form.target };
-    match user.run(&state, input).await.result {
-        Ok(_) => Redirect::to("/journal?dismissed=1#loops").into_response(),
-        Err(e) => error_page(&e, true),
-    }
-}
-
+/// Every item button's form.
 #[derive(Deserialize)]
 pub struct ItemForm {
     #[serde(default)]
     csrf: String,
-    /// The withheld item (`itm_…`).
+    /// The item (`itm_…`).
     target: String,
+    /// Closing only: `done`, `answered` or `dropped`.
+    #[serde(default)]
+    state: String,
 }
 
-/// Releases a withheld item, from its form on the journal page: the person's own act, in the
-/// signed-in session only (`chats:release`; see `ops::releases`).
-pub async fn release(
+/// An item's button: the operation it runs, and where the page goes after it.
+pub trait ItemButton: Op {
+    const BACK: &'static str;
+    fn on(form: ItemForm) -> Self;
+}
+
+/// `POST /journal/loops/close`.
+impl ItemButton for CloseLoop {
+    const BACK: &'static str = "/journal?closed=1#loops";
+    fn on(form: ItemForm) -> Self {
+        CloseLoop {
+            item: form.target,
+            state: form.state,
+        }
+    }
+}
+
+/// `POST /journal/loops/dismiss`: a member's item, out of the signed-in account's view.
+impl ItemButton for DismissLoop {
+    const BACK: &'static str = "/journal?dismissed=1#loops";
+    fn on(form: ItemForm) -> Self {
+        DismissLoop { item: form.target }
+    }
+}
+
+/// `POST /journal/items/release`: a withheld item, handed over from now on.
+impl ItemButton for ReleaseItem {
+    const BACK: &'static str = "/journal?released=1#withheld";
+    fn on(form: ItemForm) -> Self {
+        ReleaseItem { item: form.target }
+    }
+}
+
+/// `POST /journal/items/delete`: a withheld item, deleted for good.
+impl ItemButton for DeleteItem {
+    const BACK: &'static str = "/journal?deleted_item=1#withheld";
+    fn on(form: ItemForm) -> Self {
+        DeleteItem { item: form.target }
+    }
+}
+
+/// Runs one item's button once the form's CSRF token holds.
+pub async fn press<B: ItemButton>(
     State(state): State<Services>,
     user: PageUser,
     Extension(key): Extension<CsrfKey>,
-    Form(form): Form<ItemForm>,
+    Form(mut form): Form<ItemForm>,
 ) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    let input = ReleaseItem { item: form.target };
-    match user.run(&state, input).await.result {
-        Ok(_) => Redirect::to("/journal?released=1#withheld").into_response(),
-        Err(e) => error_page(&e, true),
-    }
-}
-
-/// Deletes a withheld item for good, from its form on the journal page.
-pub async fn delete(
-    State(state): State<Services>,
-    user: PageUser,
-    Extension(key): Extension<CsrfKey>,
-    Form(form): Form<ItemForm>,
-) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    let input = DeleteItem { item: form.target };
-    match user.run(&state, input).await.result {
-        Ok(_) => Redirect::to("/journal?deleted_item=1#withheld").into_response(),
-        Err(e) => error_page(&e, true),
-    }
+    let token = std::mem::take(&mut form.csrf);
+    user.press(&state, &key, &token, B::on(form), B::BACK).await
 }

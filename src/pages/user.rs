@@ -55,6 +55,25 @@ impl PageUser {
     pub fn csrf_ok(&self, key: &CsrfKey, token: &str) -> bool {
         key.verify(&self.cookie, token)
     }
+
+    /// A form's button: runs `input` once the form's CSRF `token` holds, then goes `back`; a
+    /// refused token or a failed operation answers the error page.
+    pub async fn press<I: Op>(
+        &self,
+        state: &Services,
+        key: &CsrfKey,
+        token: &str,
+        input: I,
+        back: &str,
+    ) -> Response {
+        if !self.csrf_ok(key, token) {
+            return error_page(&csrf_refused(), true);
+        }
+        match self.run(state, input).await.result {
+            Ok(_) => Redirect::to(back).into_response(),
+            Err(e) => error_page(&e, true),
+        }
+    }
 }
 
 /// Page calls carry no purpose or session; they are recorded under the pages' own name, as

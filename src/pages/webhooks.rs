@@ -3,13 +3,12 @@
 //! handed to the signed-in key. Shown when the signed-in key holds `webhooks:write`.
 
 use super::CsrfKey;
-use super::render::error_page;
-use super::user::{PageUser, csrf_refused};
+use super::user::PageUser;
 use crate::ops::Services;
 use crate::ops::webhooks::{ListDeliveries, ListWebhooks, SendTestEvent, TakeOverWebhook};
 use axum::Form;
 use axum::extract::State;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -92,11 +91,13 @@ pub async fn press<B: Button>(
     axum::Extension(key): axum::Extension<CsrfKey>,
     Form(form): Form<TestForm>,
 ) -> Response {
-    if !user.csrf_ok(&key, &form.csrf) {
-        return error_page(&csrf_refused(), true);
-    }
-    match user.run(&state, B::on(form.webhook)).await.result {
-        Ok(_) => Redirect::to("/journal/settings#webhooks").into_response(),
-        Err(e) => error_page(&e, true),
-    }
+    let input = B::on(form.webhook);
+    user.press(
+        &state,
+        &key,
+        &form.csrf,
+        input,
+        "/journal/settings#webhooks",
+    )
+    .await
 }
