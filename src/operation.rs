@@ -27,6 +27,7 @@ use chrono::{DateTime, Utc};
 use std::time::Instant;
 
 mod context;
+pub mod fused;
 mod refusal;
 
 /// How many times an operation is run when it keeps losing races with concurrent transactions
@@ -209,13 +210,7 @@ impl Operation {
     /// The checks every operation's spec asks for: the flag (journal operations exist only
     /// while it is on), then the scope.
     pub fn check(&self) -> Result<()> {
-        if self.spec.needs_journal && !self.journal_on {
-            return Err(Error::JournalOff);
-        }
-        self.spec
-            .scopes
-            .iter()
-            .try_for_each(|scope| self.tenant().scopes.require(*scope))
+        checks(self.spec, self.journal_on, self.tenant())
     }
 
     pub fn opening(&self) -> Opening {
@@ -396,6 +391,17 @@ impl Operation {
         self.tx.commit().await.map_err(Error::at_commit)?;
         Ok(session)
     }
+}
+
+/// The checks of [`Operation::check`], for `spec` run by `tenant` with the journal flag
+/// `journal_on`.
+fn checks(spec: Spec, journal_on: bool, tenant: &Tenant) -> Result<()> {
+    if spec.needs_journal && !journal_on {
+        return Err(Error::JournalOff);
+    }
+    spec.scopes
+        .iter()
+        .try_for_each(|scope| tenant.scopes.require(*scope))
 }
 
 /// The operation's transaction, begun with its savepoint in one round trip, and the journal

@@ -109,6 +109,18 @@ pub trait Op: Send + Sized + Clone {
         Vec::new()
     }
 
+    /// The whole operation as one statement, where it has such a path and the case is one it
+    /// handles (see `operation::fused`): the answer, recorded and committed. `None`: the
+    /// general path runs ([`Op::run`]).
+    fn fused(
+        &self,
+        _services: &Services,
+        _tenant: &Tenant,
+        _context: &CallContext,
+    ) -> impl Future<Output = Option<Finished<Self::Output>>> + Send {
+        async { None }
+    }
+
     /// The work, inside the journalled operation; the spec's checks have passed.
     fn run(
         self,
@@ -219,6 +231,9 @@ async fn run_once<I: Op>(
         context
             .exposed
             .extend(Exposed::each(Field::Target, &target.found));
+    }
+    if let Some(finished) = input.fused(services, tenant, &context).await {
+        return finished;
     }
     let begun = Operation::begin(
         &services.db,

@@ -253,31 +253,6 @@ struct AppendedRow {
     created_at: DateTime<Utc>,
 }
 
-/// Hands [`OPEN_AND_APPEND`]'s text to a macro, after the tokens given with it
-/// (`sqlx::query_as!` checks it against the schema at compile time, which needs the literal
-/// itself, not a constant).
-macro_rules! open_and_append_statement {
-    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
-        $($then)::+!(
-            $($before)*
-            r#"WITH r AS (SELECT account_id, organization_id FROM records WHERE record_id = $1),
-               e AS (INSERT INTO record_entries (account_id, entry_id, record_id, line,
-                         author_account_id, credential_id, created_at)
-                     SELECT r.account_id, $2, $1, $3, $4, $5, $6 FROM r
-                     RETURNING entry_id, line, author_account_id, created_at)
-               SELECT r.account_id AS "owner!", r.organization_id AS "organization?",
-                      e.entry_id AS "entry_id!", e.line AS "line!",
-                      e.author_account_id AS "author!", e.created_at AS "created_at!"
-                 FROM r, e"#
-            $(, $arg)*
-        )
-    };
-}
-
-/// The statement of [`open_and_append`] (public for the plan test, `tests/api/plans.rs`): the Record
-/// as the caller may see it, and the entry, whose policy checks that Record again.
-pub const OPEN_AND_APPEND: &str = open_and_append_statement!(std::concat!());
-
 /// Opens a visible Record and appends a line to it (already checked with [`parse_line`]) in
 /// one statement: one round trip where [`open`] and [`append`] take two. 404 when the Record
 /// is not visible (or does not exist).
@@ -289,8 +264,12 @@ pub async fn open_and_append(
     now: DateTime<Utc>,
 ) -> Result<(Opened, Entry)> {
     let tenant = tx.tenant().clone();
-    let row = open_and_append_statement!(
-        sqlx::query_as!(AppendedRow,),
+    // `n8v_append_entry` (migration 0039): the one-statement append runs it too.
+    let row = sqlx::query_as!(
+        AppendedRow,
+        r#"SELECT owner AS "owner!", organization AS "organization?", entry_id AS "entry_id!",
+                  line AS "line!", author AS "author!", created_at AS "created_at!"
+             FROM n8v_append_entry($1, $2, $3, $4, $5, $6)"#,
         id.0,
         ids::new_id(),
         line,

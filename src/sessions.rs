@@ -22,7 +22,7 @@ pub use close::settled_part;
 // folds its calls into its counts and folded purposes: the row is written anyway. What the
 // fold stores is `n8v_session_fold` (migration 0025), with the fold's lag.
 
-/// Writes a session's row for a call recorded in it (`calls::RECORD` says when it is due: its
+/// Writes a session's row for a call recorded in it (`calls::record` says when it is due: its
 /// stored last activity is more than [`ACTIVITY_SLACK`] behind, or its `journal_only` mark must
 /// flip): moves the stored last activity up to the call's time, keeps the mark only while every
 /// call reads the journal, and folds the calls made until 30 s earlier into its counts and folded

@@ -17,3 +17,6 @@ pub const FOREIGN_KEY_VIOLATION: &str = "23503";
 pub const DUPLICATE_DATABASE: &str = "42P04";
 /// PostgreSQL's lock timeout: a lock was not granted within `lock_timeout`.
 pub const LOCK_NOT_AVAILABLE: &str = "55P03";
+/// A one-statement operation handing the request back to the general path before anything
+/// was stored (`n8v_append_journalled`, see `operation::fused`).
+pub const SLOW_PATH: &str = "N8VSL";

@@ -96,6 +96,11 @@ pub const FUNCTIONS: &[&str] = &[
     "n8v_marked(text)",
     // The assistant a session belongs to, as its sessions keep it (0017).
     "n8v_agent(text)",
+    // The append's Record statement and every call's audit + call statement (0039).
+    "n8v_append_entry(uuid, uuid, text, uuid, uuid, timestamptz)",
+    "n8v_record_call(boolean, uuid, text, text, text, integer, timestamptz, boolean, uuid, text[], \
+     timestamptz, timestamptz, timestamptz, uuid, text, text, text[], integer, jsonb, text[], \
+     integer, boolean, boolean, integer, timestamptz, uuid, timestamptz, text, integer)",
     // The calling key's label, copied onto the sessions it writes (0038).
     "n8v_key_label()",
     // The acting account's fingerprint key for scrubbed credentials, never the secret (0019).

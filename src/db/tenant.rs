@@ -152,19 +152,19 @@ impl TenantTx {
     /// sets the tenant.
     #[tracing::instrument(name = "db.tenant.open", skip_all, err)]
     async fn open(&mut self, flag: Option<&str>, expected: Option<bool>) -> sqlx::Result<()> {
-        let tenant = &self.tenant;
+        let o = Opening::of(&self.role, self.idle, &self.tenant, self.lock);
         sqlx::query!(
             "SELECT FROM n8v_open_tenant($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            &*self.role,
-            format!("{}ms", self.idle.as_millis()),
-            self.lock.then(|| account_lock_key(tenant.account_id)),
-            tenant.account_id,
-            tenant.credential_id,
+            o.role,
+            o.idle,
+            o.lock,
+            o.account,
+            o.credential,
             flag,
             expected,
-            tenant.scopes.joined(),
-            tenant.repository.as_deref().unwrap_or_default(),
-            if tenant.service { "on" } else { "" },
+            o.scopes,
+            o.repository,
+            o.service,
         )
         .execute(&mut *self.tx)
         .await?;
@@ -197,6 +197,63 @@ impl TenantTx {
             .execute(&mut *self.tx)
             .await?;
         self.open(None, None).await
+    }
+}
+
+/// What the opening binds (`n8v_open_tenant`'s parameters but the flag's), in its order: the
+/// same for a [`TenantTx`] and for a statement that opens the tenant itself
+/// (`n8v_append_journalled`, see [`Db::opening`]).
+pub struct Opening<'a> {
+    pub role: &'a str,
+    pub idle: String,
+    pub lock: Option<String>,
+    pub account: Uuid,
+    pub credential: Option<Uuid>,
+    pub scopes: String,
+    pub repository: &'a str,
+    pub service: &'static str,
+}
+
+impl<'a> Opening<'a> {
+    fn of(role: &'a str, idle: Duration, tenant: &'a Tenant, lock: bool) -> Self {
+        Self {
+            role,
+            idle: format!("{}ms", idle.as_millis()),
+            lock: lock.then(|| account_lock_key(tenant.account_id)),
+            account: tenant.account_id,
+            credential: tenant.credential_id,
+            scopes: tenant.scopes.joined(),
+            repository: tenant.repository.as_deref().unwrap_or_default(),
+            service: if tenant.service { "on" } else { "" },
+        }
+    }
+}
+
+impl Db {
+    /// The opening of an operation's transaction for `tenant` (the account's lock held), for
+    /// a statement that opens the tenant itself and runs alone, in a transaction of its own,
+    /// on [`Db::tenant_pool`].
+    pub fn opening<'a>(&'a self, tenant: &'a Tenant) -> Opening<'a> {
+        Opening::of(&self.app_role, self.idle_in_transaction, tenant, true)
+    }
+
+    /// The login role's pool, which reaches nothing until a statement opens the tenant: for
+    /// the statements that do so themselves (see [`Db::opening`]).
+    pub fn tenant_pool(&self) -> &sqlx::PgPool {
+        &self.tenant
+    }
+
+    /// Whether the tenant pool goes through a pooler in transaction mode: a statement is then
+    /// prepared and run in two messages, which only a transaction keeps on one server
+    /// connection (see [`Db::begin_bare`]).
+    pub fn pooled(&self) -> bool {
+        self.pooled
+    }
+
+    /// A transaction on the tenant pool that opens nothing (the statement run in it opens the
+    /// tenant itself, see [`Db::opening`]): for such a statement behind a pooler.
+    pub async fn begin_bare(&self) -> sqlx::Result<Transaction<'static, Postgres>> {
+        begin_live(self, begin_statement(self.pooled, false)).await
     }
 }
 

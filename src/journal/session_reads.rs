@@ -246,7 +246,7 @@ pub(crate) async fn export_page(
     Ok(rows.into_iter().map(Session::from).collect())
 }
 
-/// Hands [`MARKED`]'s text to a macro, after the tokens given with it (as `calls::RECORD`).
+/// Hands [`MARKED`]'s text to a macro, after the tokens given with it.
 macro_rules! marked_statement {
     ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
         $($then)::+!(

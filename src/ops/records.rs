@@ -1,10 +1,12 @@
 //! The Record operations: ordinary public work, journalled like every other. A call on an
 //! organization's Record is that organization's activity.
 
-use super::{Op, Operation, Services, Target, limit, named, target_of};
+use super::{CallContext, Finished, Op, Operation, Services, Target, limit, named, target_of};
 use crate::auth::Scope;
+use crate::db::Tenant;
 use crate::error::Result;
 use crate::ids::{EntryId, RecordId};
+use crate::operation::fused;
 use crate::operation::{Effect, JournalUse, Refusal, Spec};
 use crate::records::{self, Entry, MAX_LINE_CHARS, Record};
 use schemars::JsonSchema;
@@ -176,6 +178,28 @@ impl Op for AppendEntry {
 
     fn targets(&self) -> Vec<Target> {
         vec![target_of::<RecordId>(&self.record)]
+    }
+
+    /// The common case in one statement (`operation::fused`): a visible Record, the caller's
+    /// fresh (or named, open) session.
+    async fn fused(
+        &self,
+        services: &Services,
+        tenant: &Tenant,
+        context: &CallContext,
+    ) -> Option<Finished<Entry>> {
+        let line = records::parse_line(&self.line).ok()?;
+        let record = named(&self.record).ok()?;
+        let appended = fused::append(services, tenant, Self::SPEC, context, record, &line).await?;
+        crate::telemetry::record_operation(Self::SPEC.id, tenant.account_id);
+        Some(match appended {
+            Ok(appended) => Finished {
+                spec: Self::SPEC,
+                result: Ok(appended.entry),
+                session: appended.session,
+            },
+            Err(e) => Finished::refused(Self::SPEC, e),
+        })
     }
 
     async fn run(self, op: &mut Operation, _: &Services) -> Result<Entry> {

@@ -48,49 +48,6 @@ pub struct AuditRecord<'a> {
     pub at: DateTime<Utc>,
 }
 
-/// Hands [`RECORD`]'s text to a macro, after the tokens given with it (`sqlx::query_scalar!`
-/// checks it against the schema at compile time, which needs the literal itself, not a
-/// constant).
-macro_rules! record_statement {
-    ($($then:ident)::+ ! ($($before:tt)*) $(, $arg:expr)* $(,)?) => {
-        $($then)::+!(
-            $($before)*
-            "WITH audit AS ( \
-       INSERT INTO audit_log (account_id, audit_id, credential_id, request_id, method, path, \
-           status, created_at) \
-       SELECT n8v_account(), $2, n8v_credential(), $3, $4, $5, $6, $7 WHERE $1), \
-     target AS ( \
-       SELECT s.session_id, s.last_activity_at, s.journal_only FROM journal_sessions s \
-        WHERE $8 AND s.account_id = n8v_account() AND s.session_id = $9::uuid \
-       UNION ALL \
-       (SELECT f.session_id, f.last_activity_at, f.journal_only FROM ( \
-          SELECT s.session_id, s.last_activity_at, s.journal_only, count(*) OVER () AS fresh \
-            FROM journal_sessions s \
-           WHERE $8 AND $9::uuid IS NULL \
-             AND s.account_id = n8v_account() AND s.credential_id = n8v_credential() \
-             AND s.ended_at IS NULL AND s.scopes = $10 AND s.agent = n8v_agent($28) \
-             AND (s.kind = 'explicit' OR (s.started_at > $13 AND (s.last_activity_at > $11 \
-                  OR (s.last_activity_at > $12 \
-                      AND n8v_own_last_activity(s.session_id, s.last_activity_at) > $11))))) f \
-         ORDER BY CASE WHEN f.fresh > 1 \
-                       THEN n8v_own_last_activity(f.session_id, f.last_activity_at) END DESC, \
-                  f.session_id DESC \
-         LIMIT 1)), \
-     call AS ( \
-       INSERT INTO journal_calls (account_id, call_id, session_id, credential_id, operation, \
-           purpose, target_ids, status, ok, input_shape, result_ids, result_count, wrote, \
-           journal_read, duration_ms, audit_id, created_at, organization_id, scopes, \
-           result_chars) \
-       SELECT n8v_account(), $14, t.session_id, n8v_credential(), $15, $16, $17, $18, $18 < 400, \
-           $19, $20, $21, $22, $23, $24, $2, $25, $26, \
-           CASE WHEN $26::uuid IS NULL THEN NULL ELSE n8v_scopes() END, $29 \
-         FROM target t) \
-     SELECT session_id AS \"session_id!: SessionId\", \
-            last_activity_at < $27 OR (journal_only AND NOT $23) AS \"due!\" FROM target" $(, $arg)*
-        )
-    };
-}
-
 /// The foreign key from a call to its session: a session deleted (and committed) while the
 /// call was being recorded in it fails the insert with it.
 const SESSION_REFERENCE: &str = "journal_calls_account_id_session_id_fkey";
@@ -106,15 +63,31 @@ fn gone(session: Option<SessionId>) -> Error {
     }
 }
 
-/// The statement [`record`] runs (public for the plan test, `tests/api/plans.rs`). Every table it
-/// names brings its policies into the plan, built afresh on each run: it reads only the caller's
-/// own rows, and the exact last activity through `n8v_own_last_activity` (migration 0012), which
-/// it asks only to choose among two or more fresh sessions (a call to it cost about a fifth of
-/// the whole transaction, `bench/RESULTS.md`; nearly every call has one candidate). It says
-/// whether the session's row is due to be written ([`sessions::touch`]), which it leaves to a statement of
-/// its own: that update, with its policies, cost every append about a sixth of its time when it
-/// sat in this statement, though it runs at most once a minute per session.
-pub const RECORD: &str = record_statement!(std::concat!());
+/// The times a call's session is judged by, at the call's time `at` (see [`record`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Windows {
+    /// A session active since is fresh.
+    pub fresh_after: DateTime<Utc>,
+    /// A session whose stored last activity is older than this is not fresh (the stored one
+    /// lags the exact one by at most [`session_reads::ACTIVITY_SLACK`]).
+    pub slack_after: DateTime<Utc>,
+    /// An implicit session started before this is too old to join.
+    pub born_after: DateTime<Utc>,
+    /// A session whose stored last activity is older than this is due to be written.
+    pub due_before: DateTime<Utc>,
+}
+
+impl Windows {
+    pub fn at(at: DateTime<Utc>, rules: SessionRules) -> Self {
+        let fresh_after = at - rules.quiet;
+        Self {
+            fresh_after,
+            slack_after: fresh_after - session_reads::ACTIVITY_SLACK,
+            born_after: at - rules.max_age,
+            due_before: at - session_reads::ACTIVITY_SLACK,
+        }
+    }
+}
 
 /// The request's writes in one statement: the audit entry (when given), then the call (when
 /// given) in its session, which is the named one or else the caller's fresh session; then, at
@@ -124,6 +97,13 @@ pub const RECORD: &str = record_statement!(std::concat!());
 /// `journal_only` mark only flips once, so concurrent calls in one session do not queue on its
 /// row. A session stays `journal_only` (out of the list, never sent to a paid model) while
 /// every call in it reads the journal; opening or closing it is a hand-off, not a read.
+///
+/// The statement (`n8v_record_call`, migration 0039) reads only the caller's own rows, and the
+/// exact last activity through `n8v_own_last_activity` (migration 0012) only to choose among
+/// two or more fresh sessions (a call to it cost about a fifth of the whole transaction,
+/// `bench/RESULTS.md`; nearly every call has one candidate). It says whether the session's row
+/// is due to be written, and leaves that to a statement of its own: the update, with its
+/// policies, cost every append about a sixth of its time when it sat in this statement.
 ///
 /// Returns the session the call was recorded in; `None` when there was no call to record, or
 /// when it named no session and the caller had no fresh one (then the caller issues one with
@@ -141,9 +121,13 @@ pub async fn record(
         .map(|c| c.at)
         .or(audit.map(|a| a.at))
         .unwrap_or_default();
-    let fresh_after = at - rules.quiet;
-    let recorded = record_statement!(
-        sqlx::query!(),
+    let w = Windows::at(at, rules);
+    // The statement is `n8v_record_call` (migration 0039), which the one-statement append
+    // runs too: every table it names brings its policies into the plan.
+    let recorded = sqlx::query!(
+        r#"SELECT session_id AS "session_id!: SessionId", due AS "due!"
+             FROM n8v_record_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                  $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)"#,
         audit.is_some(),
         audit_id.0,
         audit.map(|a| a.request_id),
@@ -154,9 +138,9 @@ pub async fn record(
         call.is_some(),
         call.and_then(|c| c.session_id).map(|s| s.0),
         &scopes,
-        fresh_after,
-        fresh_after - session_reads::ACTIVITY_SLACK,
-        at - rules.max_age,
+        w.fresh_after,
+        w.slack_after,
+        w.born_after,
         ids::new_id(),
         call.map(|c| c.operation),
         call.and_then(|c| c.purpose.as_deref()),
@@ -170,7 +154,7 @@ pub async fn record(
         call.map(|c| c.duration_ms),
         at,
         call.and_then(|c| c.organization).map(|o| o.0),
-        at - session_reads::ACTIVITY_SLACK,
+        w.due_before,
         call.map(|c| c.assistant.as_str()),
         call.and_then(|c| c.result_chars)
     )

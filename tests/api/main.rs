@@ -56,6 +56,7 @@ mod oauth_documents;
 mod oauth_edges;
 mod oauth_flow;
 mod oauth_loopback;
+mod one_statement;
 mod openapi;
 mod openapi_responses;
 mod openapi_session_header;

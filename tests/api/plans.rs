@@ -13,10 +13,8 @@ use n8v_journal::brief;
 use n8v_journal::db::{Tenant, TenantTx};
 use n8v_journal::ids::{self, Kind};
 use n8v_journal::journal::{self, reads, search};
-use n8v_journal::records;
 use n8v_journal::render::window;
 use n8v_journal::scopes::Scopes;
-use n8v_journal::sessions::calls;
 use reqwest::Method;
 use serde_json::Value;
 use uuid::Uuid;
@@ -102,6 +100,19 @@ async fn explain(conn: &mut sqlx::PgConnection, sql: &str, types: &str, args: &s
     let mut nodes = Vec::new();
     flatten(&explained[0]["Plan"], false, &mut nodes);
     nodes
+}
+
+/// The statement a PL/pgSQL function answers (`RETURN QUERY …;`), with its positional
+/// parameters (`$1`…): the statements of the write path live in such functions, which the
+/// one-statement append runs too (migration 0039).
+async fn returned_query(app: &TestApp, function: &str) -> String {
+    let body: String = sqlx::query_scalar("SELECT prosrc FROM pg_proc WHERE proname = $1")
+        .bind(function)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    let (_, query) = body.split_once("RETURN QUERY").unwrap();
+    query.rsplit_once(';').unwrap().0.to_owned()
 }
 
 /// The plan of an owner's function's body (an SQL body, or the value a plpgsql body returns),
@@ -407,7 +418,7 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
         &app,
         me,
         key,
-        calls::RECORD,
+        &returned_query(&app, "n8v_record_call").await,
         "boolean, uuid, text, text, text, integer, timestamptz, boolean, uuid, text[], \
          timestamptz, timestamptz, timestamptz, uuid, text, text, text[], integer, jsonb, \
          text[], integer, boolean, boolean, integer, timestamptz, uuid, timestamptz, text, \
@@ -460,7 +471,7 @@ async fn the_appends_statement_plans_no_organization_lookups_and_reads_one_sessi
         &app,
         me,
         key,
-        records::OPEN_AND_APPEND,
+        &returned_query(&app, "n8v_append_entry").await,
         "uuid, uuid, text, uuid, uuid, timestamptz",
         &args,
     )

@@ -182,6 +182,13 @@ async fn the_application_role_holds_only_the_grants_it_uses() {
     let functions = [
         "n8v_account()",
         "n8v_agent(text)",
+        // The append's Record statement and every call's audit + call statement, which the
+        // one-statement append runs too (0039).
+        "n8v_append_entry(uuid,uuid,text,uuid,uuid,timestamp with time zone)",
+        "n8v_record_call(boolean,uuid,text,text,text,integer,timestamp with time zone,boolean,\
+         uuid,text[],timestamp with time zone,timestamp with time zone,timestamp with time zone,\
+         uuid,text,text,text[],integer,jsonb,text[],integer,boolean,boolean,integer,\
+         timestamp with time zone,uuid,timestamp with time zone,text,integer)",
         // The calling key's label, copied onto the sessions it writes.
         "n8v_key_label()",
         "n8v_begin(uuid,uuid,text,boolean)",
