@@ -13,14 +13,15 @@
 //! one) or fails for any reason the database reports, since then nothing of it was stored.
 
 use super::{CallContext, JournalUse, Spec, checks};
-use crate::db::Tenant;
+use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
 use crate::flags::Flag;
 use crate::ids::{self, AccountId, EntryId, RecordId, SessionId};
-use crate::ops::Services;
+use crate::journal::SessionRules;
 use crate::records::Entry;
 use crate::sessions::calls::Windows;
 use crate::sqlstate::{FLAG_CHANGED, REVOKED, SLOW_PATH};
+use chrono::{DateTime, Utc};
 use std::time::Instant;
 
 /// What the one-statement append answered: the entry, and the session its call went into
@@ -34,8 +35,11 @@ pub struct Appended {
 /// recording the call `context` describes; `None`: the general path must do it (nothing was
 /// stored). A connection lost under it answers as the general path's commit does: the outcome
 /// is not known.
+#[allow(clippy::too_many_arguments)]
 pub async fn append(
-    services: &Services,
+    db: &Db,
+    now: DateTime<Utc>,
+    rules: SessionRules,
     tenant: &Tenant,
     spec: Spec,
     context: &CallContext,
@@ -43,15 +47,13 @@ pub async fn append(
     line: &str,
 ) -> Option<Result<Appended>> {
     let started = Instant::now();
-    let db = &services.db;
     let on = db
         .cache()
         .flag(tenant.account_id, Flag::AssistantJournal.name())?;
     if checks(spec, on, tenant).is_err() || !context.exposed.is_empty() {
         return None;
     }
-    let now = services.clock.now();
-    let w = Windows::at(now, services.config.session_rules);
+    let w = Windows::at(now, rules);
     let entry_id = ids::new_id();
     let results = [EntryId(entry_id).to_string()];
     let o = db.opening(tenant);
@@ -119,7 +121,7 @@ pub async fn append(
     };
     let row = match answered {
         Ok(row) => row,
-        Err(e) => return refused(services, tenant, e),
+        Err(e) => return refused(db, tenant, e),
     };
     Some(Ok(Appended {
         entry: Entry {
@@ -139,16 +141,16 @@ pub async fn append(
 /// pool with no connection to give, stored nothing either: the request is refused as the
 /// general path refuses it. A connection lost under the statement (a socket gone, no answer)
 /// may have lost it after the commit: the outcome is not known.
-fn refused<T>(services: &Services, tenant: &Tenant, e: sqlx::Error) -> Option<Result<T>> {
+fn refused<T>(db: &Db, tenant: &Tenant, e: sqlx::Error) -> Option<Result<T>> {
     let code = e
         .as_database_error()
         .and_then(|d| d.code())
         .map(|c| c.into_owned());
     match code.as_deref() {
-        Some(FLAG_CHANGED) => services.db.cache().forget_flags(),
+        Some(FLAG_CHANGED) => db.cache().forget_flags(),
         Some(REVOKED) => {
             if let Some(credential) = tenant.credential_id {
-                services.db.cache().forget_credential(credential);
+                db.cache().forget_credential(credential);
             }
         }
         _ => {}

@@ -190,7 +190,10 @@ impl Op for AppendEntry {
     ) -> Option<Finished<Entry>> {
         let line = records::parse_line(&self.line).ok()?;
         let record = named(&self.record).ok()?;
-        let appended = fused::append(services, tenant, Self::SPEC, context, record, &line).await?;
+        let (db, rules) = (&services.db, services.config.session_rules);
+        let now = services.clock.now();
+        let appended =
+            fused::append(db, now, rules, tenant, Self::SPEC, context, record, &line).await?;
         crate::telemetry::record_operation(Self::SPEC.id, tenant.account_id);
         Some(match appended {
             Ok(appended) => Finished {
