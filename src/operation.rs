@@ -335,6 +335,7 @@ impl Operation {
             // What the operation stored is gone; what the call keeps stays.
             self.exposed.clear();
         }
+        let reads_journal = journal_read(self.spec, &self.context);
         let audit = calls::AuditRecord {
             id: AuditId(ids::new_id()),
             request_id: &self.context.request_id,
@@ -356,9 +357,8 @@ impl Operation {
             result_count: self.result_count,
             result_chars: self.result_chars.filter(|_| status < 400),
             wrote: self.wrote && status < 400,
-            journal_read: self.context.own
-                || matches!(self.spec.journal, JournalUse::Read | JournalUse::Capture),
-            duration_ms: self.started.elapsed().as_millis().min(i32::MAX as u128) as i32,
+            journal_read: reads_journal,
+            duration_ms: millis_since(self.started),
             at: self.now,
         });
         // One statement: the audit entry and the call in the named or the fresh session.
@@ -393,6 +393,32 @@ impl Operation {
     }
 }
 
+/// The SQLSTATE `e` carries, once the cache has forgotten what the opening found it had
+/// wrong: every flag when one changed (`N8VFL`), the credential when it was revoked (`N8VRV`).
+fn forget_refused(db: &Db, tenant: &Tenant, e: &sqlx::Error) -> Option<String> {
+    let code = e.as_database_error()?.code()?.into_owned();
+    match code.as_str() {
+        FLAG_CHANGED => db.cache().forget_flags(),
+        REVOKED => {
+            if let Some(credential) = tenant.credential_id {
+                db.cache().forget_credential(credential);
+            }
+        }
+        _ => {}
+    }
+    Some(code)
+}
+
+/// Whether a call of `spec` in `context` is kept as a read of the journal itself.
+fn journal_read(spec: Spec, context: &CallContext) -> bool {
+    context.own || matches!(spec.journal, JournalUse::Read | JournalUse::Capture)
+}
+
+/// Whole milliseconds since `started`, as a call's duration keeps them.
+fn millis_since(started: Instant) -> i32 {
+    started.elapsed().as_millis().min(i32::MAX as u128) as i32
+}
+
 /// The checks of [`Operation::check`], for `spec` run by `tenant` with the journal flag
 /// `journal_on`.
 fn checks(spec: Spec, journal_on: bool, tenant: &Tenant) -> Result<()> {
@@ -409,17 +435,8 @@ fn checks(spec: Spec, journal_on: bool, tenant: &Tenant) -> Result<()> {
 /// and it is read again), or, when not cached, read inside the transaction and cached.
 async fn begin_journalled(db: &Db, tenant: &Tenant) -> Result<(TenantTx, bool)> {
     let flag = Flag::AssistantJournal;
-    let code = |e: &sqlx::Error| {
-        e.as_database_error()
-            .and_then(|d| d.code())
-            .map(|c| c.into_owned())
-    };
     let refused = |e: sqlx::Error| {
-        if code(&e).as_deref() == Some(REVOKED)
-            && let Some(credential) = tenant.credential_id
-        {
-            db.cache().forget_credential(credential);
-        }
+        forget_refused(db, tenant, &e);
         Error::from(e)
     };
     if let Some(on) = db.cache().flag(tenant.account_id, flag.name()) {
@@ -430,8 +447,9 @@ async fn begin_journalled(db: &Db, tenant: &Tenant) -> Result<(TenantTx, bool)> 
         };
         match TenantTx::begin_with(db, tenant, checks).await {
             Ok(tx) => return Ok((tx, on)),
-            Err(e) if code(&e).as_deref() == Some(FLAG_CHANGED) => db.cache().forget_flags(),
-            Err(e) => return Err(refused(e)),
+            // The flag changed: forgotten, and read again below.
+            Err(e) if forget_refused(db, tenant, &e).as_deref() == Some(FLAG_CHANGED) => {}
+            Err(e) => return Err(Error::from(e)),
         }
     }
     let checks = Checks {

@@ -12,7 +12,7 @@
 //! to join, the session's row due to be written, a named session that is not the caller's open
 //! one) or fails for any reason the database reports, since then nothing of it was stored.
 
-use super::{CallContext, JournalUse, Spec, checks};
+use super::{CallContext, Spec, checks, forget_refused, journal_read, millis_since};
 use crate::db::{Db, Tenant};
 use crate::error::{Error, Result};
 use crate::flags::Flag;
@@ -20,7 +20,7 @@ use crate::ids::{self, AccountId, EntryId, RecordId, SessionId};
 use crate::journal::SessionRules;
 use crate::records::Entry;
 use crate::sessions::calls::Windows;
-use crate::sqlstate::{FLAG_CHANGED, REVOKED, SLOW_PATH};
+use crate::sqlstate::SLOW_PATH;
 use chrono::{DateTime, Utc};
 use std::time::Instant;
 
@@ -59,9 +59,8 @@ pub async fn append(
     let o = db.opening(tenant);
     let scopes = tenant.scopes.names();
     let status = i32::from(spec.success_status());
-    let journal_read =
-        context.own || matches!(spec.journal, JournalUse::Read | JournalUse::Capture);
-    let elapsed = started.elapsed().as_millis().min(i32::MAX as u128) as i32;
+    let journal_read = journal_read(spec, context);
+    let elapsed = millis_since(started);
     let query = sqlx::query!(
         r#"SELECT entry_id AS "entry_id!", line AS "line!", author AS "author!",
                   created_at AS "created_at!",
@@ -142,19 +141,7 @@ pub async fn append(
 /// general path refuses it. A connection lost under the statement (a socket gone, no answer)
 /// may have lost it after the commit: the outcome is not known.
 fn refused<T>(db: &Db, tenant: &Tenant, e: sqlx::Error) -> Option<Result<T>> {
-    let code = e
-        .as_database_error()
-        .and_then(|d| d.code())
-        .map(|c| c.into_owned());
-    match code.as_deref() {
-        Some(FLAG_CHANGED) => db.cache().forget_flags(),
-        Some(REVOKED) => {
-            if let Some(credential) = tenant.credential_id {
-                db.cache().forget_credential(credential);
-            }
-        }
-        _ => {}
-    }
+    let code = forget_refused(db, tenant, &e);
     let unavailable = crate::error::is_unavailable(&e);
     match e {
         sqlx::Error::Database(_) if code.as_deref() == Some(SLOW_PATH) || !unavailable => None,
