@@ -176,47 +176,53 @@ impl Stamp {
 }
 
 impl Provenance {
-    /// The authors of `sessions` and the releases of `items`, as the reader may read them.
+    /// The authors of `sessions` and the releases of `items`, as the reader may read them: one
+    /// statement, a row per session (`session`) and per item's latest release (not `session`).
     #[tracing::instrument(skip_all, err)]
     pub async fn read(tx: &mut TenantTx, sessions: &[SessionId], items: &[ItemId]) -> Result<Self> {
         let session_ids: Vec<Uuid> = sessions.iter().map(|s| s.0).collect();
-        let rows = sqlx::query!(
-            r#"SELECT session_id, account_id, credential_id = n8v_credential() AS "this!",
-                      assistant, key_label, COALESCE(ended_at, last_activity_at) AS "at!"
-                 FROM journal_sessions WHERE session_id = ANY ($1)"#,
-            &session_ids
-        )
-        .fetch_all(tx.conn())
-        .await?;
-        let sessions = rows
-            .into_iter()
-            .map(|r| {
-                let written = Written {
-                    account: AccountId(r.account_id),
-                    this_credential: r.this,
-                    author: Author {
-                        assistant: r.assistant,
-                        key: r.key_label,
-                    },
-                    at: r.at,
-                };
-                (SessionId(r.session_id), written)
-            })
-            .collect();
         let item_ids: Vec<Uuid> = items.iter().map(|i| i.0).collect();
-        let releases = sqlx::query!(
-            r#"SELECT DISTINCT ON (loop_id) loop_id, text, released_at
-                 FROM journal_releases
-                WHERE account_id = n8v_account() AND loop_id = ANY ($1)
-                ORDER BY loop_id, released_at DESC"#,
+        let rows = sqlx::query!(
+            r#"SELECT true AS "session!", session_id AS "id!", account_id AS "account?",
+                      credential_id = n8v_credential() AS "this?", assistant AS "assistant?",
+                      key_label, COALESCE(ended_at, last_activity_at) AS "at!",
+                      NULL::text AS "text?"
+                 FROM journal_sessions WHERE session_id = ANY ($1)
+               UNION ALL
+               SELECT * FROM (
+                 SELECT DISTINCT ON (loop_id) false, loop_id, NULL::uuid, NULL::boolean,
+                        NULL::text, NULL::text, released_at, text
+                   FROM journal_releases
+                  WHERE account_id = n8v_account() AND loop_id = ANY ($2)
+                  ORDER BY loop_id, released_at DESC) latest"#,
+            &session_ids,
             &item_ids
         )
         .fetch_all(tx.conn())
-        .await?
-        .into_iter()
-        .map(|r| (ItemId(r.loop_id), (r.text, r.released_at)))
-        .collect();
-        Ok(Provenance { sessions, releases })
+        .await?;
+        let mut provenance = Provenance::default();
+        for r in rows {
+            if !r.session {
+                if let Some(text) = r.text {
+                    provenance.releases.insert(ItemId(r.id), (text, r.at));
+                }
+                continue;
+            }
+            let (Some(account), Some(assistant)) = (r.account, r.assistant) else {
+                continue;
+            };
+            let written = Written {
+                account: AccountId(account),
+                this_credential: r.this == Some(true),
+                author: Author {
+                    assistant,
+                    key: r.key_label,
+                },
+                at: r.at,
+            };
+            provenance.sessions.insert(SessionId(r.id), written);
+        }
+        Ok(provenance)
     }
 
     /// The stamp of a text `stated` (or derived) in `session`, the item `id` if it is one,
