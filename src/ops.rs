@@ -233,6 +233,8 @@ async fn run_once<I: Op>(
             .extend(Exposed::each(Field::Target, &target.found));
     }
     if let Some(finished) = input.fused(services, tenant, &context).await {
+        // Counted as `Operation::begin` counts the general path (which a handed-back case runs).
+        crate::telemetry::record_operation(I::SPEC.id, tenant.account_id);
         return finished;
     }
     let begun = Operation::begin(

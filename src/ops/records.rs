@@ -194,7 +194,6 @@ impl Op for AppendEntry {
         let now = services.clock.now();
         let appended =
             fused::append(db, now, rules, tenant, Self::SPEC, context, record, &line).await?;
-        crate::telemetry::record_operation(Self::SPEC.id, tenant.account_id);
         Some(match appended {
             Ok(appended) => Finished {
                 spec: Self::SPEC,
